@@ -1,0 +1,283 @@
+"""briefdesk-cli: everything the GUI does, headless, on the same home (see the CLI contract).
+
+A thin caller of Workspace. Only `run`, `resume` and `cancel` may import the Agents SDK.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from agent_core.errors import BriefDeskError, ErrorCode
+
+API = 1
+GLOBAL_VALUE_OPTIONS = ("--home", "--corpus", "--artifacts")
+EXIT_ERROR = 2
+EXIT_RUN_FAILED = 1
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def split_globals(argv: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
+    """Pull --home/--json/--corpus/--artifacts from anywhere on the command line."""
+    found: dict[str, Any] = {"json": False}
+    rest: list[str] = []
+    items = list(argv)
+    i = 0
+    while i < len(items):
+        arg = items[i]
+        name, eq, value = arg.partition("=")
+        if arg == "--json":
+            found["json"] = True
+        elif name in GLOBAL_VALUE_OPTIONS:
+            if not eq:
+                if i + 1 >= len(items):
+                    raise UsageError(f"{name} needs a value")
+                i += 1
+                value = items[i]
+            found[name.lstrip("-")] = value
+        else:
+            rest.append(arg)
+        i += 1
+    return found, rest
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="briefdesk-cli", description="Drive BriefDesk from the command line.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    run = sub.add_parser("run", help="start a run and drive it to its next stop")
+    run.add_argument("--question", required=True)
+    run.add_argument("--thread")
+    run.add_argument("--model")
+    run.add_argument("--mode", choices=["default", "acceptEdits", "dangerouslySkipPermissions"])
+    run.add_argument("--approval-ttl", type=float)
+    run.add_argument("--max-turns", type=int)
+    run.add_argument("--max-tool-calls", type=int)
+
+    for name in ("resume", "cancel"):
+        sub.add_parser(name).add_argument("run_id")
+    answer = sub.add_parser("answer")
+    answer.add_argument("run_id")
+    answer.add_argument("--text", required=True)
+
+    runs = sub.add_parser("runs")
+    runs.add_argument("action", nargs="?", choices=["delete"])
+    runs.add_argument("run_id", nargs="?")
+
+    tl = sub.add_parser("timeline")
+    tl.add_argument("run_id")
+    tl.add_argument("--since", type=int, default=0)
+
+    ap = sub.add_parser("approvals")
+    ap_sub = ap.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    ls = ap_sub.add_parser("list")
+    ls.add_argument("--status")
+    ls.add_argument("--run")
+    for action in ("approve", "reject", "edit"):
+        a = ap_sub.add_parser(action)
+        a.add_argument("id")
+        a.add_argument("--reviewer", required=True)
+        if action == "edit":
+            a.add_argument("--args", required=True)
+        else:
+            a.add_argument("--reason")
+        if action == "approve":
+            a.add_argument("--remember", choices=["run", "home"])
+
+    rules = sub.add_parser("rules")
+    rules.add_argument("action", choices=["list", "revoke"])
+    rules.add_argument("id", nargs="?")
+
+    audit = sub.add_parser("audit")
+    audit.add_argument("--run")
+
+    keys = sub.add_parser("keys")
+    keys.add_argument("action", choices=["set", "status", "delete"])
+    keys.add_argument("name")
+
+    mem = sub.add_parser("memory")
+    mem.add_argument("action", choices=["list", "delete"])
+    mem.add_argument("--user")
+
+    st = sub.add_parser("settings")
+    st.add_argument("action", choices=["get", "set"])
+    st.add_argument("key", nargs="?")
+    st.add_argument("value", nargs="?")
+    return p
+
+
+def _workspace(globals_: dict[str, Any]) -> Any:
+    from agent_core.workspace import Workspace
+
+    return Workspace(globals_.get("home"))
+
+
+def _need(value: str | None, what: str) -> str:
+    if not value:
+        raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"{what} is required.")
+    return value
+
+
+def execute(args: argparse.Namespace, g: dict[str, Any]) -> dict[str, Any]:
+    """Run one command; returns the JSON body (without `api`)."""
+    cmd = args.command
+    if cmd == "keys":
+        from agent_core import secrets
+
+        if args.action == "set":
+            secret = sys.stdin.read()
+            return secrets.set_key(args.name, secret)
+        if args.action == "delete":
+            return secrets.delete_key(args.name)
+        return secrets.key_status(args.name)
+    ws = _workspace(g)
+    try:
+        if cmd == "run":
+            return ws.start_run(
+                args.question, thread=args.thread, model=args.model, mode=args.mode,
+                approval_ttl=args.approval_ttl, max_turns=args.max_turns,
+                max_tool_calls=args.max_tool_calls, corpus=g.get("corpus"), artifacts=g.get("artifacts"),
+            )
+        if cmd == "resume":
+            return ws.resume(args.run_id)
+        if cmd == "cancel":
+            return ws.cancel(args.run_id)
+        if cmd == "answer":
+            return ws.answer(args.run_id, args.text)
+        if cmd == "runs":
+            if args.action == "delete":
+                return {"deleted": ws.delete_run(_need(args.run_id, "RUN_ID"))}
+            return {"runs": ws.list_runs()}
+        if cmd == "timeline":
+            return {"events": ws.timeline(args.run_id, since=args.since)}
+        if cmd == "approvals":
+            if args.action == "list":
+                return {"approvals": ws.list_approvals(status=args.status, run_id=args.run)}
+            if args.action == "approve":
+                return {"approval": ws.approve(args.id, reviewer=args.reviewer, reason=args.reason, remember=args.remember)}
+            if args.action == "reject":
+                return {"approval": ws.reject(args.id, reviewer=args.reviewer, reason=args.reason)}
+            return {"approval": ws.edit(args.id, reviewer=args.reviewer, args=args.args)}
+        if cmd == "rules":
+            if args.action == "revoke":
+                return {"rule": ws.revoke_rule(_need(args.id, "ID"))}
+            return {"rules": ws.list_rules()}
+        if cmd == "audit":
+            return {"entries": ws.audit_entries(args.run)}
+        if cmd == "memory":
+            if args.action == "delete":
+                return {"deleted": ws.delete_user_memory(_need(args.user, "--user"))}
+            return {"memories": ws.memories()}
+        if cmd == "settings":
+            if args.action == "set":
+                return {"settings": ws.set_setting(_need(args.key, "KEY"), _need(args.value, "VALUE"))}
+            values = ws.settings()
+            if args.key:
+                if args.key not in values:
+                    raise BriefDeskError(ErrorCode.NOT_FOUND, f"Unknown setting {args.key!r}.")
+                return {"settings": {args.key: values[args.key]}}
+            return {"settings": values}
+        raise UsageError(f"unknown command {cmd}")
+    finally:
+        ws.close()
+
+
+# -- text output --------------------------------------------------------------------------
+
+
+def _table(rows: list[dict[str, Any]], columns: list[str]) -> str:
+    if not rows:
+        return "(none)"
+    cells = [[str(r.get(c, "") if r.get(c) is not None else "-") for c in columns] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    widths = [min(w, 60) for w in widths]
+    line = lambda vals: "  ".join(v[:w].ljust(w) for v, w in zip(vals, widths, strict=True)).rstrip()  # noqa: E731
+    return "\n".join([line(columns), line(["-" * w for w in widths]), *(line(r) for r in cells)])
+
+
+def _run_text(run: dict[str, Any]) -> str:
+    lines = [f"run {run['run_id']}  [{run['status']}]  thread {run['thread_id']}", f"question: {run['question']}"]
+    for ap in run.get("approvals", []):
+        lines.append(f"waiting for approval {ap['id']}: {ap['tool']} -> {ap['target']} (expires {ap['expires_at']})")
+        lines.append(f"  approve: briefdesk-cli approvals approve {ap['id']} --reviewer NAME && briefdesk-cli resume {run['run_id']}")
+    if run.get("question_pending"):
+        lines.append(f"question for you: {run['question_pending']}")
+        lines.append(f"  answer: briefdesk-cli answer {run['run_id']} --text '...' && briefdesk-cli resume {run['run_id']}")
+    if run.get("output"):
+        lines.append(f"output: {run['output']}")
+    if run.get("error"):
+        lines.append(f"error: {run['error']['code']}: {run['error']['message']}")
+    return "\n".join(lines)
+
+
+def render_text(args: argparse.Namespace, body: dict[str, Any]) -> str:
+    if "run_id" in body and "status" in body:
+        return _run_text(body)
+    if "runs" in body:
+        return _table(body["runs"], ["run_id", "status", "model", "mode", "updated_at", "question"])
+    if "events" in body:
+        return "\n".join(
+            f"{e['seq']:>6}  {e['at'][11:23]}  {e['kind']:<20} {e['tool'] or '':<16} {json.dumps(e['data'], ensure_ascii=False)[:100]}"
+            for e in body["events"]
+        ) or "(no events)"
+    if "approvals" in body:
+        return _table(body["approvals"], ["id", "run_id", "tool", "status", "target", "expires_at"])
+    if "approval" in body:
+        a = body["approval"]
+        return f"approval {a['id']} is {a['status']} (tool {a['tool']}, target {a['target']}, arg hash {a['arg_hash'][:12]})"
+    if "rules" in body:
+        return _table(body["rules"], ["id", "active", "describes"])
+    if "rule" in body:
+        return f"rule {body['rule']['id']}: {body['rule']['describes']} ({'active' if body['rule']['active'] else 'revoked'})"
+    if "entries" in body:
+        return _table(body["entries"], ["at", "entry", "principal", "tool", "decision", "code", "rule_id", "resource"])
+    if "memories" in body:
+        return _table(body["memories"], ["id", "user", "purpose", "key", "value", "expires_at"])
+    if "settings" in body:
+        return "\n".join(f"{k} = {json.dumps(v)}" for k, v in sorted(body["settings"].items()))
+    if "stored" in body:
+        return f"{body['name']}: {'stored' if body['stored'] else 'not stored'} (backend {body['backend']})"
+    return "\n".join(f"{k}: {v}" for k, v in body.items())
+
+
+def _emit(as_json: bool, body: dict[str, Any], text: Callable[[], str]) -> None:
+    if as_json:
+        print(json.dumps({"api": API, **body}, ensure_ascii=False))
+    else:
+        print(text())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in argv
+    try:
+        g, rest = split_globals(argv)
+        args = build_parser().parse_args(rest)
+        body = execute(args, g)
+    except UsageError as exc:
+        _emit(as_json, {"error": {"code": "invalid_arguments", "message": str(exc)}}, lambda: f"usage error: {exc}\n(try briefdesk-cli --help)")
+        return EXIT_ERROR
+    except BriefDeskError as exc:
+        _emit(as_json, {"error": exc.to_json()}, lambda: f"error [{exc.code}]: {exc.message}")
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    _emit(as_json, body, lambda: render_text(args, body))
+    if "run_id" in body and body.get("status") == "failed":
+        return EXIT_RUN_FAILED
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""The home folder: state.db, artifacts/, corpus/, logs/ (see the CLI contract)."""
+
+from __future__ import annotations
+
+import getpass
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+HOME_ENV = "BRIEFDESK_HOME"
+RESOURCES_DIR = Path(__file__).resolve().parents[1] / "resources"
+DEMO_CORPUS_DIR = RESOURCES_DIR / "corpus"
+SCRIPTS_DIR = RESOURCES_DIR / "scripts"
+
+DEFAULT_SETTINGS: dict[str, object] = {
+    "reviewer": None,  # None: the OS user name
+    "approval_ttl": 3600,
+    "mode": "default",
+    "model": "offline",
+    "openai.base_url": "https://api.openai.com/v1",
+    "openai.model": "gpt-4o-mini",
+    "network.enabled": False,
+    "network.allowlist": [],
+    "network.max_bytes": 200_000,
+    "network.max_calls": 5,
+    "memory.ttl_days": 90,
+}
+
+
+def default_reviewer() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no passwd entry (containers): still a usable name
+        return "reviewer"
+
+
+def default_home_dir() -> Path:
+    from platformdirs import user_data_path
+
+    return user_data_path("BriefDesk", appauthor=False)
+
+
+def resolve_home_dir(explicit: str | os.PathLike[str] | None) -> Path:
+    if explicit:
+        return Path(explicit).expanduser().resolve()
+    env = os.environ.get(HOME_ENV)
+    if env:
+        return Path(env).expanduser().resolve()
+    return default_home_dir()
+
+
+@dataclass(frozen=True)
+class Home:
+    root: Path
+
+    @property
+    def db_path(self) -> Path:
+        return self.root / "state.db"
+
+    @property
+    def artifacts(self) -> Path:
+        return self.root / "artifacts"
+
+    @property
+    def corpus(self) -> Path:
+        return self.root / "corpus"
+
+    @property
+    def logs(self) -> Path:
+        return self.root / "logs"
+
+    def ensure(self) -> bool:
+        """Create the folders; on a new home (no state.db) copy the demo corpus in.
+
+        Returns True when the home was new.
+        """
+        is_new = not self.db_path.exists()
+        for folder in (self.root, self.artifacts, self.corpus, self.logs):
+            folder.mkdir(parents=True, exist_ok=True)
+        if is_new and DEMO_CORPUS_DIR.is_dir():
+            for doc in sorted(DEMO_CORPUS_DIR.iterdir()):
+                target = self.corpus / doc.name
+                if doc.is_file() and not target.exists():
+                    shutil.copyfile(doc, target)
+        return is_new

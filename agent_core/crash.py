@@ -1,0 +1,43 @@
+"""Crash injection for drills and demos: BRIEFDESK_CRASH_AT=POINT kills the process (SIGKILL).
+
+POINT is `before_tool:N` (after checkpoint A of the N-th tool call of the run, before it runs)
+or `after_write_before_confirm` (the file is written and synced, the ledger not yet confirmed).
+The desktop's Demo menu arms the same points in-process with `arm()`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+CRASH_ENV = "BRIEFDESK_CRASH_AT"
+AFTER_WRITE = "after_write_before_confirm"
+_armed: str | None = None
+
+
+def arm(point: str | None) -> None:
+    global _armed
+    _armed = point
+
+
+def _point() -> str | None:
+    return _armed or os.environ.get(CRASH_ENV) or None
+
+
+def die() -> None:
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def before_tool(call_index: int, *, next_call: int | None = None) -> None:
+    """`next_call`: the desktop's "crash at the next tool call" arms `before_tool:next`."""
+    point = _point()
+    if point == "before_tool:next" or point == f"before_tool:{call_index}":
+        die()
+
+
+def after_write_before_confirm() -> None:
+    if _point() == AFTER_WRITE:
+        die()

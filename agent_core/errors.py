@@ -1,0 +1,48 @@
+"""Typed errors with stable codes: the codes are a public interface (see the CLI contract)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+
+class ErrorCode(StrEnum):
+    INVALID_ARGUMENTS = "invalid_arguments"
+    UNKNOWN_TOOL = "unknown_tool"
+    NOT_FOUND = "not_found"
+    PATH_OUTSIDE_SCOPE = "path_outside_scope"
+    WRITE_FORBIDDEN = "write_forbidden"
+    NETWORK_BLOCKED = "network_blocked"
+    APPROVAL_EXPIRED = "approval_expired"
+    APPROVAL_SUPERSEDED = "approval_superseded"
+    APPROVAL_ALREADY_RESOLVED = "approval_already_resolved"
+    TARGET_CHANGED = "target_changed"
+    MIGRATION_REQUIRED = "migration_required"
+    RUN_IN_PROGRESS = "run_in_progress"
+    BUDGET_EXCEEDED = "budget_exceeded"
+    STORAGE_LOCKED = "storage_locked"
+    STORAGE_CORRUPT = "storage_corrupt"
+    STORAGE_READ_ONLY = "storage_read_only"
+    STORAGE_TOO_NEW = "storage_too_new"
+    KEYRING_UNAVAILABLE = "keyring_unavailable"
+    KEY_MISSING = "key_missing"
+    RUN_NOT_WAITING = "run_not_waiting"
+    RUN_NOT_FINISHED = "run_not_finished"
+    PROVIDER_ERROR = "provider_error"
+    PREVIOUSLY_REJECTED = "previously_rejected"
+
+
+class BriefDeskError(Exception):
+    """An error a user can act on. `code` is stable; `message` is for people."""
+
+    def __init__(self, code: ErrorCode | str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = str(code)
+        self.message = message
+        self.details = details
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message}
+
+    def __repr__(self) -> str:
+        return f"BriefDeskError({self.code!r}, {self.message!r})"

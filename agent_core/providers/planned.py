@@ -1,0 +1,143 @@
+"""Local models (offline, scripted) that plan each turn as a pure function of the conversation.
+
+Deriving the next step from the input, not from a counter in memory, is what makes a resumed
+run continue exactly where the checkpoint left it, in a new process, after a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents import Usage
+from agents.items import ModelResponse
+from agents.models.interface import Model
+from openai.types.responses import (
+    ResponseFunctionToolCall,
+    ResponseOutputMessage,
+    ResponseOutputText,
+)
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    tool: str
+    args: dict[str, Any]
+    raw: str | None = None  # exact JSON to send (scripts may send what a schema would refuse)
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    calls: list[PlannedCall] = field(default_factory=list)
+    say: str | None = None
+
+
+@dataclass(frozen=True)
+class PastCall:
+    call_id: str
+    tool: str
+    args: dict[str, Any]
+    output: str | None
+
+
+@dataclass
+class History:
+    question: str
+    calls: list[PastCall]  # this run's calls, oldest first
+    steps_taken: int
+
+    def outputs(self, tool: str) -> list[PastCall]:
+        return [c for c in self.calls if c.tool == tool and c.output is not None]
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return ""
+
+
+def _as_dict(item: Any) -> dict[str, Any]:
+    if isinstance(item, dict):
+        return item
+    dump = getattr(item, "model_dump", None)
+    return dump() if callable(dump) else {}
+
+
+_STEP = re.compile(r"-s(\d+)-\d+$")
+
+
+def parse_history(items: str | list[Any], call_prefix: str) -> History:
+    if isinstance(items, str):
+        return History(items, [], 0)
+    question = ""
+    calls: dict[str, PastCall] = {}
+    order: list[str] = []
+    steps: set[int] = set()
+    for raw in items:
+        item = _as_dict(raw)
+        kind = item.get("type")
+        if item.get("role") == "user" and kind in (None, "message"):
+            question = _text_of(item.get("content"))
+        elif kind == "function_call" and str(item.get("call_id", "")).startswith(call_prefix):
+            call_id = str(item["call_id"])
+            try:
+                args = json.loads(item.get("arguments") or "{}")
+            except json.JSONDecodeError:
+                args = {}
+            calls[call_id] = PastCall(call_id, str(item.get("name")), args if isinstance(args, dict) else {}, None)
+            order.append(call_id)
+            if m := _STEP.search(call_id):
+                steps.add(int(m.group(1)))
+        elif kind == "function_call_output" and item.get("call_id") in calls:
+            past = calls[item["call_id"]]
+            calls[past.call_id] = PastCall(past.call_id, past.tool, past.args, _text_of(item.get("output")))
+    return History(question, [calls[c] for c in order], len(steps))
+
+
+def plan_to_response(plan: TurnPlan, call_prefix: str, step: int) -> ModelResponse:
+    output: list[Any] = []
+    for j, call in enumerate(plan.calls):
+        call_id = f"{call_prefix}-s{step}-{j}"
+        output.append(
+            ResponseFunctionToolCall(
+                type="function_call",
+                name=call.tool,
+                arguments=call.raw if call.raw is not None else json.dumps(call.args, ensure_ascii=False),
+                call_id=call_id,
+                id=f"fc_{call_id}",
+                status="completed",
+            )
+        )
+    if plan.say is not None or not output:
+        output.append(
+            ResponseOutputMessage(
+                type="message",
+                id=f"msg_{call_prefix}-s{step}",
+                role="assistant",
+                status="completed",
+                content=[ResponseOutputText(type="output_text", text=plan.say or "", annotations=[])],
+            )
+        )
+    return ModelResponse(output=output, usage=Usage(), response_id=None)
+
+
+class PlannedModel(Model):
+    """An agents.Model whose turns come from `plan(history)`; no network, no key."""
+
+    def __init__(self, call_prefix: str) -> None:
+        self.call_prefix = call_prefix
+
+    def plan(self, history: History) -> TurnPlan:
+        raise NotImplementedError
+
+    async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any) -> ModelResponse:
+        history = parse_history(input, self.call_prefix)
+        return plan_to_response(self.plan(history), self.call_prefix, history.steps_taken + 1)
+
+    def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        raise NotImplementedError("BriefDesk runs local models without streaming")

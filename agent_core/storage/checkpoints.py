@@ -1,0 +1,146 @@
+"""Checkpoints at tool boundaries: save, latest, resume.
+
+Storage stays linear in the length of a run: the SDK RunState string (which holds the whole
+history) is kept once per run, as the latest blob; each checkpoint row holds small run state and
+a reference to the RunState blob that was current when it was saved. Older RunState blobs are
+pruned when a newer one replaces them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select
+
+from agent_core.canonical import now_iso
+from agent_core.storage.blobs import delete_blob, get_blob, put_blob
+from agent_core.storage.engine import Store
+from agent_core.storage.schema import checkpoints, runs
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    run_id: str
+    boundary: str  # "A" before a tool runs, "B" after its result is confirmed, "S" at start
+    next_step: str
+    run_state: dict[str, Any]
+    budgets: dict[str, Any]
+    runtime_version: str
+    confirmed: list[str] = field(default_factory=list)  # idempotency keys confirmed so far
+    call_id: str | None = None
+    state_digest: str | None = None
+    sequence: int = 0
+    created_at: str = ""
+
+
+class ResumeStatus(StrEnum):
+    READY = "ready"
+    """A checkpoint of this runtime version exists; its RunState is attached."""
+    NOT_FOUND = "not_found"
+    """The run has no checkpoint."""
+    MIGRATION_REQUIRED = "migration_required"
+    """The latest checkpoint was written by another runtime version; it is not loaded."""
+
+
+@dataclass(frozen=True)
+class ResumePoint:
+    status: ResumeStatus
+    checkpoint: Checkpoint | None = None
+    state_string: str | None = None
+
+
+def save_state_string(conn: Connection, run_id: str, state: str) -> str:
+    """Store the latest SDK RunState of a run, pruning the one it replaces."""
+    previous = conn.execute(select(runs.c.state_digest).where(runs.c.run_id == run_id)).scalar()
+    digest = put_blob(conn, state.encode("utf-8"), run_id=run_id)
+    if previous and previous != digest:
+        delete_blob(conn, previous)
+    conn.execute(runs.update().where(runs.c.run_id == run_id).values(state_digest=digest))
+    return digest
+
+
+def _row_to_checkpoint(row: Any) -> Checkpoint:
+    return Checkpoint(
+        run_id=row.run_id,
+        boundary=row.boundary,
+        next_step=row.next_step,
+        run_state=json.loads(row.run_state_json),
+        budgets=json.loads(row.budgets_json),
+        runtime_version=row.runtime_version,
+        confirmed=json.loads(row.confirmed_json),
+        call_id=row.call_id,
+        state_digest=row.state_digest,
+        sequence=row.sequence,
+        created_at=row.created_at,
+    )
+
+
+class CheckpointStore:
+    """One sync API over the checkpoints table; every backend must pass tests/core/conformance."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def save(self, conn: Connection, cp: Checkpoint) -> Checkpoint:
+        sequence = 1 + int(
+            conn.execute(
+                select(func.coalesce(func.max(checkpoints.c.sequence), 0)).where(
+                    checkpoints.c.run_id == cp.run_id
+                )
+            ).scalar_one()
+        )
+        created = now_iso()
+        conn.execute(
+            insert(checkpoints).values(
+                run_id=cp.run_id,
+                sequence=sequence,
+                boundary=cp.boundary,
+                call_id=cp.call_id,
+                next_step=cp.next_step,
+                run_state_json=json.dumps(cp.run_state),
+                budgets_json=json.dumps(cp.budgets),
+                confirmed_json=json.dumps(cp.confirmed),
+                runtime_version=cp.runtime_version,
+                state_digest=cp.state_digest,
+                created_at=created,
+            )
+        )
+        return Checkpoint(**{**cp.__dict__, "sequence": sequence, "created_at": created})
+
+    def latest(self, run_id: str, conn: Connection | None = None) -> Checkpoint | None:
+        query = (
+            select(checkpoints)
+            .where(checkpoints.c.run_id == run_id)
+            .order_by(checkpoints.c.sequence.desc())
+            .limit(1)
+        )
+        if conn is not None:
+            row = conn.execute(query).first()
+        else:
+            with self.store.read() as rconn:
+                row = rconn.execute(query).first()
+        return None if row is None else _row_to_checkpoint(row)
+
+    def resume(self, run_id: str, runtime_version: str) -> ResumePoint:
+        with self.store.read() as conn:
+            cp = self.latest(run_id, conn)
+            if cp is None:
+                return ResumePoint(ResumeStatus.NOT_FOUND)
+            if cp.runtime_version != runtime_version:
+                return ResumePoint(ResumeStatus.MIGRATION_REQUIRED, cp)
+            digest = conn.execute(
+                select(runs.c.state_digest).where(runs.c.run_id == run_id)
+            ).scalar()
+            state = get_blob(conn, digest).decode("utf-8") if digest else None
+            return ResumePoint(ResumeStatus.READY, cp, state)
+
+    def count(self, run_id: str) -> int:
+        with self.store.read() as conn:
+            return int(
+                conn.execute(
+                    select(func.count()).where(checkpoints.c.run_id == run_id)
+                ).scalar_one()
+            )

@@ -1,0 +1,226 @@
+"""Table definitions used by queries. Migrations (storage/migrations) create and evolve them.
+
+The four kinds of state stay apart: `runs` (run state), `session_items` (one conversation
+thread), `checkpoints` (resume points; the SDK RunState lives in `blobs`, latest only) and
+`memories` (long-term, by policy). Rows hold references (source ids, blob digests), never
+copies of large bodies.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Column,
+    Float,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+runs = Table(
+    "runs",
+    metadata,
+    Column("run_id", String, primary_key=True),
+    Column("thread_id", String, nullable=False, index=True),
+    Column("status", String, nullable=False),
+    Column("question", Text, nullable=False),
+    Column("model", String, nullable=False),
+    Column("mode", String, nullable=False),
+    Column("corpus_dir", Text, nullable=False),
+    Column("artifacts_dir", Text, nullable=False),
+    Column("limits_json", Text, nullable=False),
+    Column("state_json", Text, nullable=False),  # run state: turns, calls, evidence, next step
+    Column("state_digest", String, nullable=True),  # latest SDK RunState (blobs.digest)
+    Column("question_pending", Text, nullable=True),
+    Column("output", Text, nullable=True),
+    Column("error_json", Text, nullable=True),
+    Column("cancel_requested", Integer, nullable=False, default=0),
+    Column("owner_host", String, nullable=True),
+    Column("owner_pid", Integer, nullable=True),
+    Column("owner_started", Float, nullable=True),
+    Column("created_at", String, nullable=False),
+    Column("updated_at", String, nullable=False),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("run_id", String, nullable=False, index=True),
+    Column("kind", String, nullable=False),
+    Column("at", String, nullable=False),
+    Column("tool", String, nullable=True),
+    Column("data_json", Text, nullable=False),
+)
+
+blobs = Table(
+    "blobs",
+    metadata,
+    Column("digest", String, primary_key=True),
+    Column("size", Integer, nullable=False),
+    Column("data", LargeBinary, nullable=False),
+    Column("run_id", String, nullable=True, index=True),
+    Column("created_at", String, nullable=False),
+)
+
+checkpoints = Table(
+    "checkpoints",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("run_id", String, nullable=False, index=True),
+    Column("sequence", Integer, nullable=False),
+    Column("boundary", String, nullable=False),
+    Column("call_id", String, nullable=True),
+    Column("next_step", String, nullable=False),
+    Column("run_state_json", Text, nullable=False),
+    Column("budgets_json", Text, nullable=False),
+    Column("confirmed_json", Text, nullable=False),
+    Column("runtime_version", String, nullable=False),
+    Column("state_digest", String, nullable=True),
+    Column("created_at", String, nullable=False),
+)
+
+tool_calls = Table(
+    "tool_calls",
+    metadata,
+    Column("run_id", String, primary_key=True),
+    Column("call_id", String, primary_key=True),
+    Column("idx", Integer, nullable=False),
+    Column("turn", Integer, nullable=False),
+    Column("tool", String, nullable=False),
+    Column("raw_args", Text, nullable=False),
+    Column("decision", String, nullable=True),  # allow | ask | deny
+    Column("code", String, nullable=True),
+    Column("created_at", String, nullable=False),
+)
+
+approvals = Table(
+    "approvals",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("run_id", String, nullable=False, index=True),
+    Column("thread_id", String, nullable=False),
+    Column("call_id", String, nullable=False),
+    Column("tool", String, nullable=False),
+    Column("args_json", Text, nullable=False),
+    Column("target", Text, nullable=True),
+    Column("base_hash", String, nullable=True),
+    Column("risk", String, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("arg_hash", String, nullable=False),
+    Column("state_version", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("status", String, nullable=False),
+    Column("created_at", String, nullable=False),
+    Column("expires_at", String, nullable=False),
+    Column("reviewer", String, nullable=True),
+    Column("decision_reason", Text, nullable=True),
+    Column("decided_at", String, nullable=True),
+    Column("decided_by_rule", String, nullable=True),
+    Column("consumed_at", String, nullable=True),
+)
+
+ledger = Table(
+    "ledger",
+    metadata,
+    Column("idempotency_key", String, primary_key=True),
+    Column("run_id", String, nullable=False, index=True),
+    Column("call_id", String, nullable=False),
+    Column("tool", String, nullable=False),
+    Column("arg_hash", String, nullable=False),
+    Column("status", String, nullable=False),
+    Column("target", Text, nullable=True),
+    Column("expected_hash", String, nullable=True),
+    Column("outcome", String, nullable=True),
+    Column("result_json", Text, nullable=True),
+    Column("started_at", String, nullable=False),
+    Column("confirmed_at", String, nullable=True),
+)
+
+audit = Table(
+    "audit",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", String, nullable=False),
+    Column("run_id", String, nullable=True, index=True),
+    Column("entry", String, nullable=False),  # decision | block
+    Column("principal", String, nullable=False),  # person:NAME | rule:ID | policy:MODE | model
+    Column("tool", String, nullable=True),
+    Column("arg_hash", String, nullable=True),
+    Column("resource", Text, nullable=True),
+    Column("rule_id", String, nullable=True),
+    Column("code", String, nullable=True),
+    Column("decision", String, nullable=True),
+    Column("detail", Text, nullable=True),
+)
+
+session_items = Table(
+    "session_items",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("thread_id", String, nullable=False, index=True),
+    Column("run_id", String, nullable=False),
+    Column("item_json", Text, nullable=False),
+)
+
+settings = Table(
+    "settings",
+    metadata,
+    Column("key", String, primary_key=True),
+    Column("value_json", Text, nullable=False),
+)
+
+rules = Table(
+    "rules",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("tool", String, nullable=False),
+    Column("folder", Text, nullable=False),
+    Column("scope", String, nullable=False),  # run | home
+    Column("run_id", String, nullable=True),
+    Column("created_by", String, nullable=False),
+    Column("created_at", String, nullable=False),
+    Column("revoked_at", String, nullable=True),
+)
+
+memories = Table(
+    "memories",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("tenant", String, nullable=False),
+    Column("user", String, nullable=False),
+    Column("purpose", String, nullable=False),
+    Column("key", String, nullable=False),
+    Column("value", Text, nullable=False),
+    Column("provenance_json", Text, nullable=False),
+    Column("created_at", String, nullable=False),
+    Column("expires_at", String, nullable=False),
+    Column("policy_version", Integer, nullable=False),
+)
+
+corpus_docs = Table(
+    "corpus_docs",
+    metadata,
+    Column("corpus_root", Text, primary_key=True),
+    Column("source_id", Text, primary_key=True),
+    Column("title", Text, nullable=False),
+    Column("mtime_ns", Integer, nullable=False),
+    Column("size", Integer, nullable=False),
+    Column("sha256", String, nullable=False),
+)
+
+artifact_sightings = Table(
+    "artifact_sightings",
+    metadata,
+    Column("path", Text, primary_key=True),
+    Column("content_hash", String, primary_key=True),
+    Column("inode_key", String, primary_key=True),  # (st_ino, st_mtime_ns): one physical write
+    Column("run_id", String, nullable=True),
+    Column("verdict", String, nullable=False),  # confirmed | duplicate | unexpected
+    Column("count", Integer, nullable=False),
+    Column("seen_at", String, nullable=False),
+)

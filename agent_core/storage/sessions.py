@@ -1,0 +1,31 @@
+"""Conversation threads: the messages one thread needs to continue. A new thread inherits nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import Connection, delete, insert, select
+
+from agent_core.storage.schema import session_items
+
+
+def load_items(conn: Connection, thread_id: str) -> list[dict[str, Any]]:
+    rows = conn.execute(
+        select(session_items.c.item_json)
+        .where(session_items.c.thread_id == thread_id)
+        .order_by(session_items.c.id)
+    )
+    return [json.loads(r[0]) for r in rows]
+
+
+def replace_run_items(
+    conn: Connection, thread_id: str, run_id: str, items: list[dict[str, Any]]
+) -> None:
+    conn.execute(delete(session_items).where(session_items.c.run_id == run_id))
+    for item in items:
+        conn.execute(
+            insert(session_items).values(
+                thread_id=thread_id, run_id=run_id, item_json=json.dumps(item, ensure_ascii=False)
+            )
+        )

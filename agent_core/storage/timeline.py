@@ -1,0 +1,64 @@
+"""Append and read timeline events. Callers append inside the transaction of the change."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select
+
+from agent_core.canonical import now_iso
+from agent_core.events import Event
+from agent_core.secrets import REDACTOR
+from agent_core.storage.schema import events
+
+
+def append_event(
+    conn: Connection,
+    run_id: str,
+    kind: str,
+    *,
+    tool: str | None = None,
+    data: dict[str, Any] | None = None,
+) -> int:
+    payload = REDACTOR.redact_json(data or {})
+    result = conn.execute(
+        insert(events).values(
+            run_id=run_id,
+            kind=str(kind),
+            at=now_iso(),
+            tool=tool,
+            data_json=json.dumps(payload, ensure_ascii=False),
+        )
+    )
+    return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+
+def _to_event(row: Any) -> Event:
+    return Event(
+        seq=row.seq,
+        run_id=row.run_id,
+        kind=row.kind,
+        at=row.at,
+        tool=row.tool,
+        data=json.loads(row.data_json),
+    )
+
+
+def read_events(
+    conn: Connection,
+    *,
+    run_id: str | None = None,
+    since: int = 0,
+    limit: int | None = None,
+) -> list[Event]:
+    query = select(events).where(events.c.seq > since).order_by(events.c.seq)
+    if run_id is not None:
+        query = query.where(events.c.run_id == run_id)
+    if limit is not None:
+        query = query.limit(limit)
+    return [_to_event(row) for row in conn.execute(query)]
+
+
+def last_seq(conn: Connection) -> int:
+    return int(conn.execute(select(func.coalesce(func.max(events.c.seq), 0))).scalar_one())

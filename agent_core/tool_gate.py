@@ -1,0 +1,498 @@
+"""The gate every tool call passes: record, validate, decide, execute once, confirm.
+
+`record_model_turn` sees the model's calls as they arrive (unknown tools are refused here, so a
+deceived model's call becomes a refusal and the run goes on). `handle_pause` decides each call
+at the SDK's approval pause (checkpoint A). `invoke` runs a decided call inside the side-effect
+ledger and confirms it (checkpoint B); a confirmed call is replayed, never executed again.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection, select
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+from agent_core import crash
+from agent_core.approvals import Approval, is_expired
+from agent_core.canonical import arg_hash, idempotency_key, iso, now_iso, sha256_hex, utcnow
+from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.events import EventKind
+from agent_core.statuses import ApprovalStatus, RunStatus, SideEffectStatus, ToolOutcomeStatus
+from agent_core.storage import approvals as approval_rows
+from agent_core.storage import audit, ledger
+from agent_core.storage import runs as run_rows
+from agent_core.storage.blobs import get_blob, put_blob
+from agent_core.storage.schema import rules as rules_table
+from agent_core.storage.schema import tool_calls
+from agent_core.storage.timeline import append_event
+from agent_core.tools import bodies, network
+from agent_core.tools.policy import Decision, Mode, Verdict, decide, risk_label, rules_from_rows
+from agent_core.tools.sandbox import atomic_write_nofollow, file_sha256
+from agent_core.tools.specs import TOOLS, Tier, validate_raw_args
+from agent_core.tools.validation import validate_call
+
+if TYPE_CHECKING:
+    from agents import RunState
+    from agents.items import ModelResponse
+
+    from agent_core.runner import PauseOutcome, RunDriver
+
+OFFLOAD_CHARS = 8_000
+PREVIEW_CHARS = 300
+
+RULE_FOR_CODE = {
+    ErrorCode.INVALID_ARGUMENTS: "schema.strict",
+    ErrorCode.UNKNOWN_TOOL: "tools.unknown",
+    ErrorCode.PATH_OUTSIDE_SCOPE: "sandbox.path",
+    ErrorCode.NOT_FOUND: "sandbox.path",
+    ErrorCode.WRITE_FORBIDDEN: "sandbox.write",
+    ErrorCode.NETWORK_BLOCKED: "network.off",
+    ErrorCode.PREVIOUSLY_REJECTED: "approvals.previously_rejected",
+    ErrorCode.TARGET_CHANGED: "approvals.target_changed",
+}
+
+
+def _clip(value: Any, limit: int = PREVIEW_CHARS) -> Any:
+    if isinstance(value, str) and len(value) > limit:
+        return value[:limit] + f"… ({len(value)} chars)"
+    if isinstance(value, dict):
+        return {k: _clip(v, limit) for k, v in value.items()}
+    return value
+
+
+class ToolGate:
+    def __init__(self, driver: RunDriver) -> None:
+        self.driver = driver
+        self.store = driver.store
+        self.run_id = driver.run_id
+        row = driver.record.row()
+        self.corpus = Path(row.corpus_dir)
+        self.artifacts = Path(row.artifacts_dir)
+        self.mode = Mode(row.mode)
+        self.thread_id = row.thread_id
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.driver.record.state
+
+    # -- model turns ----------------------------------------------------------------------
+
+    def record_model_turn(self, response: ModelResponse) -> None:
+        calls = [o for o in response.output if getattr(o, "type", None) == "function_call"]
+        texts = [
+            part.text
+            for o in response.output
+            if getattr(o, "type", None) == "message"
+            for part in getattr(o, "content", [])
+            if hasattr(part, "text")
+        ]
+        with self.store.write() as conn:
+            turn = int(self.state["turns"]) + 1
+            proposed = int(self.state["tool_calls"])
+            fresh: list[Any] = []
+            for call in calls:
+                inserted = conn.execute(
+                    sqlite_insert(tool_calls)
+                    .values(
+                        run_id=self.run_id,
+                        call_id=call.call_id,
+                        idx=proposed + len(fresh) + 1,
+                        turn=turn,
+                        tool=call.name,
+                        raw_args=call.arguments,
+                        created_at=now_iso(),
+                    )
+                    .on_conflict_do_nothing()
+                ).rowcount
+                if inserted:
+                    fresh.append(call)
+            self.driver.record.write_state(
+                conn,
+                turns=turn,
+                tool_calls=proposed + len(fresh),
+                next_step="tools" if calls else "answer",
+            )
+            append_event(
+                conn,
+                self.run_id,
+                EventKind.MODEL_TURN,
+                data={
+                    "turn": turn,
+                    "calls": [c.name for c in calls],
+                    "text": _clip(" ".join(texts), 500) if texts else None,
+                },
+            )
+            for call in fresh:
+                if call.name not in TOOLS:
+                    error = BriefDeskError(
+                        ErrorCode.UNKNOWN_TOOL, f"There is no tool named {call.name[:80]!r}."
+                    )
+                    self._refuse(conn, call.call_id, call.name[:80], error, resource=call.name)
+
+    # -- refusals -------------------------------------------------------------------------
+
+    def _refuse(
+        self, conn: Connection, call_id: str, tool: str, error: BriefDeskError, *, resource: str | None
+    ) -> None:
+        rule = RULE_FOR_CODE.get(ErrorCode(error.code), "policy") if error.code in ErrorCode._value2member_map_ else "policy"
+        conn.execute(
+            tool_calls.update()
+            .where(tool_calls.c.run_id == self.run_id, tool_calls.c.call_id == call_id)
+            .values(decision="deny", code=error.code)
+        )
+        clipped = _clip(resource, 200) if resource else None
+        append_event(
+            conn,
+            self.run_id,
+            EventKind.BLOCKED,
+            tool=tool,
+            data={"call_id": call_id, "rule": rule, "code": error.code, "resource": clipped, "message": _clip(error.message, 300)},
+        )
+        append_event(
+            conn,
+            self.run_id,
+            EventKind.TOOL_RESULT,
+            tool=tool,
+            data={"call_id": call_id, "outcome": str(ToolOutcomeStatus.ERROR), "executed": False, "code": error.code},
+        )
+        audit.record(
+            conn,
+            entry="block",
+            principal="model",
+            run_id=self.run_id,
+            tool=tool,
+            resource=clipped,
+            rule_id=rule,
+            code=error.code,
+            detail=error.message,
+        )
+
+    # -- validation and policy ------------------------------------------------------------
+
+    def validate(self, tool: str, raw: str) -> tuple[dict[str, Any], str | None]:
+        """Schema, sandbox and network checks; returns (normalized args, resolved target)."""
+        return validate_call(
+            tool, raw, corpus=self.corpus, artifacts=self.artifacts, settings=self.driver.settings
+        )
+
+    def _rules(self, conn: Connection) -> list[Any]:
+        return rules_from_rows(list(conn.execute(select(rules_table))))
+
+    def handle_pause(self, state: RunState[Any]) -> PauseOutcome:
+        from agent_core.runner import PauseOutcome
+
+        self.driver.record.reload_state()
+        outcome = PauseOutcome()
+        for item in state.get_interruptions():
+            raw_item = item.raw_item
+            call_id = str(getattr(raw_item, "call_id", None) or raw_item.get("call_id"))  # type: ignore[union-attr]
+            tool = str(item.tool_name)
+            raw = str(getattr(raw_item, "arguments", None) or "{}")
+            verdict = self._decide_one(state, item, call_id, tool, raw)
+            if verdict is RunStatus.EXPIRED or (verdict is not None and outcome.stop_status is None):
+                outcome.stop_status = verdict
+        return outcome
+
+    def _call_row(self, conn: Connection, call_id: str) -> Any:
+        return conn.execute(
+            select(tool_calls).where(tool_calls.c.run_id == self.run_id, tool_calls.c.call_id == call_id)
+        ).first()
+
+    def _decide_one(self, state: Any, item: Any, call_id: str, tool: str, raw: str) -> RunStatus | None:
+        with self.store.read() as conn:
+            row = self._call_row(conn, call_id)
+        index = int(row.idx) if row is not None else 0
+        if row is not None and row.decision == "deny":
+            state.reject(item, rejection_message=f"Refused by BriefDesk ({row.code}).")
+            return None
+        spec = TOOLS[tool]
+        try:
+            args, target = self.validate(tool, raw)
+            if spec.tier in (Tier.WRITE, Tier.NETWORK):
+                with self.store.read() as conn:
+                    earlier = approval_rows.rejected_in_thread(conn, self.thread_id, arg_hash(tool, args))
+                if earlier is not None and earlier.call_id != call_id:
+                    raise BriefDeskError(
+                        ErrorCode.PREVIOUSLY_REJECTED,
+                        f"A reviewer already rejected this exact {tool} in this thread ({earlier.id}).",
+                    )
+        except BriefDeskError as error:
+            with self.store.write() as conn:
+                self._refuse(conn, call_id, tool, error, resource=_resource_of(tool, raw))
+            state.reject(item, rejection_message=f"Refused by BriefDesk ({error.code}): {error.message}")
+            return None
+        if spec.tier is Tier.INTERACTION:
+            return self._question(state, item, call_id, args, index)
+        with self.store.read() as conn:
+            decision = decide(spec.tier, tool, mode=self.mode, target=target, run_id=self.run_id, rules=self._rules(conn))
+        if spec.tier in (Tier.WRITE, Tier.NETWORK):
+            return self._gated(state, item, call_id, tool, args, target, decision, index)
+        self._approve(state, item, call_id, tool, index)
+        return None
+
+    def _approve(self, state: Any, item: Any, call_id: str, tool: str, index: int) -> None:
+        with self.store.write() as conn:
+            self.driver.save_checkpoint(conn, "A", call_id, f"run {tool}")
+        crash.before_tool(index)
+        state.approve(item)
+
+    def _question(self, state: Any, item: Any, call_id: str, args: dict[str, Any], index: int) -> RunStatus | None:
+        if call_id in self.state.get("answers", {}):
+            self._approve(state, item, call_id, "ask_question", index)
+            return None
+        with self.store.write() as conn:
+            row = run_rows.get_run_row(conn, self.run_id)
+            if row.question_pending != args["question"]:
+                run_rows.update_run(conn, self.run_id, question_pending=args["question"])
+                self.driver.record.write_state(conn, waiting_call=call_id, next_step="wait for an answer")
+                append_event(
+                    conn, self.run_id, EventKind.QUESTION_ASKED, tool="ask_question",
+                    data={"call_id": call_id, "question": args["question"]},
+                )
+                self.driver.save_checkpoint(conn, "A", call_id, "wait for an answer")
+        return RunStatus.WAITING_INPUT
+
+    def _gated(
+        self, state: Any, item: Any, call_id: str, tool: str, args: dict[str, Any],
+        target: str | None, decision: Decision, index: int,
+    ) -> RunStatus | None:
+        with self.store.write() as conn:
+            approval = approval_rows.latest_for_call(conn, self.run_id, call_id)
+            if approval is None:
+                approval = self._propose(conn, call_id, tool, args, target, decision)
+                if approval.status is ApprovalStatus.PENDING:
+                    self.driver.save_checkpoint(conn, "A", call_id, f"wait for approval of {tool}")
+                    return RunStatus.WAITING_APPROVAL
+            if approval.status is ApprovalStatus.PENDING:
+                if is_expired(approval, utcnow()):
+                    expired = approval_rows.transition(
+                        conn, approval, _with_status(approval, ApprovalStatus.EXPIRED)
+                    )
+                    append_event(
+                        conn, self.run_id, EventKind.APPROVAL_DECIDED, tool=tool,
+                        data={"approval_id": expired.id, "status": "expired", "reviewer": None},
+                    )
+                    return RunStatus.EXPIRED
+                return RunStatus.WAITING_APPROVAL
+            if approval.status is ApprovalStatus.EXPIRED:
+                return RunStatus.EXPIRED
+            if approval.status is ApprovalStatus.REJECTED:
+                self.driver.record.write_state(conn, rejected=True)
+        if approval.status is ApprovalStatus.REJECTED:
+            reason = f" Reason: {approval.decision_reason}" if approval.decision_reason else ""
+            state.reject(
+                item,
+                rejection_message=f"The reviewer rejected {tool} (approval {approval.id}); nothing was written.{reason} Do not propose another write.",
+            )
+            return None
+        self._approve(state, item, call_id, tool, index)
+        return None
+
+    def _propose(
+        self, conn: Connection, call_id: str, tool: str, args: dict[str, Any],
+        target: str | None, decision: Decision,
+    ) -> Approval:
+        now = utcnow()
+        ttl = float(run_rows.limits(run_rows.get_run_row(conn, self.run_id))["approval_ttl"])
+        base_hash = file_sha256(Path(target)) if tool == "save_brief" and target else None
+        auto = decision.verdict is Verdict.ALLOW
+        approval = Approval(
+            id=approval_rows.new_approval_id(),
+            run_id=self.run_id,
+            thread_id=self.thread_id,
+            call_id=call_id,
+            tool=tool,
+            args=args,
+            target=target,
+            base_hash=base_hash,
+            risk=risk_label(TOOLS[tool].tier),
+            reason=decision.reason,
+            arg_hash=arg_hash(tool, args),
+            state_version=int(self.state.get("state_version", 0)),
+            version=1,
+            status=ApprovalStatus.APPROVED if auto else ApprovalStatus.PENDING,
+            created_at=iso(now) or "",
+            expires_at=iso(now + timedelta(seconds=ttl)) or "",
+            reviewer=decision.principal if auto else None,
+            decided_at=iso(now) if auto else None,
+            decided_by_rule=decision.rule_id or (decision.principal if auto else None),
+        )
+        approval_rows.insert_approval(conn, approval)
+        append_event(
+            conn, self.run_id, EventKind.APPROVAL_REQUESTED, tool=tool,
+            data={"approval_id": approval.id, "status": str(approval.status), "reviewer": approval.reviewer, "target": target},
+        )
+        if auto:
+            append_event(
+                conn, self.run_id, EventKind.APPROVAL_DECIDED, tool=tool,
+                data={"approval_id": approval.id, "status": "approved", "reviewer": approval.reviewer, "rule": decision.rule_id},
+            )
+            audit.record(
+                conn, entry="decision", principal=decision.principal, run_id=self.run_id, tool=tool,
+                arg_hash=approval.arg_hash, resource=target, rule_id=decision.rule_id, decision="approved",
+                detail=decision.reason,
+            )
+        self.driver.record.write_state(conn, next_step=f"wait for approval of {tool}" if not auto else f"run {tool}")
+        return approval
+
+    # -- execution ------------------------------------------------------------------------
+
+    def invoker(self, tool: str) -> Callable[[Any, str], Awaitable[str]]:
+        async def invoke(ctx: Any, raw: str) -> str:
+            return self.invoke(tool, str(ctx.tool_call_id), raw)
+
+        return invoke
+
+    def invoke(self, tool: str, call_id: str, raw: str) -> str:
+        self.driver.check_budgets()
+        args = validate_raw_args(tool, raw)
+        approval: Approval | None = None
+        if TOOLS[tool].tier in (Tier.WRITE, Tier.NETWORK):
+            with self.store.read() as conn:
+                approval = approval_rows.latest_for_call(conn, self.run_id, call_id)
+            if approval is None or approval.status not in (ApprovalStatus.APPROVED, ApprovalStatus.CONSUMED):
+                return "Refused by BriefDesk: this call has no approval."
+            args = approval.args  # exactly what the person approved (maybe an edit)
+        key = idempotency_key(self.run_id, call_id, tool, args)
+        with self.store.write() as conn:
+            entry = ledger.get_entry(conn, key)
+            if entry is None:
+                target = approval.target if approval else None
+                expected = sha256_hex(args["content"]) if tool == "save_brief" else None
+                ledger.start(
+                    conn, key, run_id=self.run_id, call_id=call_id, tool=tool,
+                    arg_hash=arg_hash(tool, args), target=target, expected_hash=expected,
+                )
+                append_event(conn, self.run_id, EventKind.TOOL_CALLED, tool=tool, data={"call_id": call_id, "args": _clip(args)})
+            elif entry.status is not SideEffectStatus.STARTED:
+                return self._replay(conn, tool, call_id, entry)
+        try:
+            if tool == "save_brief" and approval is not None:
+                result = self._save_brief(call_id, key, args, approval, unknown=entry is not None)
+            else:
+                result = self._run_body(tool, call_id, args)
+        except BriefDeskError as error:
+            with self.store.write() as conn:
+                ledger.finish(conn, key, SideEffectStatus.FAILED, str(ToolOutcomeStatus.ERROR), {"error": error.to_json()})
+                self._refuse(conn, call_id, tool, error, resource=approval.target if approval else None)
+                self.driver.save_checkpoint(conn, "B", call_id, "model")
+            return f"Refused by BriefDesk ({error.code}): {error.message}"
+        self._confirm(tool, call_id, key, result, approval)
+        return result.text
+
+    def _run_body(self, tool: str, call_id: str, args: dict[str, Any]) -> bodies.ToolResult:
+        if tool == "search_corpus":
+            return bodies.search_corpus(self.store, self.corpus, args)
+        if tool == "read_document":
+            return bodies.read_document(self.corpus, args)
+        if tool == "remember_audience":
+            return bodies.remember_audience(
+                self.store, args, user=str(self.driver.settings.get("reviewer") or "local"),
+                run_id=self.run_id, ttl_days=float(self.driver.settings["memory.ttl_days"]),
+            )
+        if tool == "ask_question":
+            answer = self.state.get("answers", {}).get(call_id, "")
+            return bodies.ToolResult(ToolOutcomeStatus.SUCCESS, f"The person answered: {answer}", {})
+        if tool == "fetch_url":
+            return network.fetch(args["url"], self.driver.settings)
+        raise BriefDeskError(ErrorCode.UNKNOWN_TOOL, f"There is no tool named {tool!r}.")
+
+    def _save_brief(
+        self, call_id: str, key: str, args: dict[str, Any], approval: Approval, *, unknown: bool
+    ) -> bodies.ToolResult:
+        target = Path(str(approval.target))
+        expected = sha256_hex(args["content"])
+        if unknown:
+            with self.store.write() as conn:
+                append_event(conn, self.run_id, EventKind.OUTCOME_UNKNOWN, tool="save_brief", data={"call_id": call_id, "idempotency_key": key})
+        current = file_sha256(target)
+        if unknown and current == expected:
+            with self.store.write() as conn:
+                append_event(conn, self.run_id, EventKind.RECONCILED, tool="save_brief", data={"call_id": call_id, "idempotency_key": key, "path": str(target)})
+            return _saved(target, args["content"], reconciled=True)
+        if current != approval.base_hash:
+            raise BriefDeskError(
+                ErrorCode.TARGET_CHANGED,
+                f"{target} changed since the proposal was shown; the approved diff no longer applies.",
+            )
+        relative = target.relative_to(self.artifacts.resolve()).as_posix()
+        atomic_write_nofollow(
+            self.artifacts, relative, args["content"].encode("utf-8"),
+            after_durable=crash.after_write_before_confirm,
+        )
+        return _saved(target, args["content"], reconciled=False)
+
+    def _confirm(self, tool: str, call_id: str, key: str, result: bodies.ToolResult, approval: Approval | None) -> None:
+        record = result.to_record()
+        with self.store.write() as conn:
+            if len(result.text) > OFFLOAD_CHARS:
+                record["text"] = None
+                record["blob"] = put_blob(conn, result.text.encode("utf-8"), run_id=self.run_id)
+            ledger.finish(conn, key, SideEffectStatus.CONFIRMED, str(result.outcome), record)
+            append_event(
+                conn, self.run_id, EventKind.TOOL_RESULT, tool=tool,
+                data={"call_id": call_id, "outcome": str(result.outcome), "executed": True, **_clip(result.summary)},
+            )
+            changes: dict[str, Any] = {"next_step": "model"}
+            found = result.summary.get("sources_found")
+            if found:
+                changes["sources_found"] = _merge(self.state["sources_found"], found)
+            if tool == "read_document":
+                changes["sources_read"] = _merge(self.state["sources_read"], [result.summary["source_id"]])
+            self.driver.record.write_state(conn, **changes)
+            if approval is not None and approval.status is ApprovalStatus.APPROVED:
+                approval_rows.transition(conn, approval, _with_status(approval, ApprovalStatus.CONSUMED, consumed=True))
+            self.driver.save_checkpoint(conn, "B", call_id, "model")
+
+    def _replay(self, conn: Connection, tool: str, call_id: str, entry: ledger.LedgerEntry) -> str:
+        record = dict(entry.result or {})
+        if entry.status is SideEffectStatus.FAILED:
+            error = record.get("error", {})
+            text = f"Refused by BriefDesk ({error.get('code')}): {error.get('message')}"
+        else:
+            text = record.get("text") or get_blob(conn, record["blob"]).decode("utf-8")
+        append_event(
+            conn, self.run_id, EventKind.TOOL_RESULT, tool=tool,
+            data={"call_id": call_id, "outcome": entry.outcome, "executed": False, "replayed": True},
+        )
+        return text
+
+
+def _merge(existing: list[str], new: list[str]) -> list[str]:
+    return existing + [s for s in new if s not in existing]
+
+
+def _saved(target: Path, content: str, *, reconciled: bool) -> bodies.ToolResult:
+    data = {"saved": True, "path": str(target), "bytes": len(content.encode("utf-8")), "sha256": sha256_hex(content)}
+    summary = {"path": str(target), "bytes": data["bytes"], "reconciled": reconciled}
+    return bodies.ToolResult(ToolOutcomeStatus.SUCCESS, json.dumps(data), summary)
+
+
+def _with_status(approval: Approval, status: ApprovalStatus, *, consumed: bool = False) -> Approval:
+    from dataclasses import replace
+
+    return replace(approval, status=status, consumed_at=now_iso() if consumed else approval.consumed_at,
+                   decided_at=approval.decided_at or now_iso())
+
+
+def _resource_of(tool: str, raw: str) -> str | None:
+    try:
+        args = json.loads(raw)
+    except json.JSONDecodeError:
+        return raw[:200]
+    if not isinstance(args, dict):
+        return None
+    for key in ("path", "relative_path", "url"):
+        if key in args:
+            return str(args[key])[:200]
+    return None
+
+
+def new_call_token() -> str:
+    return uuid.uuid4().hex[:8]

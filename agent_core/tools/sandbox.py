@@ -1,0 +1,314 @@
+"""Path sandbox for the agent's file tools: every path the model supplies is hostile.
+
+Validation happens twice: `resolve_inside` refuses lexical tricks and checks the fully
+resolved real path against the root; reads and writes then walk from the root one
+component at a time with O_NOFOLLOW (fd-relative), so a symlink swapped in after
+validation is refused instead of followed. POSIX only (O_NOFOLLOW, dir_fd).
+
+Symlinks inside the root are followed for reads and as parent folders for writes when
+their resolved target stays inside the root; a write never replaces a symlink itself.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import errno
+import hashlib
+import os
+import re
+import secrets
+import stat
+import unicodedata
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from agent_core.errors import BriefDeskError, ErrorCode
+
+MAX_PATH_CHARS = 1024
+MAX_COMPONENT_BYTES = 255
+
+_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+# A refused trailing symlink is ELOOP on Linux/macOS, EMLINK on FreeBSD.
+_SYMLINK_ERRNOS = frozenset({errno.ELOOP, errno.EMLINK})
+_TEMP_TOKEN_HEX = 16
+_TEMP_RE = re.compile(r"\A\..+\.[0-9a-f]{16}\.tmp\Z", re.DOTALL)  # 16 == _TEMP_TOKEN_HEX
+_DRIVE_RE = re.compile(r"\A[A-Za-z]:")
+# Cc: C0/C1 controls incl. NUL and newlines; Cf: invisible format characters such as bidi
+# overrides that make a name read as something else; Cs: lone surrogates (raw bytes).
+_FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+_CHUNK = 1 << 16
+_SPECIAL = "path is a folder or a special file (FIFO, device, socket), not a regular file"
+
+
+def _outside(message: str) -> BriefDeskError:
+    return BriefDeskError(ErrorCode.PATH_OUTSIDE_SCOPE, message)
+
+
+def _invalid(message: str) -> BriefDeskError:
+    return BriefDeskError(ErrorCode.INVALID_ARGUMENTS, message)
+
+
+def _not_found(message: str = "file not found") -> BriefDeskError:
+    return BriefDeskError(ErrorCode.NOT_FOUND, message)
+
+
+def _resolve_root(root: Path) -> Path:
+    try:
+        resolved = Path(root).resolve(strict=True)
+    except (OSError, RuntimeError) as exc:
+        raise _not_found("the workspace folder does not exist") from exc
+    if not resolved.is_dir():
+        raise _invalid("the workspace root is not a folder")
+    return resolved
+
+
+def _split_relative(relative: object) -> tuple[str, ...]:
+    """Everything that can be refused without touching the disk; returns the components."""
+    if not isinstance(relative, str):
+        raise _invalid("path must be a string")
+    if not relative.strip():
+        raise _invalid("path is empty")
+    if len(relative) > MAX_PATH_CHARS:
+        raise _invalid(f"path is longer than {MAX_PATH_CHARS} characters")
+    if any(unicodedata.category(ch) in _FORBIDDEN_CATEGORIES for ch in relative):
+        raise _invalid("path contains control or invisible characters")
+    # Fullwidth dots/slashes only look harmless; some later layer may normalise them.
+    if unicodedata.normalize("NFKC", relative) != relative:
+        raise _outside("path changes under Unicode (NFKC) normalisation")
+    if relative.startswith("/") or _DRIVE_RE.match(relative):
+        raise _outside("absolute paths are not allowed")
+    if "\\" in relative:  # Windows separators, UNC and \\?\ prefixes
+        raise _outside("backslashes are not allowed in paths")
+    if relative.startswith("~"):
+        raise _outside("home-directory paths are not allowed")
+    parts = tuple(p for p in relative.split("/") if p not in ("", "."))
+    if ".." in parts:
+        raise _outside("'..' is not allowed in paths")
+    if not parts:
+        raise _outside("the workspace root itself is not a file")
+    if any(len(p.encode("utf-8")) > MAX_COMPONENT_BYTES for p in parts):
+        raise _invalid(f"a path component is longer than {MAX_COMPONENT_BYTES} bytes")
+    return parts
+
+
+def _resolve_parts(root_r: Path, parts: tuple[str, ...], *, must_exist: bool) -> Path:
+    try:
+        # realpath follows every symlink in every component, dangling ones included.
+        resolved = root_r.joinpath(*parts).resolve(strict=False)
+    except (OSError, RuntimeError) as exc:  # a symlink loop is RuntimeError before 3.13
+        raise _outside("path goes through a symlink loop") from exc
+    if resolved == root_r or not resolved.is_relative_to(root_r):
+        raise _outside("path resolves outside the workspace")
+    try:
+        st = os.lstat(resolved)  # never open: opening a FIFO blocks, a device has effects
+    except (FileNotFoundError, NotADirectoryError):
+        if must_exist:
+            raise _not_found() from None
+        return resolved
+    except OSError as exc:
+        raise _invalid(f"cannot inspect path: {exc.strerror}") from exc
+    if stat.S_ISLNK(st.st_mode):  # resolve() removed every link: this one raced in
+        raise _outside("path turned into a symlink while being checked")
+    if not stat.S_ISREG(st.st_mode):
+        raise _invalid(_SPECIAL)
+    return resolved
+
+
+def resolve_inside(root: Path, relative: str, *, must_exist: bool) -> Path:
+    """Resolved absolute path of `relative` under `root`, or BriefDeskError.
+
+    The result is symlink-free, strictly inside the resolved root and, if it exists, a
+    regular file.
+    """
+    parts = _split_relative(relative)
+    return _resolve_parts(_resolve_root(root), parts, must_exist=must_exist)
+
+
+def _open_nofollow(path: Path | str, *, dir_fd: int | None = None, flags: int = _READ_FLAGS) -> int:
+    """os.open that refuses a trailing symlink (path_outside_scope) instead of following it."""
+    try:
+        return os.open(path, flags, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno in _SYMLINK_ERRNOS:
+            raise _outside("refusing to follow a symlink") from exc
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            raise _not_found() from exc
+        raise _invalid(f"cannot open path: {exc.strerror}") from exc
+
+
+def _open_subdir(parent: int, name: str, *, create: bool) -> int:
+    try:
+        return os.open(name, _DIR_FLAGS, dir_fd=parent)
+    except OSError as exc:
+        # Linux reports O_NOFOLLOW|O_DIRECTORY on a symlink as ENOTDIR, not ELOOP: ask lstat.
+        with contextlib.suppress(OSError):
+            if stat.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode):
+                raise _outside("refusing to follow a symlinked folder") from exc
+        if exc.errno == errno.ENOTDIR and create:
+            raise _invalid("a parent in the path is a file, not a folder") from exc
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            raise _not_found("folder not found") from exc
+        raise
+
+
+def _open_dir_beneath(root_r: Path, names: Sequence[str], *, create: bool) -> int:
+    """fd of root/names/..., opened one component at a time without following symlinks.
+
+    Each folder (created ones included) is reached from its parent's fd with O_NOFOLLOW,
+    so it is inside the root by construction, whatever happens to the paths meanwhile.
+    """
+    fd = os.open(root_r, _DIR_FLAGS)
+    try:
+        for name in names:
+            if create:
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(name, 0o755, dir_fd=fd)
+            parent, fd = fd, -1
+            try:
+                fd = _open_subdir(parent, name, create=create)
+            finally:
+                os.close(parent)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        raise
+    return fd
+
+
+def _require_regular_fd(fd: int) -> None:
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        raise _invalid(_SPECIAL)
+
+
+def read_text_nofollow(root: Path, relative: str, *, max_bytes: int) -> tuple[str, bool]:
+    """(text, truncated): at most `max_bytes` of the file decoded as UTF-8 (replacing errors)."""
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 0:
+        raise _invalid("max_bytes must be a non-negative integer")
+    root_r = _resolve_root(root)
+    rel = resolve_inside(root_r, relative, must_exist=True).relative_to(root_r).parts
+    dir_fd = _open_dir_beneath(root_r, rel[:-1], create=False)
+    try:
+        fd = _open_nofollow(rel[-1], dir_fd=dir_fd)
+    finally:
+        os.close(dir_fd)
+    try:
+        _require_regular_fd(fd)  # it may have been swapped for a FIFO since resolution
+        data = bytearray()
+        while len(data) <= max_bytes:  # chunked: never allocate max_bytes up front
+            chunk = os.read(fd, min(_CHUNK, max_bytes + 1 - len(data)))
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(fd)
+    truncated = len(data) > max_bytes
+    # Incremental decode so a cut inside a multi-byte character is dropped, not shown as �.
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    return decoder.decode(data[:max_bytes], final=not truncated), truncated
+
+
+def is_temp_artifact(name: str) -> bool:
+    """True for a temp file name made by `atomic_write_nofollow` (file watchers skip them)."""
+    return bool(_TEMP_RE.match(name))
+
+
+def _temp_name(name: str) -> str:
+    # Shorten the stem so the temp name fits the component limit even for a 255-byte name.
+    room = MAX_COMPONENT_BYTES - len("..") - _TEMP_TOKEN_HEX - len(".tmp")
+    stem = os.fsdecode(os.fsencode(name)[:room])
+    return f".{stem}.{secrets.token_hex(_TEMP_TOKEN_HEX // 2)}.tmp"
+
+
+def _write_all(fd: int, content: bytes) -> None:
+    view = memoryview(content)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _check_write_target(name: str, dir_fd: int) -> None:
+    try:
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(st.st_mode):
+        raise BriefDeskError(ErrorCode.WRITE_FORBIDDEN, "refusing to replace a symlink")
+    if not stat.S_ISREG(st.st_mode):
+        raise _invalid(_SPECIAL)
+
+
+def atomic_write_nofollow(
+    root: Path,
+    relative: str,
+    content: bytes,
+    *,
+    after_durable: Callable[[], None] | None = None,
+) -> Path:
+    """Atomically replace root/relative with `content`; returns the final resolved path.
+
+    temp file (O_EXCL|O_NOFOLLOW, same folder) -> fsync -> rename -> fsync folder ->
+    `after_durable()`. Readers see the old or the new content, never a mix.
+    """
+    if not isinstance(content, bytes):
+        raise _invalid("content must be bytes")
+    root_r = _resolve_root(root)
+    parts = _split_relative(relative)
+    if root_r.joinpath(*parts).is_symlink():  # even one pointing inside: never write through
+        raise BriefDeskError(ErrorCode.WRITE_FORBIDDEN, "refusing to replace a symlink")
+    target = _resolve_parts(root_r, parts, must_exist=False)
+    rel = target.relative_to(root_r).parts
+    name = rel[-1]
+    if is_temp_artifact(name):
+        raise _invalid("that file name is reserved for temporary files")
+    try:
+        dir_fd = _open_dir_beneath(root_r, rel[:-1], create=True)
+    except PermissionError as exc:
+        raise BriefDeskError(ErrorCode.WRITE_FORBIDDEN, "cannot create the folder") from exc
+    tmp_name: str | None = None
+    replaced = False
+    try:
+        _check_write_target(name, dir_fd)
+        candidate = _temp_name(name)
+        fd = os.open(candidate, _TEMP_FLAGS, 0o644, dir_fd=dir_fd)
+        tmp_name = candidate  # only ours once O_EXCL succeeded: never unlink a stranger's
+        try:
+            _write_all(fd, content)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        # rename() replaces a symlink raced into `name`; it never writes through it.
+        os.replace(tmp_name, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        replaced = True
+        os.fsync(dir_fd)  # make the rename itself durable
+    except BaseException as exc:
+        if tmp_name is not None and not replaced:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name, dir_fd=dir_fd)
+        if isinstance(exc, PermissionError) or getattr(exc, "errno", None) == errno.EROFS:
+            raise BriefDeskError(ErrorCode.WRITE_FORBIDDEN, "the file cannot be written") from exc
+        raise
+    finally:
+        os.close(dir_fd)
+    if after_durable is not None:
+        after_durable()
+    return target
+
+
+def file_sha256(path: Path) -> str | None:
+    """sha256 hex of the file, None if it does not exist; a symlink is path_outside_scope."""
+    try:
+        fd = _open_nofollow(path)
+    except BriefDeskError as exc:
+        if exc.code == ErrorCode.NOT_FOUND:
+            return None
+        raise
+    try:
+        _require_regular_fd(fd)
+        digest = hashlib.sha256()
+        while chunk := os.read(fd, _CHUNK):
+            digest.update(chunk)
+        return digest.hexdigest()
+    finally:
+        os.close(fd)

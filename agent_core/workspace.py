@@ -1,0 +1,472 @@
+"""The one front door: everything a user can do with a BriefDesk home.
+
+`cli.py` and the desktop bridge are thin callers of this class, so no orchestration is written
+twice. Methods that do not drive the agent never import the Agents SDK (it costs seconds).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, delete, insert, select
+
+from agent_core import RUNTIME_VERSION
+from agent_core.approvals import Approval, check_decidable, decide
+from agent_core.canonical import arg_hash, now_iso, utcnow
+from agent_core.config import Home, default_reviewer, resolve_home_dir
+from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.events import EventKind
+from agent_core.statuses import ApprovalStatus, RunStatus
+from agent_core.storage import approvals as approval_rows
+from agent_core.storage import audit, memory, timeline
+from agent_core.storage import runs as run_rows
+from agent_core.storage import settings as settings_store
+from agent_core.storage.engine import Store
+from agent_core.storage.migrate import open_store
+from agent_core.storage.schema import (
+    approvals,
+    blobs,
+    checkpoints,
+    events,
+    ledger,
+    rules,
+    runs,
+    session_items,
+    tool_calls,
+)
+from agent_core.tools.sandbox import file_sha256
+from agent_core.tools.specs import TOOLS, Tier
+
+DEFAULT_LIMITS = {"max_turns": 50, "max_tool_calls": 100, "max_seconds": 900}
+
+
+class Workspace:
+    def __init__(self, home: str | Path | None = None) -> None:
+        self.home = Home(resolve_home_dir(home))
+        self.home.ensure()
+        self.store: Store = open_store(self.home.db_path)
+
+    def close(self) -> None:
+        self.store.dispose()
+
+    # -- settings -------------------------------------------------------------------------
+
+    def settings(self) -> dict[str, Any]:
+        with self.store.read() as conn:
+            values = settings_store.get_settings(conn)
+        values["reviewer"] = values.get("reviewer") or default_reviewer()
+        return values
+
+    def set_setting(self, key: str, value: Any) -> dict[str, Any]:
+        with self.store.write() as conn:
+            settings_store.set_setting(conn, key, value)
+        return self.settings()
+
+    # -- runs -----------------------------------------------------------------------------
+
+    def create_run(
+        self,
+        question: str,
+        *,
+        thread: str | None = None,
+        model: str | None = None,
+        mode: str | None = None,
+        approval_ttl: float | None = None,
+        max_turns: int | None = None,
+        max_tool_calls: int | None = None,
+        corpus: str | Path | None = None,
+        artifacts: str | Path | None = None,
+    ) -> str:
+        from agent_core.runner import new_run_state, validate_model_spec
+
+        prefs = self.settings()
+        question = (question or "").strip()
+        if not question:
+            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "The question must not be empty.")
+        model = model or str(prefs["model"])
+        validate_model_spec(model)
+        mode = mode or str(prefs["mode"])
+        if mode not in settings_store.MODES:
+            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"Unknown mode {mode!r}: use one of {settings_store.MODES}.")
+        ttl = float(approval_ttl if approval_ttl is not None else prefs["approval_ttl"])
+        for name, value in (("--approval-ttl", ttl), ("--max-turns", max_turns), ("--max-tool-calls", max_tool_calls)):
+            if value is not None and value <= 0:
+                raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"{name} takes a positive number.")
+        corpus_dir = Path(corpus).expanduser().resolve() if corpus else self.home.corpus
+        artifacts_dir = Path(artifacts).expanduser().resolve() if artifacts else self.home.artifacts
+        if not corpus_dir.is_dir():
+            raise BriefDeskError(ErrorCode.NOT_FOUND, f"The corpus folder {corpus_dir} does not exist.")
+        artifacts_dir.mkdir(parents=True, exist_ok=True)
+        limits = {
+            **DEFAULT_LIMITS,
+            "approval_ttl": ttl,
+            **({"max_turns": int(max_turns)} if max_turns else {}),
+            **({"max_tool_calls": int(max_tool_calls)} if max_tool_calls else {}),
+        }
+        run_id = "run-" + uuid.uuid4().hex[:12]
+        with self.store.write() as conn:
+            run_rows.insert_run(
+                conn,
+                run_id=run_id,
+                thread_id=thread or ("th-" + uuid.uuid4().hex[:12]),
+                status=str(RunStatus.INTERRUPTED),  # becomes running when a process claims it
+                question=question,
+                model=model,
+                mode=mode,
+                corpus_dir=str(corpus_dir),
+                artifacts_dir=str(artifacts_dir),
+                limits_json=json.dumps(limits),
+                state_json=json.dumps(new_run_state()),
+            )
+        return run_id
+
+    def start_run(self, question: str, **options: Any) -> dict[str, Any]:
+        run_id = self.create_run(question, **options)
+        return self.drive(run_id)
+
+    def drive(self, run_id: str) -> dict[str, Any]:
+        """Claim the run and drive it to its next stop in this process (blocking)."""
+        import asyncio
+
+        return asyncio.run(self.drive_async(run_id))
+
+    async def drive_async(self, run_id: str) -> dict[str, Any]:
+        from agent_core.runner import RunDriver
+
+        self.sweep_expired()
+        agent_input = self._claim(run_id)
+        if agent_input is None:
+            return self.get_run(run_id)
+        driver = RunDriver(self.store, run_id, self.settings())
+        try:
+            await driver.drive(agent_input if isinstance(agent_input, list) else None)
+        finally:
+            driver.record.release()  # only if still marked running (an unexpected exception)
+        return self.get_run(run_id)
+
+    def resume(self, run_id: str) -> dict[str, Any]:
+        return self.drive(run_id)
+
+    def _claim(self, run_id: str) -> list[Any] | bool | None:
+        """Take ownership. Returns the first input for a new run, True to resume, None if ended."""
+        owner = run_rows.Owner.current()
+        with self.store.write() as conn:
+            row = run_rows.get_run_row(conn, run_id)
+            status = RunStatus(row.status)
+            if status.is_terminal:
+                return None
+            effective = run_rows.effective_status(row)
+            current = run_rows.owner_of(row)
+            if status is RunStatus.RUNNING and effective is RunStatus.RUNNING and current != owner:
+                raise BriefDeskError(
+                    ErrorCode.RUN_IN_PROGRESS,
+                    f"Run {run_id} is being driven by process {current.pid if current else '?'} "
+                    f"on {current.host if current else '?'}.",
+                )
+            fresh = row.state_digest is None and not conn.execute(
+                select(checkpoints.c.id).where(checkpoints.c.run_id == run_id).limit(1)
+            ).first() and not conn.execute(
+                select(events.c.seq).where(events.c.run_id == run_id).limit(1)
+            ).first()
+            if status is RunStatus.RUNNING and effective is RunStatus.INTERRUPTED:
+                timeline.append_event(conn, run_id, EventKind.RUN_INTERRUPTED, data={"previous_owner_pid": row.owner_pid})
+            run_rows.update_run(
+                conn, run_id, status=str(RunStatus.RUNNING), owner_host=owner.host,
+                owner_pid=owner.pid, owner_started=owner.started, cancel_requested=0,
+            )
+            kind = EventKind.RUN_STARTED if fresh else EventKind.RUN_RESUMED
+            timeline.append_event(
+                conn, run_id, kind,
+                data={"question": row.question, "model": row.model, "mode": row.mode, "runtime": RUNTIME_VERSION},
+            )
+            if not fresh:
+                return True
+            from agent_core.storage.sessions import load_items
+
+            return [*load_items(conn, row.thread_id), {"role": "user", "content": row.question}]
+
+    def answer(self, run_id: str, text: str) -> dict[str, Any]:
+        if not text or not text.strip():
+            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "The answer must not be empty.")
+        with self.store.write() as conn:
+            row = run_rows.get_run_row(conn, run_id)
+            if row.status != RunStatus.WAITING_INPUT:
+                raise BriefDeskError(ErrorCode.RUN_NOT_WAITING, f"Run {run_id} is {row.status}, not waiting_input.")
+            state = run_rows.run_state(row)
+            call_id = state.get("waiting_call")
+            state.setdefault("answers", {})[call_id] = text.strip()
+            state["next_step"] = "continue with the answer"
+            run_rows.update_run(conn, run_id, state_json=json.dumps(state), question_pending=None)
+            timeline.append_event(
+                conn, run_id, EventKind.ANSWER_RECEIVED, tool="ask_question",
+                data={"call_id": call_id, "question": row.question_pending, "answer": text.strip()[:500]},
+            )
+        return self.get_run(run_id)
+
+    def cancel(self, run_id: str) -> dict[str, Any]:
+        with self.store.write() as conn:
+            row = run_rows.get_run_row(conn, run_id)
+            status = RunStatus(row.status)
+            if status.is_terminal:
+                return self._run_json(conn, row)
+            if status is RunStatus.RUNNING and run_rows.effective_status(row) is RunStatus.RUNNING:
+                # The owner stops at its next boundary and records the end itself.
+                run_rows.update_run(conn, run_id, cancel_requested=1)
+            else:
+                run_rows.update_run(
+                    conn, run_id, status=str(RunStatus.CANCELLED), question_pending=None,
+                    owner_host=None, owner_pid=None, owner_started=None,
+                )
+                for ap in approval_rows.list_approvals(conn, status="pending", run_id=run_id):
+                    approval_rows.transition(conn, ap, replace(ap, status=ApprovalStatus.REJECTED, reviewer="cancelled", decided_at=now_iso()))
+                timeline.append_event(conn, run_id, EventKind.RUN_FINISHED, data={"status": "cancelled", "by": "cancel"})
+        return self.get_run(run_id)
+
+    def get_run(self, run_id: str) -> dict[str, Any]:
+        self.sweep_expired()
+        with self.store.read() as conn:
+            return self._run_json(conn, run_rows.get_run_row(conn, run_id))
+
+    def list_runs(self) -> list[dict[str, Any]]:
+        self.sweep_expired()
+        with self.store.read() as conn:
+            return [self._run_json(conn, row) for row in run_rows.list_run_rows(conn)]
+
+    def run_state(self, run_id: str) -> dict[str, Any]:
+        with self.store.read() as conn:
+            return run_rows.run_state(run_rows.get_run_row(conn, run_id))
+
+    def _run_json(self, conn: Connection, row: Any) -> dict[str, Any]:
+        pending = approval_rows.list_approvals(conn, status="pending", run_id=row.run_id)
+        status = run_rows.effective_status(row)
+        data: dict[str, Any] = {
+            "run_id": row.run_id,
+            "thread_id": row.thread_id,
+            "status": str(status),
+            "question": row.question,
+            "model": row.model,
+            "mode": row.mode,
+            "created_at": row.created_at,
+            "updated_at": row.updated_at,
+            "approvals": [a.to_json() for a in pending],
+            "question_pending": row.question_pending if status is RunStatus.WAITING_INPUT else None,
+            "output": row.output,
+            "error": json.loads(row.error_json) if row.error_json else None,
+            "corpus": row.corpus_dir,
+            "artifacts": row.artifacts_dir,
+        }
+        return data
+
+    def delete_run(self, run_id: str) -> str:
+        with self.store.write() as conn:
+            row = run_rows.get_run_row(conn, run_id)
+            if not RunStatus(row.status).is_terminal:
+                raise BriefDeskError(
+                    ErrorCode.RUN_NOT_FINISHED, f"Run {run_id} is {row.status}; cancel it before deleting it."
+                )
+            for table in (checkpoints, events, blobs, approvals, tool_calls, ledger, session_items):
+                conn.execute(delete(table).where(table.c.run_id == run_id))
+            conn.execute(delete(runs).where(runs.c.run_id == run_id))
+        return run_id
+
+    # -- timeline -------------------------------------------------------------------------
+
+    def timeline(self, run_id: str | None = None, since: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        with self.store.read() as conn:
+            if run_id is not None:
+                run_rows.get_run_row(conn, run_id)
+            return [e.to_json() for e in timeline.read_events(conn, run_id=run_id, since=since, limit=limit)]
+
+    # -- approvals ------------------------------------------------------------------------
+
+    def sweep_expired(self) -> int:
+        """Expire every pending proposal past its time; their runs become `expired`."""
+        with self.store.read() as conn:
+            due = conn.execute(
+                select(approvals.c.id).where(approvals.c.status == "pending", approvals.c.expires_at <= now_iso()).limit(1)
+            ).first()
+        if due is None:
+            return 0
+        with self.store.write() as conn:
+            changed = approval_rows.expire_due(conn)
+            for ap in changed:
+                timeline.append_event(
+                    conn, ap.run_id, EventKind.APPROVAL_DECIDED, tool=ap.tool,
+                    data={"approval_id": ap.id, "status": "expired", "reviewer": None},
+                )
+                row = run_rows.get_run_row(conn, ap.run_id)
+                if row.status == RunStatus.WAITING_APPROVAL:
+                    run_rows.update_run(conn, ap.run_id, status=str(RunStatus.EXPIRED))
+                    timeline.append_event(conn, ap.run_id, EventKind.RUN_FINISHED, data={"status": "expired"})
+        return len(changed)
+
+    def list_approvals(self, *, status: str | None = None, run_id: str | None = None) -> list[dict[str, Any]]:
+        if status and status not in ApprovalStatus._value2member_map_:
+            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"Unknown approval status {status!r}.")
+        self.sweep_expired()
+        with self.store.read() as conn:
+            return [a.to_json() for a in approval_rows.list_approvals(conn, status=status, run_id=run_id)]
+
+    def get_approval(self, approval_id: str) -> dict[str, Any]:
+        self.sweep_expired()
+        with self.store.read() as conn:
+            return approval_rows.get_approval(conn, approval_id).to_json()
+
+    def approve(
+        self, approval_id: str, *, reviewer: str, reason: str | None = None, remember: str | None = None
+    ) -> dict[str, Any]:
+        if remember not in (None, "run", "home"):
+            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "--remember takes run or home.")
+        return self._decide(approval_id, ApprovalStatus.APPROVED, reviewer, reason, remember)
+
+    def reject(self, approval_id: str, *, reviewer: str, reason: str | None = None) -> dict[str, Any]:
+        return self._decide(approval_id, ApprovalStatus.REJECTED, reviewer, reason, None)
+
+    def _decide(
+        self, approval_id: str, status: ApprovalStatus, reviewer: str, reason: str | None, remember: str | None
+    ) -> dict[str, Any]:
+        reviewer = _require_reviewer(reviewer)
+        self.sweep_expired()
+        with self.store.write() as conn:
+            current = approval_rows.get_approval(conn, approval_id)
+            check_decidable(current, utcnow())
+            if status is ApprovalStatus.APPROVED:
+                _check_target_unchanged(current)
+            after = approval_rows.transition(
+                conn, current, decide(current, status, reviewer=reviewer, reason=reason, now_iso=now_iso())
+            )
+            rule_id = self._remember(conn, after, reviewer, remember) if remember else None
+            timeline.append_event(
+                conn, after.run_id, EventKind.APPROVAL_DECIDED, tool=after.tool,
+                data={"approval_id": after.id, "status": str(after.status), "reviewer": reviewer, "rule": rule_id},
+            )
+            audit.record(
+                conn, entry="decision", principal=f"person:{reviewer}", run_id=after.run_id, tool=after.tool,
+                arg_hash=after.arg_hash, resource=after.target, rule_id=rule_id, decision=str(after.status),
+                detail=reason,
+            )
+            return after.to_json()
+
+    def _remember(self, conn: Connection, approval: Approval, reviewer: str, scope: str) -> str:
+        if approval.target is None:
+            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "Only calls with a target can be remembered.")
+        folder = str(Path(approval.target).parent)
+        rule_id = "rule-" + uuid.uuid4().hex[:10]
+        conn.execute(
+            insert(rules).values(
+                id=rule_id, tool=approval.tool, folder=folder, scope=scope,
+                run_id=approval.run_id if scope == "run" else None,
+                created_by=reviewer, created_at=now_iso(),
+            )
+        )
+        return rule_id
+
+    def edit(self, approval_id: str, *, reviewer: str, args: dict[str, Any] | str) -> dict[str, Any]:
+        from agent_core.tools.validation import validate_call
+
+        reviewer = _require_reviewer(reviewer)
+        if isinstance(args, str):
+            try:
+                args = json.loads(args)
+            except json.JSONDecodeError as exc:
+                raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"--args is not valid JSON ({exc.msg}).") from None
+        if not isinstance(args, dict):
+            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "--args must be a JSON object.")
+        self.sweep_expired()
+        with self.store.write() as conn:
+            current = approval_rows.get_approval(conn, approval_id)
+            check_decidable(current, utcnow())
+            row = run_rows.get_run_row(conn, current.run_id)
+            normalized, target = validate_call(
+                current.tool, json.dumps(args), corpus=Path(row.corpus_dir),
+                artifacts=Path(row.artifacts_dir), settings=self.settings(),
+            )
+            approval_rows.transition(conn, current, replace(current, status=ApprovalStatus.SUPERSEDED, reviewer=reviewer, decided_at=now_iso()))
+            new = replace(
+                current,
+                id=approval_rows.new_approval_id(),
+                args=normalized,
+                target=target,
+                base_hash=file_sha256(Path(target)) if current.tool == "save_brief" and target else None,
+                arg_hash=arg_hash(current.tool, normalized),
+                version=current.version + 1,
+                status=ApprovalStatus.PENDING,
+                created_at=now_iso(),
+                reason=f"edited by {reviewer}: " + current.reason,
+            )
+            approval_rows.insert_approval(conn, new)
+            timeline.append_event(
+                conn, current.run_id, EventKind.APPROVAL_DECIDED, tool=current.tool,
+                data={"approval_id": current.id, "status": "superseded", "reviewer": reviewer, "by": new.id},
+            )
+            timeline.append_event(
+                conn, current.run_id, EventKind.APPROVAL_REQUESTED, tool=current.tool,
+                data={"approval_id": new.id, "status": "pending", "reviewer": None, "target": target, "version": new.version},
+            )
+            audit.record(
+                conn, entry="decision", principal=f"person:{reviewer}", run_id=current.run_id, tool=current.tool,
+                arg_hash=new.arg_hash, resource=target, decision="edited", detail=f"{current.id} -> {new.id}",
+            )
+            return new.to_json()
+
+    # -- rules, audit, memory, keys -------------------------------------------------------
+
+    def list_rules(self) -> list[dict[str, Any]]:
+        with self.store.read() as conn:
+            return [_rule_json(r) for r in conn.execute(select(rules).order_by(rules.c.created_at))]
+
+    def revoke_rule(self, rule_id: str) -> dict[str, Any]:
+        with self.store.write() as conn:
+            row = conn.execute(select(rules).where(rules.c.id == rule_id)).first()
+            if row is None:
+                raise BriefDeskError(ErrorCode.NOT_FOUND, f"No rule {rule_id!r}.")
+            if row.revoked_at is None:
+                conn.execute(rules.update().where(rules.c.id == rule_id).values(revoked_at=now_iso()))
+            return _rule_json(conn.execute(select(rules).where(rules.c.id == rule_id)).one())
+
+    def audit_entries(self, run_id: str | None = None) -> list[dict[str, Any]]:
+        with self.store.read() as conn:
+            return audit.list_entries(conn, run_id)
+
+    def memories(self) -> list[dict[str, Any]]:
+        with self.store.read() as conn:
+            return memory.list_all(conn)
+
+    def delete_user_memory(self, user: str) -> int:
+        with self.store.write() as conn:
+            return memory.delete_user(conn, user)
+
+
+def _rule_json(row: Any) -> dict[str, Any]:
+    from agent_core.tools.policy import Rule
+
+    data = dict(row._mapping)
+    data["active"] = row.revoked_at is None
+    data["describes"] = Rule(row.id, row.tool, row.folder, row.scope, row.run_id).describe()
+    return data
+
+
+def _require_reviewer(reviewer: str | None) -> str:
+    reviewer = (reviewer or "").strip()
+    if not reviewer:
+        raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "A reviewer name is required (--reviewer).")
+    return reviewer[:80]
+
+
+def _check_target_unchanged(approval: Approval) -> None:
+    if approval.tool != "save_brief" or approval.target is None:
+        return
+    current = file_sha256(Path(approval.target))
+    if current != approval.base_hash:
+        raise BriefDeskError(
+            ErrorCode.TARGET_CHANGED,
+            f"{approval.target} changed since this proposal was made; reject it or edit it to see the new diff.",
+        )
+
+
+def tier_of(tool: str) -> Tier:
+    return TOOLS[tool].tier

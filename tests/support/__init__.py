@@ -1,0 +1,1 @@
+"""Reusable test fixtures that start real services (no mocks)."""
