@@ -202,7 +202,7 @@ def _table(rows: list[dict[str, Any]], columns: list[str]) -> str:
     cells = [[str(r.get(c, "") if r.get(c) is not None else "-") for c in columns] for r in rows]
     widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
     widths = [min(w, 60) for w in widths]
-    line = lambda vals: "  ".join(v[:w].ljust(w) for v, w in zip(vals, widths, strict=True)).rstrip()  # noqa: E731
+    line = lambda vals: "  ".join(v[:w].ljust(w) for v, w in zip(vals, widths, strict=True)).rstrip()
     return "\n".join([line(columns), line(["-" * w for w in widths]), *(line(r) for r in cells)])
 
 
@@ -266,10 +266,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(rest)
         body = execute(args, g)
     except UsageError as exc:
-        _emit(as_json, {"error": {"code": "invalid_arguments", "message": str(exc)}}, lambda: f"usage error: {exc}\n(try briefdesk-cli --help)")
+        usage = str(exc)
+        _emit(
+            as_json,
+            {"error": {"code": "invalid_arguments", "message": usage}},
+            lambda: f"usage error: {usage}\n(try briefdesk-cli --help)",
+        )
         return EXIT_ERROR
     except BriefDeskError as exc:
-        _emit(as_json, {"error": exc.to_json()}, lambda: f"error [{exc.code}]: {exc.message}")
+        error = exc.to_json()
+        _emit(as_json, {"error": error}, lambda: f"error [{error['code']}]: {error['message']}")
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130

@@ -20,7 +20,7 @@ from agents.exceptions import AgentsException
 from agents.items import ModelResponse
 from agents.models.interface import Model
 
-from agent_core import RUNTIME_VERSION, crash
+from agent_core import RUNTIME_VERSION
 from agent_core.canonical import now_iso
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.events import EventKind
@@ -254,7 +254,9 @@ class RunDriver:
         items = [json.loads(json.dumps(i, default=str)) for i in result.to_input_list()]
         with self.store.write() as conn:
             row = run_rows.get_run_row(conn, self.run_id)
-            sessions.replace_run_items(conn, row.thread_id, self.run_id, items)
+            # The run's input began with the thread's earlier items: store only what it added.
+            earlier = sessions.load_items(conn, row.thread_id, exclude_run=self.run_id)
+            sessions.replace_run_items(conn, row.thread_id, self.run_id, items[len(earlier) :])
         self.record.finish(status, output=output, error=None, active_s=self.active_seconds())
 
 

@@ -208,6 +208,11 @@ class ToolGate:
         with self.store.read() as conn:
             row = self._call_row(conn, call_id)
         index = int(row.idx) if row is not None else 0
+        budget = int(self.driver.record.limits["max_tool_calls"])
+        if index > budget:
+            raise BriefDeskError(
+                ErrorCode.BUDGET_EXCEEDED, f"The run used its {budget} tool calls (call {index} refused)."
+            )
         if row is not None and row.decision == "deny":
             state.reject(item, rejection_message=f"Refused by BriefDesk ({row.code}).")
             return None

@@ -413,6 +413,54 @@ class Workspace:
             )
             return new.to_json()
 
+    def describe_approval(self, approval_id: str) -> dict[str, Any]:
+        """Everything a reviewer's dialog shows, read off the GUI thread: the proposal, the
+        target's current text, and whether it changed since the proposal was made."""
+        self.sweep_expired()
+        with self.store.read() as conn:
+            approval = approval_rows.get_approval(conn, approval_id)
+            run = self._run_json(conn, run_rows.get_run_row(conn, approval.run_id))
+            newest = approval_rows.latest_for_call(conn, approval.run_id, approval.call_id)
+        current_text: str | None = None
+        current_hash: str | None = None
+        if approval.tool == "save_brief" and approval.target:
+            target = Path(approval.target)
+            current_hash = file_sha256(target)
+            if current_hash is not None:
+                current_text = target.read_text(encoding="utf-8", errors="replace")
+        return {
+            "approval": approval.to_json(),
+            "run": run,
+            "current_text": current_text,
+            "current_hash": current_hash,
+            "target_changed": approval.tool == "save_brief" and current_hash != approval.base_hash,
+            "newest_id": newest.id if newest else approval.id,
+            "artifacts_root": run["artifacts"],
+        }
+
+    def validate_edit(self, approval_id: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Validate edited arguments exactly as `edit` would, without changing anything."""
+        from agent_core.tools.validation import validate_call
+
+        with self.store.read() as conn:
+            approval = approval_rows.get_approval(conn, approval_id)
+            row = run_rows.get_run_row(conn, approval.run_id)
+        try:
+            normalized, target = validate_call(
+                approval.tool, json.dumps(args), corpus=Path(row.corpus_dir),
+                artifacts=Path(row.artifacts_dir), settings=self.settings(),
+            )
+        except BriefDeskError as exc:
+            return {"ok": False, "error": exc.to_json(), "target": None}
+        return {"ok": True, "error": None, "target": target, "args": normalized}
+
+    def approve_edited(
+        self, approval_id: str, *, reviewer: str, args: dict[str, Any], reason: str | None = None
+    ) -> dict[str, Any]:
+        """The dialog's "Approve edited": a new version with these arguments, approved."""
+        new = self.edit(approval_id, reviewer=reviewer, args=args)
+        return self.approve(new["id"], reviewer=reviewer, reason=reason or "approved as edited")
+
     # -- rules, audit, memory, keys -------------------------------------------------------
 
     def list_rules(self) -> list[dict[str, Any]]:

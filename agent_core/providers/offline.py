@@ -14,10 +14,7 @@ import re
 from agent_core.providers.planned import History, PlannedCall, PlannedModel, TurnPlan
 
 STOPWORDS = frozenset(
-    """a an and are as at be by can do does for from how i in is it its me my of on or our
-    should so that the their them there these this to us was we what when where which who why
-    will with you your about into over under write brief briefs summary summarize explain
-    tell please give make need want who whom audience readers reader""".split()
+    ["a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how", "i", "in", "is", "it", "its", "me", "my", "of", "on", "or", "our", "should", "so", "that", "the", "their", "them", "there", "these", "this", "to", "us", "was", "we", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your", "about", "into", "over", "under", "write", "brief", "briefs", "summary", "summarize", "explain", "tell", "please", "give", "make", "need", "want", "who", "whom", "audience", "readers", "reader"]
 )
 READ_LIMIT = 3
 SENTENCES_PER_DOC = 3

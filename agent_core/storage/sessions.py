@@ -10,12 +10,13 @@ from sqlalchemy import Connection, delete, insert, select
 from agent_core.storage.schema import session_items
 
 
-def load_items(conn: Connection, thread_id: str) -> list[dict[str, Any]]:
-    rows = conn.execute(
-        select(session_items.c.item_json)
-        .where(session_items.c.thread_id == thread_id)
-        .order_by(session_items.c.id)
-    )
+def load_items(
+    conn: Connection, thread_id: str, *, exclude_run: str | None = None
+) -> list[dict[str, Any]]:
+    query = select(session_items.c.item_json).where(session_items.c.thread_id == thread_id)
+    if exclude_run is not None:
+        query = query.where(session_items.c.run_id != exclude_run)
+    rows = conn.execute(query.order_by(session_items.c.id))
     return [json.loads(r[0]) for r in rows]
 
 

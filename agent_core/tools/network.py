@@ -106,7 +106,7 @@ def fetch(url: str, settings: dict[str, Any]):  # type: ignore[no-untyped-def]
         addresses = _public_addresses(host)
         with socket_guard(addresses):
             request = urllib.request.Request(url, method="GET", headers={"User-Agent": "BriefDesk"})
-            with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+            with urllib.request.urlopen(request, timeout=10) as response:
                 body = response.read(limit + 1)
     except BriefDeskError:
         raise

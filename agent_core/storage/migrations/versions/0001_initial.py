@@ -14,7 +14,7 @@ down_revision = None
 branch_labels = None
 depends_on = None
 
-S, T, I = sa.String, sa.Text, sa.Integer  # noqa: E741
+S, T, I = sa.String, sa.Text, sa.Integer
 
 
 def upgrade() -> None:

@@ -1,0 +1,12 @@
+# Thin aliases for ./dev.sh (which needs nothing but sh and Python 3.11+).
+.PHONY: run test lint sweep-long bench
+run:
+	./dev.sh run
+test:
+	./dev.sh test
+lint:
+	.venv/bin/ruff check agent_core desktop tests benchmarks
+sweep-long:
+	BRIEFDESK_SWEEP_RANDOM_KILLS=20 ./dev.sh test tests/drills/test_crash_sweep.py -s
+bench:
+	.venv/bin/python benchmarks/run_all.py

@@ -1,0 +1,76 @@
+#!/bin/sh
+# BriefDesk developer entry point: `./dev.sh run` opens the app, `./dev.sh test` runs every test.
+# Works from a fresh clone with only Python 3.11+ on Debian/Ubuntu: it creates .venv, installs
+# the Python packages and, when run as root, the few Debian packages that are missing (fonts,
+# Xvfb and Qt's xcb libraries, gnome-keyring + D-Bus for the keyring tests).
+set -eu
+cd "$(dirname "$0")"
+VENV="${BRIEFDESK_VENV:-.venv}"
+PYTHON="${PYTHON:-python3}"
+DEB_PACKAGES="fonts-dejavu-core xvfb xauth libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 \
+libxkbcommon-x11-0 libxcb-image0 libxcb-render-util0 libxcb-shape0 libegl1 libgl1 \
+gnome-keyring dbus-x11 libsecret-tools"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+install_debian_packages() {
+  command -v dpkg-query >/dev/null 2>&1 || return 0
+  missing=""
+  for pkg in $DEB_PACKAGES; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"
+  done
+  if ! "$PYTHON" -c 'import ensurepip, venv' >/dev/null 2>&1; then
+    missing="$missing python3-venv"
+  fi
+  [ -z "$missing" ] && return 0
+  if [ "$(id -u)" = "0" ]; then
+    say "Installing Debian packages:$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    # shellcheck disable=SC2086
+    apt-get install -y -qq $missing >/dev/null
+  else
+    say "Missing Debian packages (install them with sudo apt-get install$missing)"
+  fi
+}
+
+ensure_venv() {
+  install_debian_packages
+  if [ ! -x "$VENV/bin/python" ]; then
+    say "Creating $VENV"
+    "$PYTHON" -m venv "$VENV"
+  fi
+  stamp="$VENV/.briefdesk-installed"
+  want="$(cat pyproject.toml | "$VENV/bin/python" -c 'import hashlib,sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    say "Installing BriefDesk and its test tools into $VENV (first time: a few minutes)"
+    "$VENV/bin/python" -m pip install -q --upgrade pip
+    "$VENV/bin/python" -m pip install -q -e ".[test]"
+    echo "$want" > "$stamp"
+  fi
+}
+
+cmd="${1:-help}"
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  run)
+    ensure_venv
+    if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ "$(uname)" = "Linux" ]; then
+      say "No display found: starting BriefDesk on a virtual X server (xvfb-run)"
+      exec xvfb-run -a "$VENV/bin/briefdesk" "$@"
+    fi
+    exec "$VENV/bin/briefdesk" "$@"
+    ;;
+  test)
+    ensure_venv
+    exec "$VENV/bin/python" -m pytest "$@"
+    ;;
+  cli)
+    ensure_venv
+    exec "$VENV/bin/briefdesk-cli" "$@"
+    ;;
+  *)
+    echo "usage: ./dev.sh run | test [pytest args] | cli [briefdesk-cli args]" >&2
+    exit 2
+    ;;
+esac

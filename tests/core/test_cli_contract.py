@@ -1,0 +1,88 @@
+"""briefdesk-cli as reviewers and scripts use it: real subprocesses on a real home."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.cli import CliRunner
+
+QUESTION = "How do checkpoints make agent runs durable?"
+RUN_KEYS = {
+    "run_id", "thread_id", "status", "question", "model", "mode", "created_at", "updated_at",
+    "approvals", "question_pending", "output", "error",
+}
+APPROVAL_KEYS = {
+    "id", "run_id", "tool", "args", "target", "base_hash", "risk", "reason", "arg_hash",
+    "state_version", "version", "status", "created_at", "expires_at", "reviewer",
+    "decision_reason", "decided_at", "decided_by_rule", "consumed_at",
+}
+
+
+def test_full_review_cycle_through_the_cli(cli: CliRunner, home: Path) -> None:
+    # Global options are accepted after the subcommand too.
+    started = cli("run", "--question", QUESTION)
+    assert started.code == 0, started.stderr
+    run = started.body
+    assert run["api"] == 1 and RUN_KEYS <= set(run) and run["status"] == "waiting_approval"
+    assert isinstance(run["run_id"], str) and len(run["approvals"]) == 1
+    approval = run["approvals"][0]
+    assert APPROVAL_KEYS <= set(approval)
+    assert Path(approval["target"]).is_relative_to(home / "artifacts")
+    assert not list((home / "artifacts").rglob("*.md"))
+
+    listed = cli("approvals", "list", "--status", "pending")
+    assert [a["id"] for a in listed.body["approvals"]] == [approval["id"]]
+    decided = cli("approvals", "approve", approval["id"], "--reviewer", "alice", "--reason", "looks right")
+    assert decided.body["approval"]["status"] == "approved"
+    assert decided.body["approval"]["reviewer"] == "alice"
+    twice = cli("approvals", "approve", approval["id"], "--reviewer", "bob")
+    assert twice.code != 0 and twice.body["error"]["code"] == "approval_already_resolved"
+
+    resumed = cli("resume", run["run_id"])
+    assert resumed.code == 0 and resumed.body["status"] == "succeeded"
+    assert Path(approval["target"]).read_text() == approval["args"]["content"]
+
+    events = cli("timeline", run["run_id"]).body["events"]
+    seqs = [e["seq"] for e in events]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    assert all({"seq", "run_id", "kind", "at", "tool", "data"} <= set(e) for e in events)
+    later = cli("timeline", run["run_id"], "--since", str(seqs[-3])).body["events"]
+    assert [e["seq"] for e in later] == seqs[-2:]
+
+    audit = cli("audit", "--run", run["run_id"]).body["entries"]
+    assert [(a["principal"], a["arg_hash"]) for a in audit if a["entry"] == "decision"] == [
+        ("person:alice", approval["arg_hash"])
+    ]
+    text = cli.text("runs")
+    assert text.returncode == 0 and run["run_id"] in text.stdout and "succeeded" in text.stdout
+    assert not text.stdout.lstrip().startswith("{")
+
+
+def test_errors_are_json_with_stable_codes_and_no_traceback(cli: CliRunner) -> None:
+    missing = cli("approvals", "approve", "ap-nope", "--reviewer", "x")
+    assert missing.code == 2 and missing.body == {
+        "api": 1, "error": {"code": "not_found", "message": missing.body["error"]["message"]}
+    }
+    usage = cli("approvals", "frobnicate")
+    assert usage.code == 2 and usage.body["error"]["code"] == "invalid_arguments"
+    bad_setting = cli("settings", "set", "approval_ttl", "-5")
+    assert bad_setting.body["error"]["code"] == "invalid_arguments"
+    for result in (missing, usage, bad_setting):
+        assert "Traceback" not in result.stderr
+
+
+def test_failed_run_prints_the_run_and_exits_1(cli: CliRunner) -> None:
+    failed = cli("run", "--question", QUESTION, "--max-turns", "1")
+    assert failed.code == 1
+    assert failed.body["status"] == "failed" and failed.body["error"]["code"] == "budget_exceeded"
+
+
+def test_settings_and_memory_commands(cli: CliRunner) -> None:
+    set_ = cli("settings", "set", "network.allowlist", "example.org,docs.python.org")
+    assert set_.body["settings"]["network.allowlist"] == ["example.org", "docs.python.org"]
+    assert cli("settings", "get", "network.allowlist").body == {
+        "api": 1, "settings": {"network.allowlist": ["example.org", "docs.python.org"]}
+    }
+    assert cli("memory", "list").body == {"api": 1, "memories": []}
+    assert cli("memory", "delete", "--user", "nobody").body == {"api": 1, "deleted": 0}
+    assert cli("rules", "list").body == {"api": 1, "rules": []}
