@@ -188,6 +188,7 @@ class ToolGate:
         from agent_core.runner import PauseOutcome
 
         self.driver.record.reload_state()
+        self.driver.check_budgets()  # a cancel request or the wall-time budget ends it here
         outcome = PauseOutcome()
         for item in state.get_interruptions():
             raw_item = item.raw_item

@@ -206,3 +206,27 @@ def test_bad_run_options_answer_invalid_arguments(ws: Any, bad: dict[str, Any]) 
         ws.create_run(**bad)
     assert info.value.code == "invalid_arguments"
     assert ws.list_runs() == []
+
+
+def test_cancel_from_another_thread_stops_a_running_run_at_a_boundary(ws: Any, tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from agent_core.workspace import Workspace
+
+    model = _script(tmp_path, [{"call": "search_corpus", "args": {"query": f"q{i}"}} for i in range(45)])
+    run_id = ws.create_run("long", model=model)
+    driver_ws = Workspace(ws.home.root)
+    thread = threading.Thread(target=driver_ws.drive, args=(run_id,))
+    thread.start()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not any(e["kind"] == "tool_result" for e in ws.timeline(run_id)):
+        time.sleep(0.01)
+    ws.cancel(run_id)
+    thread.join(60)
+    driver_ws.close()
+    run = ws.get_run(run_id)
+    assert run["status"] == "cancelled"
+    turns = [e for e in ws.timeline(run_id) if e["kind"] == "model_turn"]
+    assert 1 <= len(turns) < 45
+    assert ws.timeline(run_id)[-1]["kind"] == "run_finished"
