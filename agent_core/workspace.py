@@ -20,16 +20,17 @@ from agent_core.canonical import arg_hash, now_iso, utcnow
 from agent_core.config import Home, default_reviewer, resolve_home_dir
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.events import EventKind
+from agent_core.logs import configure_logging
 from agent_core.statuses import ApprovalStatus, RunStatus
 from agent_core.storage import approvals as approval_rows
 from agent_core.storage import audit, memory, timeline
 from agent_core.storage import runs as run_rows
 from agent_core.storage import settings as settings_store
+from agent_core.storage.blobs import release_run_blobs
 from agent_core.storage.engine import Store
 from agent_core.storage.migrate import open_store
 from agent_core.storage.schema import (
     approvals,
-    blobs,
     checkpoints,
     events,
     ledger,
@@ -48,6 +49,7 @@ class Workspace:
     def __init__(self, home: str | Path | None = None) -> None:
         self.home = Home(resolve_home_dir(home))
         self.home.ensure()
+        configure_logging(self.home.logs)
         self.store: Store = open_store(self.home.db_path)
 
     def close(self) -> None:
@@ -138,6 +140,12 @@ class Workspace:
         from agent_core.runner import RunDriver
 
         self.sweep_expired()
+        with self.store.read() as conn:
+            row = run_rows.get_run_row(conn, run_id)
+        if not RunStatus(row.status).is_terminal and run_rows.effective_status(row) is not RunStatus.RUNNING:
+            # A checkpoint this version cannot load is refused before the claim, so the
+            # refusal changes nothing: no status change, no run_resumed event.
+            await RunDriver(self.store, run_id, self.settings()).preflight()
         agent_input = self._claim(run_id)
         if agent_input is None:
             return self.get_run(run_id)
@@ -167,9 +175,13 @@ class Workspace:
                     f"Run {run_id} is being driven by process {current.pid if current else '?'} "
                     f"on {current.host if current else '?'}.",
                 )
-            fresh = row.state_digest is None and not conn.execute(
+            # No checkpoint yet (a process died before its first checkpoint A, maybe after the
+            # SDK state was stored): resume loads nothing, so the run starts again from its
+            # question instead of continuing from an empty input.
+            needs_input = not conn.execute(
                 select(checkpoints.c.id).where(checkpoints.c.run_id == run_id).limit(1)
-            ).first() and not conn.execute(
+            ).first()
+            fresh = needs_input and row.state_digest is None and not conn.execute(
                 select(events.c.seq).where(events.c.run_id == run_id).limit(1)
             ).first()
             if status is RunStatus.RUNNING and effective is RunStatus.INTERRUPTED:
@@ -183,7 +195,7 @@ class Workspace:
                 conn, run_id, kind,
                 data={"question": row.question, "model": row.model, "mode": row.mode, "runtime": RUNTIME_VERSION},
             )
-            if not fresh:
+            if not needs_input:
                 return True
             from agent_core.storage.sessions import load_items
 
@@ -268,7 +280,9 @@ class Workspace:
                 raise BriefDeskError(
                     ErrorCode.RUN_NOT_FINISHED, f"Run {run_id} is {row.status}; cancel it before deleting it."
                 )
-            for table in (checkpoints, events, blobs, approvals, tool_calls, ledger, session_items):
+            # Blobs are shared by content: one still used by another run passes to it.
+            release_run_blobs(conn, run_id)
+            for table in (checkpoints, events, approvals, tool_calls, ledger, session_items):
                 conn.execute(delete(table).where(table.c.run_id == run_id))
             conn.execute(delete(runs).where(runs.c.run_id == run_id))
         return run_id

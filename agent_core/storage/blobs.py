@@ -1,12 +1,16 @@
-"""Content-addressed blobs (sha256), verified on every read."""
+"""Content-addressed blobs (sha256), verified on every read.
+
+Identical bodies share one row (the same document read by two runs), owned by the run that
+stored it first; deleting that run hands such a blob to a run that still refers to it.
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, delete, insert, select
+from sqlalchemy import Connection, delete, insert, select, update
 
 from agent_core.canonical import now_iso, sha256_hex
 from agent_core.errors import BriefDeskError, ErrorCode
-from agent_core.storage.schema import blobs
+from agent_core.storage.schema import blobs, checkpoints, ledger, runs
 
 
 def put_blob(conn: Connection, data: bytes, *, run_id: str | None = None) -> str:
@@ -35,3 +39,39 @@ def get_blob(conn: Connection, digest: str) -> bytes:
 
 def delete_blob(conn: Connection, digest: str) -> None:
     conn.execute(delete(blobs).where(blobs.c.digest == digest))
+
+
+def _other_referrer(conn: Connection, digest: str, run_id: str) -> str | None:
+    """A run other than `run_id` whose rows still refer to `digest`, if any."""
+    for table in (runs, checkpoints):
+        found = conn.execute(
+            select(table.c.run_id)
+            .where(table.c.state_digest == digest, table.c.run_id != run_id)
+            .limit(1)
+        ).scalar()
+        if found is not None:
+            return str(found)
+    # Offloaded tool results: the ledger's result record holds {"blob": digest}.
+    found = conn.execute(
+        select(ledger.c.run_id)
+        .where(ledger.c.result_json.contains(digest), ledger.c.run_id != run_id)
+        .limit(1)
+    ).scalar()
+    return None if found is None else str(found)
+
+
+def release_run_blobs(conn: Connection, run_id: str) -> int:
+    """Delete the blobs `run_id` owns, except those another run still uses (they change owner).
+
+    Returns how many were deleted.
+    """
+    owned = [r[0] for r in conn.execute(select(blobs.c.digest).where(blobs.c.run_id == run_id))]
+    deleted = 0
+    for digest in owned:
+        heir = _other_referrer(conn, digest, run_id)
+        if heir is None:
+            delete_blob(conn, digest)
+            deleted += 1
+        else:
+            conn.execute(update(blobs).where(blobs.c.digest == digest).values(run_id=heir))
+    return deleted

@@ -8,6 +8,7 @@ engine with deferred BEGIN so they never queue behind a writer.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,7 +21,24 @@ from sqlalchemy.pool import NullPool
 
 from agent_core.errors import BriefDeskError, ErrorCode
 
-BUSY_TIMEOUT_MS = 10_000
+BUSY_TIMEOUT_ENV = "BRIEFDESK_BUSY_TIMEOUT_MS"
+DEFAULT_BUSY_TIMEOUT_MS = 10_000
+
+
+def busy_timeout_from_env() -> int:
+    """How long a connection waits for another process's lock before `storage_locked`.
+
+    The override exists so drills and tests can meet a locked database in well under 10 s.
+    """
+    raw = os.environ.get(BUSY_TIMEOUT_ENV, "").strip()
+    try:
+        value = int(raw) if raw else DEFAULT_BUSY_TIMEOUT_MS
+    except ValueError:
+        return DEFAULT_BUSY_TIMEOUT_MS
+    return value if value > 0 else DEFAULT_BUSY_TIMEOUT_MS
+
+
+BUSY_TIMEOUT_MS = busy_timeout_from_env()
 
 
 def _configure(dbapi_conn: Any, *, begin: str) -> None:
@@ -63,7 +81,7 @@ def translate_db_error(exc: BaseException, db_path: Path) -> BriefDeskError | No
         return BriefDeskError(
             ErrorCode.STORAGE_LOCKED,
             f"The database {db_path} stayed locked by another process for "
-            f"{BUSY_TIMEOUT_MS // 1000} s. Close the other BriefDesk process or try again.",
+            f"{BUSY_TIMEOUT_MS / 1000:g} s. Close the other BriefDesk process or try again.",
         )
     if "readonly" in text or "read-only" in text or "unable to open" in text:
         return BriefDeskError(

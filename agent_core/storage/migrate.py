@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.storage import engine
 from agent_core.storage.engine import Store, translate_db_error
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -28,7 +29,9 @@ def current_revision(db_path: Path) -> str | None:
     if not db_path.exists() or db_path.stat().st_size == 0:
         return None
     try:
-        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
+        conn = sqlite3.connect(
+            f"file:{db_path}?mode=ro", uri=True, timeout=engine.BUSY_TIMEOUT_MS / 1000
+        )
         try:
             conn.execute("PRAGMA schema_version").fetchone()  # fails fast on a non-database
             row = conn.execute(
@@ -87,14 +90,21 @@ def upgrade(db_path: Path, target: str = HEAD) -> None:
             revision = current_revision(db_path)  # again, inside the lock: someone may have won
             if revision == target:
                 return
-            if revision is not None:
-                backup_database(db_path, revision)
+            backup = backup_database(db_path, revision) if revision is not None else None
             cfg = Config()
             cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
-            with store.write_engine.connect() as conn:
-                cfg.attributes["connection"] = conn
-                command.upgrade(cfg, target)
-                conn.commit()
+            try:
+                with store.write_engine.connect() as conn:
+                    cfg.attributes["connection"] = conn
+                    command.upgrade(cfg, target)
+                    conn.commit()
+            except Exception:
+                # The migration ran in one transaction, now rolled back: the database is as it
+                # was, so this attempt's copy is redundant (a read-only or locked database
+                # would otherwise gain a new backup on every start).
+                if backup is not None:
+                    backup.unlink(missing_ok=True)
+                raise
     finally:
         store.dispose()
 

@@ -1,0 +1,171 @@
+"""Alembic migrations on open: old databases upgraded once, with a backup; newer ones refused."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.storage.migrate import HEAD, KNOWN_REVISIONS, open_store, upgrade
+from agent_core.workspace import Workspace
+from tests.core.conformance.backends import REPO_ROOT, child_env
+from tests.support.cli import CliRunner
+
+OLD_RUN = ("run-old", "th-old", "waiting_approval", "Written by revision 0001", "offline",
+           "default", "/c", "/a", "{}", '{"turns": 3}', "2024-01-01T00:00:00.000+00:00",
+           "2024-01-01T00:00:00.000+00:00")
+
+
+def _old_database(db: Path) -> None:
+    """A database at the first revision with one run in it, written with raw SQL."""
+    db.parent.mkdir(parents=True, exist_ok=True)
+    upgrade(db, "0001")
+    conn = sqlite3.connect(db)
+    conn.execute(
+        "INSERT INTO runs (run_id, thread_id, status, question, model, mode, corpus_dir, "
+        "artifacts_dir, limits_json, state_json, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", OLD_RUN)
+    conn.commit()
+    conn.close()
+
+
+def _revision(db: Path) -> str:
+    conn = sqlite3.connect(db)
+    try:
+        return str(conn.execute("SELECT version_num FROM alembic_version").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def _tables(db: Path) -> set[str]:
+    conn = sqlite3.connect(db)
+    try:
+        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    finally:
+        conn.close()
+
+
+def test_first_revision_really_is_old(tmp_path: Path) -> None:
+    db = tmp_path / "state.db"
+    _old_database(db)
+    assert _revision(db) == "0001" != HEAD
+    assert "memories" not in _tables(db)
+
+
+def test_opening_an_old_database_upgrades_it_and_keeps_a_backup(home: Path) -> None:
+    db = home / "state.db"
+    _old_database(db)
+
+    ws = Workspace(home)
+    try:
+        run = ws.get_run("run-old")
+        assert (run["status"], run["question"]) == ("waiting_approval", OLD_RUN[3])
+        assert ws.run_state("run-old") == {"turns": 3}
+    finally:
+        ws.close()
+
+    assert _revision(db) == HEAD
+    assert {"memories", "memories_fts", "rules", "corpus_docs"} <= _tables(db)
+    backups = sorted(home.glob("state.db.bak-0001-*"))
+    assert len(backups) == 1
+    conn = sqlite3.connect(backups[0])
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0001"
+        assert conn.execute("SELECT question FROM runs WHERE run_id='run-old'").fetchone()[0] \
+            == OLD_RUN[3]
+    finally:
+        conn.close()
+
+    Workspace(home).close()  # at head now: no second migration, no second backup
+    assert len(list(home.glob("state.db.bak-*"))) == 1
+
+
+OPENER = """
+import sys, time
+from pathlib import Path
+from agent_core.storage.migrate import open_store
+go = Path(sys.argv[2])
+print("ready", flush=True)
+while not go.exists():
+    time.sleep(0.002)
+open_store(Path(sys.argv[1])).dispose()
+print("opened")
+"""
+
+
+@pytest.mark.parametrize("start", ["old", "fresh"])
+def test_processes_opening_at_once_migrate_exactly_once(tmp_path: Path, start: str) -> None:
+    db = tmp_path / "home" / "state.db"
+    if start == "old":
+        _old_database(db)
+    go = tmp_path / "go"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", OPENER, str(db), str(go)], cwd=REPO_ROOT,
+                         env=child_env(), text=True, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+        for _ in range(4)
+    ]
+    for proc in procs:  # every child has imported everything and waits at the line
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    go.touch()
+    results = [p.communicate(timeout=60) for p in procs]
+    for proc, (out, err) in zip(procs, results, strict=True):
+        assert proc.returncode == 0, err
+        assert out.strip() == "opened"
+    assert _revision(db) == HEAD
+    backups = list(db.parent.glob("state.db.bak-*"))
+    assert len(backups) == (1 if start == "old" else 0)
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("SELECT count(*) FROM alembic_version").fetchone()[0] == 1
+        assert conn.execute("SELECT count(*) FROM runs").fetchone()[0] == (
+            1 if start == "old" else 0)
+    finally:
+        conn.close()
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _files(home: Path) -> list[str]:
+    """The home's entries, without SQLite's own -wal/-shm companions (a reader may make them)."""
+    return sorted(p.name for p in home.iterdir() if not p.name.endswith(("-wal", "-shm")))
+
+
+def test_a_newer_database_is_refused_and_left_untouched(home: Path, cli: CliRunner) -> None:
+    Workspace(home).close()
+    db = home / "state.db"
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE alembic_version SET version_num = 'f00dfeed0099'")
+    conn.commit()
+    conn.close()  # the last connection checkpoints the WAL into state.db
+    assert "f00dfeed0099" not in KNOWN_REVISIONS
+    before = _sha256(db)
+    files_before = _files(home)
+
+    result = cli("runs")
+    assert result.code != 0
+    assert result.body["api"] == 1
+    assert result.body["error"]["code"] == "storage_too_new"
+    assert "f00dfeed0099" in result.body["error"]["message"]
+    assert "Traceback" not in result.stderr
+    assert _sha256(db) == before
+    assert not list(home.glob("state.db.bak-*"))
+    assert _files(home) == files_before
+    wal = home / "state.db-wal"
+    assert not wal.exists() or wal.stat().st_size == 0  # nothing pending either
+
+    with pytest.raises(BriefDeskError) as caught:
+        open_store(db)
+    assert caught.value.code == ErrorCode.STORAGE_TOO_NEW
+    assert _sha256(db) == before
+    assert json.loads(result.stdout)["error"]["code"] == "storage_too_new"
