@@ -144,13 +144,18 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> dict[str, Any]:
     ws = _workspace(g)
     try:
         if cmd == "run":
-            return ws.start_run(
+            from agent_core.artifacts import drive_watched
+
+            run_id = ws.create_run(
                 args.question, thread=args.thread, model=args.model, mode=args.mode,
                 approval_ttl=args.approval_ttl, max_turns=args.max_turns,
                 max_tool_calls=args.max_tool_calls, corpus=g.get("corpus"), artifacts=g.get("artifacts"),
             )
+            return drive_watched(ws, run_id)  # confirms its own writes before it exits
         if cmd == "resume":
-            return ws.resume(args.run_id)
+            from agent_core.artifacts import drive_watched
+
+            return drive_watched(ws, args.run_id)
         if cmd == "cancel":
             return ws.cancel(args.run_id)
         if cmd == "answer":

@@ -1,0 +1,418 @@
+"""The artifact watcher: confirm that every approved write happened, and happened once.
+
+A watchdog observer watches an artifacts root. Each file event is settled briefly (a plain
+write arrives as created + modified + closed; an atomic replace as one moved event whose
+`dest_path` is the artifact), then the file is *sighted*: its path, the sha256 of its content
+and `inode_key = f"{st_ino}:{st_mtime_ns}"` (one physical write). Temp files of
+`atomic_write_nofollow` are skipped, and so are symlinks, folders and special files.
+
+A sighting is matched to the side-effect ledger by path and content hash (a `save_brief` entry
+whose status is `started` or `confirmed`: a write that a person or a rule approved):
+
+- the first sighting of an approved write records `artifact_confirmed` (`count` 1) on the run
+  that owns the ledger entry, whichever process saw it;
+- a further physical write of the same approved content (a new inode or mtime) is a
+  **duplicate**: `artifact_confirmed` again on the owning run, with `count` N (N >= 2) and
+  `duplicate: true`. We chose this over `artifact_unexpected` because the contract says the
+  confirmed event tells "how many times" an approved write was seen;
+- any other write is `artifact_unexpected` (`reason`: `no_approved_write`, or `content_differs`
+  when the path has approved writes but none with this content). It is recorded on the
+  watcher's own run when the watcher was started for a run (the CLI's `run`/`resume`). A watcher
+  without a run (the desktop app) records it on every run that is not terminal and whose
+  artifacts folder holds the path; when there is none, on the most recently updated run of that
+  folder; when no run ever used that folder, with `run_id` "" (a home-level event, visible in
+  `timeline` without a run filter).
+
+Every sighting is inserted into `artifact_sightings` with ON CONFLICT DO NOTHING in the same
+write transaction as its event, so a GUI and a CLI watching at once, or a watcher restarted
+over the same files, count one physical write once. `start()` also scans the root, so writes
+made while nothing watched (by a process that then crashed) are confirmed or flagged too.
+
+API: `ArtifactWatcher(store, root, run_id=None)` with `start()` (observe, then scan), `stop()`
+and `scan()`; `watching(store, root, run_id=None)` (a context manager); `drive_watched(ws,
+run_id)` (what `briefdesk-cli run`/`resume` call); `wait_for_confirmations(store, run_id,
+timeout=2.0)`; `artifact_states(store, root)` for the desktop's artifacts panel. No Qt here.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import stat
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection, func, select
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from agent_core.canonical import now_iso
+from agent_core.events import EventKind
+from agent_core.statuses import TERMINAL_RUN_STATUSES, RunStatus, SideEffectStatus
+from agent_core.storage.engine import Store
+from agent_core.storage.schema import artifact_sightings, events, ledger, runs
+from agent_core.storage.timeline import append_event
+from agent_core.tools.sandbox import file_sha256, is_temp_artifact
+
+if TYPE_CHECKING:
+    from agent_core.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+SETTLE_SECONDS = 0.15  # let a burst of created/modified/closed events become one sighting
+_APPROVED_STATUSES = (str(SideEffectStatus.STARTED), str(SideEffectStatus.CONFIRMED))
+_WRITE_EVENTS = frozenset({"created", "modified", "closed", "moved"})
+
+
+class Verdict(StrEnum):
+    CONFIRMED = "confirmed"
+    """The first physical write of an approved ledger entry."""
+    DUPLICATE = "duplicate"
+    """Another physical write of content that was already confirmed for the same run."""
+    UNEXPECTED = "unexpected"
+    """A write that no approved ledger entry explains."""
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One physical write, as recorded by the process that saw it first."""
+
+    path: str
+    content_hash: str
+    inode_key: str
+    verdict: Verdict
+    run_ids: tuple[str, ...]
+    count: int
+
+
+@dataclass(frozen=True)
+class _FileId:
+    path: str
+    content_hash: str
+    inode_key: str
+
+
+def _identify(path: Path) -> _FileId | None:
+    """Hash a regular file; None if it is gone, not a regular file, or changed while hashed."""
+    try:
+        before = os.lstat(path)
+        if not stat.S_ISREG(before.st_mode):
+            return None
+        digest = file_sha256(path)
+        after = os.lstat(path)
+    except Exception as exc:  # vanished, or swapped for a symlink mid-way (BriefDeskError)
+        log.debug("cannot sight %s: %s", path, exc)
+        return None
+    same = (before.st_ino, before.st_mtime_ns, before.st_size) == (
+        after.st_ino, after.st_mtime_ns, after.st_size)
+    if digest is None or not same:
+        return None  # a write in progress: its own events will bring it back
+    return _FileId(str(path), digest, f"{after.st_ino}:{after.st_mtime_ns}")
+
+
+def observe_file(store: Store, path: Path, *, watcher_run_id: str | None = None) -> Sighting | None:
+    """Record one sighting of `path` and its timeline event; None if there was nothing new."""
+    if is_temp_artifact(path.name) or _already_sighted(store, path):
+        return None
+    file_id = _identify(path)
+    if file_id is None:
+        return None
+    with store.write() as conn:
+        return _record(conn, file_id, watcher_run_id)
+
+
+def _already_sighted(store: Store, path: Path) -> bool:
+    """A cheap check by stat alone, so a start-up scan does not hash files it already counted."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return True  # gone: nothing to sight
+    sightings = artifact_sightings.c
+    with store.read() as conn:
+        return conn.execute(select(sightings.path).where(
+            sightings.path == str(path), sightings.inode_key == f"{st.st_ino}:{st.st_mtime_ns}",
+        ).limit(1)).first() is not None
+
+
+def _record(conn: Connection, fid: _FileId, watcher_run_id: str | None) -> Sighting | None:
+    owner = _owning_entry(conn, fid)
+    if owner is not None:
+        count = _count(conn, fid, (Verdict.CONFIRMED, Verdict.DUPLICATE), owner.run_id) + 1
+        verdict = Verdict.CONFIRMED if count == 1 else Verdict.DUPLICATE
+        run_ids: tuple[str, ...] = (owner.run_id,)
+    else:
+        count = _count(conn, fid, (Verdict.UNEXPECTED,)) + 1
+        verdict = Verdict.UNEXPECTED
+        run_ids = (watcher_run_id,) if watcher_run_id else _runs_for_unexpected(conn, fid.path)
+    inserted = conn.execute(
+        sqlite_insert(artifact_sightings).values(
+            path=fid.path, content_hash=fid.content_hash, inode_key=fid.inode_key,
+            run_id=run_ids[0], verdict=str(verdict), count=count, seen_at=now_iso(),
+        ).on_conflict_do_nothing()
+    )
+    if inserted.rowcount != 1:
+        return None  # another process (or an earlier scan) already counted this write
+    data: dict[str, Any] = {"path": fid.path, "count": count, "content_hash": fid.content_hash}
+    if owner is not None:
+        data |= {"duplicate": count > 1, "call_id": owner.call_id,
+                 "idempotency_key": owner.idempotency_key}
+        append_event(conn, owner.run_id, EventKind.ARTIFACT_CONFIRMED, tool=owner.tool, data=data)
+    else:
+        approved_here = conn.execute(
+            select(ledger.c.idempotency_key).where(ledger.c.target == fid.path).limit(1)
+        ).first()
+        data["reason"] = "content_differs" if approved_here else "no_approved_write"
+        for run_id in run_ids:
+            append_event(conn, run_id, EventKind.ARTIFACT_UNEXPECTED, data=data)
+    return Sighting(fid.path, fid.content_hash, fid.inode_key, verdict, run_ids, count)
+
+
+def _owning_entry(conn: Connection, fid: _FileId) -> Any:
+    """The approved ledger entry this write fulfils: the oldest not yet sighted, else the newest."""
+    entries = conn.execute(
+        select(ledger).where(
+            ledger.c.target == fid.path, ledger.c.tool == "save_brief",
+            ledger.c.expected_hash == fid.content_hash, ledger.c.status.in_(_APPROVED_STATUSES),
+        ).order_by(ledger.c.started_at)
+    ).all()
+    for entry in entries:
+        if _count(conn, fid, (Verdict.CONFIRMED, Verdict.DUPLICATE), entry.run_id) == 0:
+            return entry
+    return entries[-1] if entries else None
+
+
+def _count(
+    conn: Connection, fid: _FileId, verdicts: tuple[Verdict, ...], run_id: str | None = None
+) -> int:
+    """Sightings of this path with these verdicts (with `run_id`: of this content, for that run)."""
+    sightings = artifact_sightings.c
+    query = select(func.count()).select_from(artifact_sightings).where(
+        sightings.path == fid.path, sightings.verdict.in_([str(v) for v in verdicts]))
+    if run_id is not None:
+        query = query.where(sightings.run_id == run_id, sightings.content_hash == fid.content_hash)
+    return int(conn.execute(query).scalar_one())
+
+
+def _runs_for_unexpected(conn: Connection, path: str) -> tuple[str, ...]:
+    newest_first = runs.c.updated_at.desc()
+    rows = conn.execute(
+        select(runs.c.run_id, runs.c.status, runs.c.artifacts_dir).order_by(newest_first)
+    ).all()
+    holders = [r for r in rows if Path(path).is_relative_to(r.artifacts_dir)]
+    live = tuple(r.run_id for r in holders if r.status not in TERMINAL_RUN_STATUSES)
+    if live:
+        return live
+    return (holders[0].run_id,) if holders else ("",)
+
+
+def iter_artifact_files(root: Path) -> Iterator[Path]:
+    """Regular files under `root` (symlinked folders are not entered), temp files skipped."""
+    for folder, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if not is_temp_artifact(name):
+                yield Path(folder) / name
+
+
+class _Handler(FileSystemEventHandler):
+    def __init__(self, watcher: ArtifactWatcher) -> None:
+        self.watcher = watcher
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type not in _WRITE_EVENTS:
+            return
+        raw = event.dest_path if event.event_type == "moved" else event.src_path
+        path = Path(os.fsdecode(raw))
+        if event.is_directory:
+            self.watcher.schedule_tree(path)  # a folder moved in brings files without events
+        else:
+            self.watcher.schedule(path)
+
+
+class ArtifactWatcher:
+    """Watches `root` and records sightings (see the module docstring for the verdicts).
+
+    `run_id`: the run this watcher was started for (the CLI's `run`/`resume`); unexpected
+    writes are then recorded on that run. Thread-safe; `stop()` records pending sightings.
+    """
+
+    def __init__(self, store: Store, root: Path, *, run_id: str | None = None,
+                 settle: float = SETTLE_SECONDS) -> None:
+        self.store, self.run_id, self.settle = store, run_id, settle
+        self.root = Path(root).expanduser().resolve()
+        self._pending: dict[Path, float] = {}
+        self._cond = threading.Condition()
+        self._stopping = False
+        self._observer: Any = None
+        self._worker: threading.Thread | None = None
+
+    def start(self) -> ArtifactWatcher:
+        self.root.mkdir(parents=True, exist_ok=True)
+        self._stopping = False
+        self._worker = threading.Thread(target=self._work, name="artifact-watcher", daemon=True)
+        self._worker.start()
+        observer = Observer()
+        observer.schedule(_Handler(self), str(self.root), recursive=True)
+        observer.daemon = True
+        observer.start()  # before the scan, so nothing written during the scan is missed
+        self._observer = observer
+        self.scan()
+        return self
+
+    def stop(self) -> None:
+        if self._observer is not None:
+            self._observer.stop()
+            self._observer.join(timeout=5)
+            self._observer = None
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+        if self._worker is not None:
+            self._worker.join(timeout=30)
+            self._worker = None
+
+    def scan(self) -> list[Sighting]:
+        """Sight every file under the root now; returns what was newly recorded."""
+        return [s for p in iter_artifact_files(self.root) if (s := self._observe(p)) is not None]
+
+    def schedule(self, path: Path) -> None:
+        if is_temp_artifact(path.name) or not path.is_relative_to(self.root):
+            return
+        with self._cond:
+            self._pending[path] = time.monotonic() + self.settle
+            self._cond.notify_all()
+
+    def schedule_tree(self, folder: Path) -> None:
+        if folder.is_dir() and not folder.is_symlink():
+            for path in iter_artifact_files(folder):
+                self.schedule(path)
+
+    def _work(self) -> None:
+        while True:
+            with self._cond:
+                due = self._take_due()
+                while not due and not self._stopping:
+                    wake = min(self._pending.values(), default=None)
+                    self._cond.wait(None if wake is None else max(0.0, wake - time.monotonic()))
+                    due = self._take_due()
+                if self._stopping:
+                    due += list(self._pending)  # flush: a CLI exiting right after its write
+                    self._pending.clear()
+            for path in due:
+                self._observe(path)
+            if self._stopping:
+                return
+
+    def _take_due(self) -> list[Path]:
+        now = time.monotonic()
+        due = [p for p, at in self._pending.items() if at <= now]
+        for path in due:
+            del self._pending[path]
+        return due
+
+    def _observe(self, path: Path) -> Sighting | None:
+        try:
+            return observe_file(self.store, path, watcher_run_id=self.run_id)
+        except Exception:  # a watcher must outlive one bad file or a locked database
+            log.exception("artifact watcher could not record %s", path)
+            return None
+
+
+@contextmanager
+def watching(store: Store, root: Path, *, run_id: str | None = None) -> Iterator[ArtifactWatcher]:
+    """`with watching(ws.store, artifacts_dir, run_id=rid): ws.drive(rid)`."""
+    watcher = ArtifactWatcher(store, root, run_id=run_id).start()
+    try:
+        yield watcher
+    finally:
+        watcher.stop()
+
+
+def drive_watched(ws: Workspace, run_id: str, *, confirm_timeout: float = 2.0) -> dict[str, Any]:
+    """`ws.drive(run_id)` with a watcher on the run's artifacts folder (the CLI's run/resume).
+
+    Before returning it waits up to `confirm_timeout` s for the confirmation of the run's own
+    writes. A run that has already ended is driven (a no-op) without watching, so resuming it
+    changes nothing.
+    """
+    run = ws.get_run(run_id)
+    if RunStatus(run["status"]).is_terminal:
+        return ws.drive(run_id)
+    with watching(ws.store, Path(run["artifacts"]), run_id=run_id):
+        result = ws.drive(run_id)
+        wait_for_confirmations(ws.store, run_id, timeout=confirm_timeout)
+    return result
+
+
+def unconfirmed_writes(store: Store, run_id: str) -> list[str]:
+    """Targets of the run's confirmed `save_brief` entries that have no artifact_confirmed yet."""
+    with store.read() as conn:
+        written = conn.execute(select(ledger.c.target).where(
+            ledger.c.run_id == run_id, ledger.c.tool == "save_brief",
+            ledger.c.status == str(SideEffectStatus.CONFIRMED)))
+        targets = {r.target for r in written if r.target}
+        if not targets:
+            return []
+        confirmed = conn.execute(select(events.c.data_json).where(
+            events.c.run_id == run_id, events.c.kind == str(EventKind.ARTIFACT_CONFIRMED)))
+        seen = {json.loads(r.data_json).get("path") for r in confirmed}
+    return sorted(targets - seen)
+
+
+def wait_for_confirmations(store: Store, run_id: str, timeout: float = 2.0) -> bool:
+    """True once every confirmed `save_brief` of the run has its artifact_confirmed event."""
+    deadline = time.monotonic() + timeout
+    while unconfirmed_writes(store, run_id):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def artifact_states(store: Store, root: Path) -> list[dict[str, Any]]:
+    """The files under `root` now, each with the verdict recorded for its current write.
+
+    `state`: confirmed | duplicate | unexpected | unseen (no watcher has sighted this write).
+    Reads the file system: call it off the GUI thread.
+    """
+    root = Path(root).expanduser().resolve()
+    files: list[tuple[Path, os.stat_result]] = []
+    if root.is_dir():
+        for path in iter_artifact_files(root):
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode):
+                files.append((path, st))
+    with store.read() as conn:
+        sightings: dict[str, list[Any]] = {}
+        paths = [str(p) for p, _ in files]
+        query = select(artifact_sightings).where(artifact_sightings.c.path.in_(paths))
+        for row in conn.execute(query.order_by(artifact_sightings.c.seen_at)):
+            sightings.setdefault(row.path, []).append(row)
+    states = []
+    for path, st in files:
+        seen = sightings.get(str(path), [])
+        key = f"{st.st_ino}:{st.st_mtime_ns}"
+        current = next((r for r in reversed(seen) if r.inode_key == key), None)
+        states.append({
+            "path": str(path),
+            "relative": path.relative_to(root).as_posix(),
+            "size": st.st_size,
+            "modified": datetime.fromtimestamp(st.st_mtime, UTC).isoformat(timespec="seconds"),
+            "state": current.verdict if current else "unseen",
+            "count": current.count if current else 0,
+            "run_id": current.run_id if current else None,
+            "writes_seen": len(seen),
+        })
+    return sorted(states, key=lambda state: state["relative"])

@@ -1,0 +1,168 @@
+"""The artifacts panel: the files in a run's artifacts folder and what the watcher made of them.
+
+States come from `agent_core.artifacts.artifact_states`, read on the bridge thread: confirmed
+(an approved write, seen once), duplicate (an approved write seen again), unexpected (nothing
+approved it) or unseen (no watcher has looked at this write yet). The list refreshes when the
+run changes, when artifact events arrive, and on Refresh; double-click or Open shows a file.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QBrush, QColor, QDesktopServices
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+STATE_TEXT = {
+    "confirmed": ("✓ confirmed once", "#1a7f37"),
+    "duplicate": ("⚠ duplicate write", "#9a6700"),
+    "unexpected": ("✖ unexpected", "#cf222e"),
+    "unseen": ("… not checked yet", "#57606a"),
+}
+_REFRESH_KINDS = frozenset(
+    {"artifact_confirmed", "artifact_unexpected", "tool_result", "reconciled"}
+)
+COLUMNS = ("File", "State", "Writes seen", "Size", "Modified (UTC)")
+
+
+class ArtifactsPanel(QWidget):
+    def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.bridge = bridge
+        self.run: dict[str, Any] | None = None
+        self.states: list[dict[str, Any]] = []
+        self._generation = 0
+        self.folder_label = QLabel("No run selected.")
+        self.folder_label.setWordWrap(True)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(list(COLUMNS))
+        self.tree.setRootIsDecorated(False)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.open_button = QPushButton("Open")
+        self.folder_button = QPushButton("Open folder")
+        self.refresh_button = QPushButton("Refresh")
+        buttons = QHBoxLayout()
+        for button in (self.open_button, self.folder_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.refresh_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.folder_label)
+        layout.addWidget(self.tree, 1)
+        layout.addLayout(buttons)
+        self.open_button.clicked.connect(self.open_selected)
+        self.folder_button.clicked.connect(self.open_folder)
+        self.refresh_button.clicked.connect(self.refresh)
+        self.tree.itemDoubleClicked.connect(lambda _item, _col: self.open_selected())
+        self.tree.itemSelectionChanged.connect(self._update_buttons)
+        events = getattr(bridge, "events_arrived", None)
+        if events is not None:
+            events.connect(self._on_events)
+        self._update_buttons()
+
+    def set_run(self, run: dict[str, Any] | None) -> None:
+        self.run = run
+        if run is None:
+            self.folder_label.setText("No run selected.")
+            self._show([])
+            return
+        run_id, folder = escape(run["run_id"]), escape(run["artifacts"])
+        self.folder_label.setText(f"Artifacts of <b>{run_id}</b> in <code>{folder}</code>")
+        self.refresh()
+
+    def refresh(self) -> None:
+        if self.run is None:
+            return
+        self._generation += 1
+        generation, root = self._generation, Path(self.run["artifacts"])
+
+        def work(ws: Any) -> list[dict[str, Any]]:
+            from agent_core.artifacts import artifact_states
+
+            return artifact_states(ws.store, root)
+
+        def done(states: list[dict[str, Any]]) -> None:
+            if shiboken6.isValid(self) and generation == self._generation:
+                self._show(states)
+
+        def failed(exc: Exception) -> None:
+            if shiboken6.isValid(self) and generation == self._generation:
+                self.folder_label.setText(
+                    f"Cannot list {root}: {getattr(exc, 'message', None) or exc}"
+                )
+
+        self.bridge.submit(work, done, failed)
+
+    def _show(self, states: list[dict[str, Any]]) -> None:
+        self.states = states
+        selected = self.selected_path()
+        self.tree.clear()
+        for state in states:
+            text, colour = STATE_TEXT.get(state["state"], (state["state"], "#57606a"))
+            item = QTreeWidgetItem(
+                [
+                    state["relative"],
+                    text,
+                    str(state["writes_seen"]),
+                    _size(state["size"]),
+                    state["modified"].replace("T", " ").replace("+00:00", ""),
+                ]
+            )
+            item.setForeground(1, QBrush(QColor(colour)))
+            item.setToolTip(0, state["path"])
+            item.setData(0, Qt.ItemDataRole.UserRole, state["path"])
+            self.tree.addTopLevelItem(item)
+            if state["path"] == selected:
+                item.setSelected(True)
+        for column in range(1, len(COLUMNS)):
+            self.tree.resizeColumnToContents(column)
+        self._update_buttons()
+
+    def selected_path(self) -> str | None:
+        items = self.tree.selectedItems()
+        return items[0].data(0, Qt.ItemDataRole.UserRole) if items else None
+
+    def open_selected(self) -> None:
+        path = self.selected_path()
+        if path:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+
+    def open_folder(self) -> None:
+        if self.run is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(self.run["artifacts"]))
+
+    def _update_buttons(self) -> None:
+        self.open_button.setEnabled(self.selected_path() is not None)
+        self.folder_button.setEnabled(self.run is not None)
+        self.refresh_button.setEnabled(self.run is not None)
+
+    def _on_events(self, events: list[dict[str, Any]]) -> None:
+        if self.run is None:
+            return
+        mine, root = self.run["run_id"], Path(self.run["artifacts"])
+
+        def concerns(event: dict[str, Any]) -> bool:
+            path = (event.get("data") or {}).get("path")
+            inside = isinstance(path, str) and Path(path).is_relative_to(root)  # no I/O: string ops
+            return event.get("kind") in _REFRESH_KINDS and (event.get("run_id") == mine or inside)
+
+        if any(concerns(e) for e in events):
+            self.refresh()
+
+
+def _size(size: int) -> str:
+    return f"{size} B" if size < 1024 else f"{size / 1024:.1f} KB"

@@ -1,0 +1,209 @@
+"""The artifact watcher with a real watchdog observer, real subprocesses and a real database."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from agent_core.artifacts import (
+    ArtifactWatcher,
+    artifact_states,
+    drive_watched,
+    unconfirmed_writes,
+    wait_for_confirmations,
+    watching,
+)
+from agent_core.storage.schema import artifact_sightings
+from agent_core.workspace import Workspace
+from tests.support.cli import CliRunner, cli_env
+
+QUESTION = "How do checkpoints make agent runs durable?"
+WRITE_PLAIN = "import sys; open(sys.argv[1], 'w').write(sys.argv[2])"
+# What atomic_write_nofollow does: a temp file named like ours, then os.replace onto the target.
+WRITE_ATOMIC = (
+    "import os, sys; d, n = os.path.split(sys.argv[1]);"
+    " t = os.path.join(d, '.' + n + '.0123456789abcdef.tmp');"
+    " open(t, 'w').write(sys.argv[2]); os.replace(t, sys.argv[1])"
+)
+
+
+@pytest.fixture
+def ws(home: Path) -> Iterator[Workspace]:
+    workspace = Workspace(home)
+    yield workspace
+    workspace.close()
+
+
+def write_in_subprocess(script: str, path: Path, content: str) -> None:
+    subprocess.run([sys.executable, "-c", script, str(path), content], check=True, timeout=30)
+
+
+def artifact_events(ws: Workspace, kind: str | None = None) -> list[dict[str, Any]]:
+    return [
+        e for e in ws.timeline() if e["kind"].startswith("artifact_") and kind in (None, e["kind"])
+    ]
+
+
+def wait_for(predicate: Any, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def sightings(ws: Workspace) -> list[Any]:
+    with ws.store.read() as conn:
+        return conn.execute(select(artifact_sightings)).all()
+
+
+def approved_run(ws: Workspace) -> dict[str, Any]:
+    run = ws.start_run(QUESTION)
+    ws.approve(run["approvals"][0]["id"], reviewer="alice")
+    return run
+
+
+def test_files_dropped_by_another_process_are_flagged_unexpected(ws: Workspace) -> None:
+    run_id = ws.create_run(QUESTION)  # never driven: not terminal, and its folder is the home's
+    root = ws.home.artifacts
+    with watching(ws.store, root):
+        write_in_subprocess(WRITE_PLAIN, root / "dropped.txt", "not approved")
+        (root / "notes").mkdir()
+        write_in_subprocess(WRITE_ATOMIC, root / "notes" / "replaced.md", "# not approved either\n")
+        wait_for(lambda: len(artifact_events(ws)) >= 2)
+        time.sleep(0.4)  # room for any wrong extra event (a temp file, a second sighting)
+    events = artifact_events(ws)
+    assert sorted(
+        (e["kind"], e["run_id"], Path(e["data"]["path"]).name, e["data"]["count"]) for e in events
+    ) == [
+        ("artifact_unexpected", run_id, "dropped.txt", 1),
+        ("artifact_unexpected", run_id, "replaced.md", 1),
+    ]
+    assert {e["data"]["reason"] for e in events} == {"no_approved_write"}
+    assert all(".tmp" not in row.path for row in sightings(ws))
+
+
+def test_an_approved_write_is_confirmed_once_and_a_rewrite_is_a_duplicate(ws: Workspace) -> None:
+    run = approved_run(ws)
+    target = Path(run["approvals"][0]["target"])
+    with watching(ws.store, ws.home.artifacts):
+        assert ws.resume(run["run_id"])["status"] == "succeeded"
+        assert wait_for_confirmations(ws.store, run["run_id"], timeout=5.0)
+        write_in_subprocess(
+            WRITE_ATOMIC, target, target.read_text()
+        )  # the same bytes, written again
+        wait_for(lambda: len(artifact_events(ws)) >= 2)
+    with watching(ws.store, ws.home.artifacts):  # a restart scans again and counts nothing twice
+        pass
+    events = artifact_events(ws)
+    assert [
+        (e["kind"], e["run_id"], e["data"]["path"], e["data"]["count"], e["data"]["duplicate"])
+        for e in events
+    ] == [
+        ("artifact_confirmed", run["run_id"], str(target), 1, False),
+        ("artifact_confirmed", run["run_id"], str(target), 2, True),
+    ]
+    [state] = artifact_states(ws.store, ws.home.artifacts)
+    assert (state["relative"], state["state"], state["writes_seen"]) == (
+        target.relative_to(ws.home.artifacts).as_posix(),
+        "duplicate",
+        2,
+    )
+
+
+def test_unexpected_writes_go_to_the_watchers_run_or_else_to_the_home(
+    ws: Workspace, tmp_path: Path
+) -> None:
+    run_id = ws.create_run(QUESTION)
+    elsewhere = tmp_path / "not-a-run-folder"
+    elsewhere.mkdir()
+    (elsewhere / "a.txt").write_text("a")
+    ArtifactWatcher(ws.store, elsewhere).scan()
+    (ws.home.artifacts / "b.txt").write_text("b")
+    ArtifactWatcher(ws.store, ws.home.artifacts, run_id=run_id).scan()
+    assert [(e["run_id"], Path(e["data"]["path"]).name) for e in artifact_events(ws)] == [
+        ("", "a.txt"),
+        (run_id, "b.txt"),
+    ]
+
+
+def test_two_processes_watching_at_once_count_one_write_once(ws: Workspace) -> None:
+    code = (
+        "import sys, pathlib; from agent_core.storage.migrate import open_store;"
+        " from agent_core.artifacts import watching\n"
+        "with watching(open_store(pathlib.Path(sys.argv[1])), pathlib.Path(sys.argv[2])):\n"
+        "    print('ready', flush=True); sys.stdin.read()\n"
+    )
+    other = subprocess.Popen(
+        [sys.executable, "-c", code, str(ws.home.db_path), str(ws.home.artifacts)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=cli_env(),
+    )
+    try:
+        assert other.stdout is not None and other.stdout.readline().strip() == "ready"
+        with watching(ws.store, ws.home.artifacts):
+            write_in_subprocess(WRITE_PLAIN, ws.home.artifacts / "both-saw-this.txt", "x")
+            wait_for(lambda: len(artifact_events(ws)) >= 1)
+            time.sleep(0.8)  # both observers have settled and tried to record it
+    finally:
+        other.communicate("", timeout=30)
+    assert other.returncode == 0
+    assert [(e["kind"], e["data"]["count"]) for e in artifact_events(ws)] == [
+        ("artifact_unexpected", 1)
+    ]
+    assert len(sightings(ws)) == 1
+
+
+def test_a_write_before_a_crash_is_confirmed_exactly_once(ws: Workspace, home: Path) -> None:
+    run = approved_run(ws)
+    target = Path(run["approvals"][0]["target"])
+    cli = CliRunner(home)
+    crashed = cli("resume", run["run_id"], env={"BRIEFDESK_CRASH_AT": "after_write_before_confirm"})
+    assert crashed.code == -signal.SIGKILL and target.exists()
+    assert artifact_events(ws) == []  # nothing watched while it wrote and died
+    with watching(ws.store, ws.home.artifacts):  # the start-up scan sees the orphaned write
+        resumed = cli("resume", run["run_id"])
+        assert resumed.code == 0 and resumed.body["status"] == "succeeded", (
+            resumed.stdout + resumed.stderr
+        )
+        assert wait_for_confirmations(ws.store, run["run_id"], timeout=5.0)
+    with watching(ws.store, ws.home.artifacts):
+        pass
+    events = artifact_events(ws)
+    assert [(e["kind"], e["run_id"], e["data"]["path"], e["data"]["count"]) for e in events] == [
+        ("artifact_confirmed", run["run_id"], str(target), 1),
+    ]
+    executed = [
+        e
+        for e in ws.timeline(run["run_id"])
+        if e["kind"] == "tool_result" and e["tool"] == "save_brief"
+    ]
+    assert [e["data"]["executed"] for e in executed] == [True]
+
+
+def test_wait_for_confirmations_is_false_until_a_watcher_has_seen_the_write(ws: Workspace) -> None:
+    run = approved_run(ws)
+    assert ws.resume(run["run_id"])["status"] == "succeeded"  # nobody watching
+    assert wait_for_confirmations(ws.store, run["run_id"], timeout=0.3) is False
+    ArtifactWatcher(ws.store, ws.home.artifacts).scan()
+    assert wait_for_confirmations(ws.store, run["run_id"], timeout=0.3) is True
+
+
+def test_drive_watched_confirms_the_runs_own_write_before_it_returns(ws: Workspace) -> None:
+    run = approved_run(ws)
+    assert drive_watched(ws, run["run_id"])["status"] == "succeeded"
+    assert unconfirmed_writes(ws.store, run["run_id"]) == []
+    events = artifact_events(ws)
+    assert [(e["kind"], e["data"]["count"]) for e in events] == [("artifact_confirmed", 1)]
+    (ws.home.artifacts / "late.txt").write_text("written after the run ended")
+    assert drive_watched(ws, run["run_id"])["status"] == "succeeded"
+    assert artifact_events(ws) == events  # resuming an ended run watches nothing, changes nothing

@@ -1,0 +1,118 @@
+"""The artifacts panel, offscreen, over a real home watched by a real watchdog observer."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QObject, Qt, QUrl, Slot
+from PySide6.QtGui import QDesktopServices
+
+from agent_core.artifacts import watching
+from agent_core.workspace import Workspace
+from desktop.bridge import Bridge
+from desktop.widgets.artifacts_panel import ArtifactsPanel
+
+QUESTION = "How do checkpoints make agent runs durable?"
+
+
+@pytest.fixture
+def ws(home: Path) -> Iterator[Workspace]:
+    workspace = Workspace(home)
+    yield workspace
+    workspace.close()
+
+
+@pytest.fixture
+def bridge(qtbot: Any, ws: Workspace, home: Path) -> Iterator[Bridge]:
+    bridge = Bridge(home)
+    with qtbot.waitSignal(bridge.ready, timeout=10_000):
+        bridge.start()
+    yield bridge
+    bridge.stop()
+
+
+class UrlCatcher(QObject):
+    """Stands in for the desktop's file opener (Qt's own hook), so nothing is launched."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[QUrl] = []
+
+    @Slot(QUrl)
+    def open(self, url: QUrl) -> None:
+        self.urls.append(url)
+
+
+@pytest.fixture
+def opened() -> Iterator[UrlCatcher]:
+    catcher = UrlCatcher()
+    QDesktopServices.setUrlHandler("file", catcher, "open")
+    yield catcher
+    QDesktopServices.unsetUrlHandler("file")
+
+
+def rows(panel: ArtifactsPanel) -> dict[str, str]:
+    return {s["relative"]: s["state"] for s in panel.states}
+
+
+def test_the_panel_lists_each_file_with_its_state_and_opens_it(
+    qtbot: Any, bridge: Bridge, ws: Workspace, opened: UrlCatcher
+) -> None:
+    run = ws.start_run(QUESTION)
+    ws.approve(run["approvals"][0]["id"], reviewer="alice")
+    root = Path(run["artifacts"])
+    target = Path(run["approvals"][0]["target"])
+    with watching(ws.store, root):
+        run = ws.resume(run["run_id"])
+        (root / "dropped.txt").write_text("nobody approved this")
+        qtbot.waitUntil(
+            lambda: len([e for e in ws.timeline() if e["kind"].startswith("artifact_")]) == 2,
+            timeout=5000,
+        )
+    (root / "later.txt").write_text("written while nothing watched")
+    panel = ArtifactsPanel(bridge)
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.set_run(run)
+    qtbot.waitUntil(lambda: len(panel.states) == 3, timeout=5000)
+    assert rows(panel) == {
+        target.relative_to(root).as_posix(): "confirmed",
+        "dropped.txt": "unexpected",
+        "later.txt": "unseen",
+    }
+    shown = {
+        panel.tree.topLevelItem(i).text(0): panel.tree.topLevelItem(i).text(1) for i in range(3)
+    }
+    assert (
+        shown["dropped.txt"].endswith("unexpected")
+        and "confirmed once" in shown[target.relative_to(root).as_posix()]
+    )
+    item = next(
+        panel.tree.topLevelItem(i)
+        for i in range(3)
+        if panel.tree.topLevelItem(i).text(0) == "dropped.txt"
+    )
+    panel.tree.setCurrentItem(item)
+    qtbot.mouseClick(panel.open_button, Qt.MouseButton.LeftButton)
+    assert [u.toLocalFile() for u in opened.urls] == [str(root / "dropped.txt")]
+
+
+def test_the_panel_refreshes_live_when_the_watcher_flags_a_write(
+    qtbot: Any, bridge: Bridge, ws: Workspace
+) -> None:
+    run = ws.get_run(ws.create_run(QUESTION))
+    root = Path(run["artifacts"])
+    bridge.start_following(150)
+    panel = ArtifactsPanel(bridge)
+    qtbot.addWidget(panel)
+    panel.set_run(run)
+    qtbot.waitUntil(lambda: panel.folder_label.text().count(run["run_id"]) == 1, timeout=3000)
+    with watching(ws.store, root):
+        fd = os.open(root / "surprise.md", os.O_WRONLY | os.O_CREAT, 0o644)
+        os.write(fd, b"# surprise\n")
+        os.close(fd)
+        qtbot.waitUntil(lambda: rows(panel) == {"surprise.md": "unexpected"}, timeout=5000)

@@ -1,0 +1,98 @@
+"""The ask-question dialog, offscreen, on a real run waiting at `ask_question`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from agent_core.workspace import Workspace
+from desktop.bridge import Bridge
+from desktop.widgets.question_dialog import QuestionDialog
+
+QUESTION = "Which audience should the brief address?"
+
+
+@pytest.fixture(scope="module")
+def shared_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("questions") / "home"
+
+
+@pytest.fixture
+def ws(shared_home: Path) -> Iterator[Workspace]:
+    workspace = Workspace(shared_home)
+    yield workspace
+    workspace.close()
+
+
+@pytest.fixture
+def bridge(qtbot: Any, shared_home: Path) -> Iterator[Bridge]:
+    bridge = Bridge(shared_home)
+    with qtbot.waitSignal(bridge.ready, timeout=10_000):
+        bridge.start()
+    yield bridge
+    bridge.stop()
+
+
+@pytest.fixture
+def waiting_run(ws: Workspace, tmp_path: Path) -> dict[str, Any]:
+    """A scripted model asks one question, then answers with what it was told."""
+    script = tmp_path / "ask.json"
+    script.write_text(
+        json.dumps([{"call": "ask_question", "args": {"question": QUESTION}}, {"say": "Noted."}])
+    )
+    run = ws.start_run("Write a brief about ledgers.", model=f"scripted:{script}")
+    assert (run["status"], run["question_pending"]) == ("waiting_input", QUESTION), run
+    return run
+
+
+def open_dialog(qtbot: Any, bridge: Bridge, run: dict[str, Any]) -> QuestionDialog:
+    dialog = QuestionDialog(bridge, run["run_id"], run["question_pending"])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    return dialog
+
+
+def test_the_answer_is_recorded_and_the_run_can_resume(
+    qtbot: Any, bridge: Bridge, ws: Workspace, waiting_run: dict[str, Any]
+) -> None:
+    dialog = open_dialog(qtbot, bridge, waiting_run)
+    assert dialog.question_label.text() == QUESTION and not dialog.send_button.isEnabled()
+    qtbot.keyClicks(dialog.answer_edit, "security engineers")
+    with qtbot.waitSignal(dialog.answered, timeout=10_000) as signal:
+        qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
+    assert signal.args == [waiting_run["run_id"]]
+    received = [e for e in ws.timeline(waiting_run["run_id"]) if e["kind"] == "answer_received"]
+    assert [e["data"]["answer"] for e in received] == ["security engineers"]
+    assert ws.get_run(waiting_run["run_id"])["question_pending"] is None
+    assert ws.resume(waiting_run["run_id"])["status"] == "succeeded"
+
+
+def test_cancel_ends_the_run(
+    qtbot: Any, bridge: Bridge, ws: Workspace, waiting_run: dict[str, Any]
+) -> None:
+    dialog = open_dialog(qtbot, bridge, waiting_run)
+    answered: list[str] = []
+    dialog.answered.connect(answered.append)
+    with qtbot.waitSignal(dialog.cancelled, timeout=10_000) as signal:
+        qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    assert signal.args == [waiting_run["run_id"]] and answered == []
+    run = ws.get_run(waiting_run["run_id"])
+    assert (run["status"], run["question_pending"]) == ("cancelled", None)
+    finished = [
+        e["data"] for e in ws.timeline(waiting_run["run_id"]) if e["kind"] == "run_finished"
+    ]
+    assert finished == [{"status": "cancelled", "by": "cancel"}]
+
+
+def test_an_answer_given_elsewhere_closes_the_question(
+    qtbot: Any, bridge: Bridge, ws: Workspace, waiting_run: dict[str, Any]
+) -> None:
+    dialog = open_dialog(qtbot, bridge, waiting_run)
+    ws.answer(waiting_run["run_id"], "from the command line")
+    qtbot.waitUntil(lambda: "settled elsewhere" in dialog.status_label.text(), timeout=5000)
+    assert not dialog.send_button.isEnabled() and not dialog.cancel_button.isEnabled()
