@@ -88,7 +88,9 @@ class RunRecord:
         """Give the run back untouched (it could not be driven by this process)."""
         with self.store.write() as conn:
             row = run_rows.get_run_row(conn, self.run_id)
-            if row.status == RunStatus.RUNNING:
+            # Only our own claim: once we stopped, another process may already own the run.
+            ours = run_rows.owner_of(row) == run_rows.Owner.current()
+            if row.status == RunStatus.RUNNING and ours:
                 run_rows.update_run(
                     conn,
                     self.run_id,

@@ -180,9 +180,7 @@ class RunDriver:
 
     # -- the loop -----------------------------------------------------------------------
 
-    async def drive(self, agent_input: str | list[Any] | None) -> None:
-        row = self.record.row()
-        model = RecordingModel(build_model(row.model, self.run_id, self.settings), self)
+    def build_agent(self, model: Model | None) -> Agent[Any]:
         tools = [
             FunctionTool(
                 name=spec.name,
@@ -193,7 +191,20 @@ class RunDriver:
             )
             for spec in TOOLS.values()
         ]
-        agent: Agent[Any] = Agent(name="BriefDesk", instructions=INSTRUCTIONS, tools=tools, model=model)
+        return Agent(name="BriefDesk", instructions=INSTRUCTIONS, tools=tools, model=model)
+
+    async def preflight(self) -> None:
+        """Raise migration_required if the saved state cannot be loaded by this version.
+
+        Called before the run is claimed, so a refused resume changes nothing (no status
+        change, no event); `drive` checks again after the claim.
+        """
+        await self._load_state(self.build_agent(None))
+
+    async def drive(self, agent_input: str | list[Any] | None) -> None:
+        row = self.record.row()
+        model = RecordingModel(build_model(row.model, self.run_id, self.settings), self)
+        agent = self.build_agent(model)
         config = RunConfig(tracing_disabled=True, tool_not_found_behavior="return_error_to_model")
         try:
             state = await self._load_state(agent)

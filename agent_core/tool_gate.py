@@ -35,7 +35,7 @@ from agent_core.tools import bodies, network
 from agent_core.tools.policy import Decision, Mode, Verdict, decide, risk_label, rules_from_rows
 from agent_core.tools.sandbox import atomic_write_nofollow, file_sha256
 from agent_core.tools.specs import TOOLS, Tier, validate_raw_args
-from agent_core.tools.validation import validate_call
+from agent_core.tools.validation import describe_resource, printable, validate_call
 
 if TYPE_CHECKING:
     from agents import RunState
@@ -124,7 +124,7 @@ class ToolGate:
                 EventKind.MODEL_TURN,
                 data={
                     "turn": turn,
-                    "calls": [c.name for c in calls],
+                    "calls": [printable(c.name, 80) for c in calls],  # model text: bounded
                     "text": _clip(" ".join(texts), 500) if texts else None,
                 },
             )
@@ -133,20 +133,25 @@ class ToolGate:
                     error = BriefDeskError(
                         ErrorCode.UNKNOWN_TOOL, f"There is no tool named {call.name[:80]!r}."
                     )
-                    self._refuse(conn, call.call_id, call.name[:80], error, resource=call.name)
+                    name = printable(call.name, 80)
+                    self._refuse(conn, call.call_id, name, error, resource=name)
 
     # -- refusals -------------------------------------------------------------------------
 
     def _refuse(
         self, conn: Connection, call_id: str, tool: str, error: BriefDeskError, *, resource: str | None
     ) -> None:
-        rule = RULE_FOR_CODE.get(ErrorCode(error.code), "policy") if error.code in ErrorCode._value2member_map_ else "policy"
+        known = error.code in ErrorCode._value2member_map_
+        # The refusing boundary's own rule id when it names one (network.allowlist, ...).
+        rule = error.details.get("rule") or (
+            RULE_FOR_CODE.get(ErrorCode(error.code), "policy") if known else "policy"
+        )
         conn.execute(
             tool_calls.update()
             .where(tool_calls.c.run_id == self.run_id, tool_calls.c.call_id == call_id)
             .values(decision="deny", code=error.code)
         )
-        clipped = _clip(resource, 200) if resource else None
+        clipped = printable(resource) if resource else None
         append_event(
             conn,
             self.run_id,
@@ -177,8 +182,13 @@ class ToolGate:
 
     def validate(self, tool: str, raw: str) -> tuple[dict[str, Any], str | None]:
         """Schema, sandbox and network checks; returns (normalized args, resolved target)."""
+        used = None
+        if tool == "fetch_url":
+            with self.store.read() as conn:
+                used = network.calls_used(conn, self.run_id)
         return validate_call(
-            tool, raw, corpus=self.corpus, artifacts=self.artifacts, settings=self.driver.settings
+            tool, raw, corpus=self.corpus, artifacts=self.artifacts, settings=self.driver.settings,
+            network_calls_used=used,
         )
 
     def _rules(self, conn: Connection) -> list[Any]:
@@ -230,7 +240,8 @@ class ToolGate:
                     )
         except BriefDeskError as error:
             with self.store.write() as conn:
-                self._refuse(conn, call_id, tool, error, resource=_resource_of(tool, raw))
+                resource = describe_resource(tool, raw, corpus=self.corpus, artifacts=self.artifacts)
+                self._refuse(conn, call_id, tool, error, resource=resource)
             state.reject(item, rejection_message=f"Refused by BriefDesk ({error.code}): {error.message}")
             return None
         if spec.tier is Tier.INTERACTION:
@@ -393,6 +404,14 @@ class ToolGate:
         return result.text
 
     def _run_body(self, tool: str, call_id: str, args: dict[str, Any]) -> bodies.ToolResult:
+        if tool == "fetch_url":
+            with self.store.read() as conn:
+                used = network.calls_used(conn, self.run_id, exclude_call=call_id)
+            return network.fetch(args["url"], self.driver.settings, calls_used=used)
+        with network.socket_guard(frozenset()):
+            return self._run_local_body(tool, call_id, args)
+
+    def _run_local_body(self, tool: str, call_id: str, args: dict[str, Any]) -> bodies.ToolResult:
         if tool == "search_corpus":
             return bodies.search_corpus(self.store, self.corpus, args)
         if tool == "read_document":
@@ -405,8 +424,6 @@ class ToolGate:
         if tool == "ask_question":
             answer = self.state.get("answers", {}).get(call_id, "")
             return bodies.ToolResult(ToolOutcomeStatus.SUCCESS, f"The person answered: {answer}", {})
-        if tool == "fetch_url":
-            return network.fetch(args["url"], self.driver.settings)
         raise BriefDeskError(ErrorCode.UNKNOWN_TOOL, f"There is no tool named {tool!r}.")
 
     def _save_brief(
@@ -485,19 +502,6 @@ def _with_status(approval: Approval, status: ApprovalStatus, *, consumed: bool =
 
     return replace(approval, status=status, consumed_at=now_iso() if consumed else approval.consumed_at,
                    decided_at=approval.decided_at or now_iso())
-
-
-def _resource_of(tool: str, raw: str) -> str | None:
-    try:
-        args = json.loads(raw)
-    except json.JSONDecodeError:
-        return raw[:200]
-    if not isinstance(args, dict):
-        return None
-    for key in ("path", "relative_path", "url"):
-        if key in args:
-            return str(args[key])[:200]
-    return None
 
 
 def new_call_token() -> str:

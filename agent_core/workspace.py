@@ -142,7 +142,8 @@ class Workspace:
         self.sweep_expired()
         with self.store.read() as conn:
             row = run_rows.get_run_row(conn, run_id)
-        if not RunStatus(row.status).is_terminal and run_rows.effective_status(row) is not RunStatus.RUNNING:
+        live = run_rows.effective_status(row) is RunStatus.RUNNING  # _claim answers run_in_progress
+        if not RunStatus(row.status).is_terminal and not live:
             # A checkpoint this version cannot load is refused before the claim, so the
             # refusal changes nothing: no status change, no run_resumed event.
             await RunDriver(self.store, run_id, self.settings()).preflight()

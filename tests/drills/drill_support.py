@@ -1,0 +1,91 @@
+"""What every crash drill checks, read from the outside: timeline rows, ledger rows, files."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import signal
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+DEMO_QUESTION = "How do checkpoints make agent runs durable?"
+KILLED_BY_SIGKILL = -signal.SIGKILL  # subprocess returncode of a child killed by SIGKILL
+
+
+def events_of(ws: Any, run_id: str, kind: str | None = None) -> list[dict[str, Any]]:
+    return [e for e in ws.timeline(run_id) if kind is None or e["kind"] == kind]
+
+
+def kinds(events: list[dict[str, Any]]) -> list[str]:
+    return [e["kind"] for e in events]
+
+
+def executions_per_call(events: list[dict[str, Any]]) -> Counter[str]:
+    """call_id -> number of tool_result events that claim a real execution."""
+    return Counter(
+        e["data"]["call_id"]
+        for e in events
+        if e["kind"] == "tool_result" and e["data"].get("executed") is True
+    )
+
+
+def double_execution_problems(events: list[dict[str, Any]]) -> list[str]:
+    """Every call ran at most once, and every call that succeeded ran exactly once."""
+    executed = executions_per_call(events)
+    succeeded = {
+        e["data"]["call_id"]
+        for e in events
+        if e["kind"] == "tool_result" and e["data"].get("outcome") == "success"
+    }
+    problems = [f"{call} executed {n} times" for call, n in executed.items() if n > 1]
+    problems += [
+        f"{call} succeeded but never executed" for call in sorted(succeeded) if executed[call] == 0
+    ]
+    return problems
+
+
+def turn_problems(events: list[dict[str, Any]]) -> list[str]:
+    """model_turn numbers strictly increase across the run's whole life (resumes included)."""
+    turns = [int(e["data"]["turn"]) for e in events if e["kind"] == "model_turn"]
+    if not turns:
+        return ["no model_turn events"]
+    return (
+        []
+        if all(b > a for a, b in itertools.pairwise(turns))
+        else [f"model turns not increasing: {turns}"]
+    )
+
+
+def ledger_rows(ws: Any, run_id: str) -> list[Any]:
+    from agent_core.storage.schema import ledger
+
+    with ws.store.read() as conn:
+        return list(
+            conn.execute(
+                select(ledger).where(ledger.c.run_id == run_id).order_by(ledger.c.started_at)
+            )
+        )
+
+
+def full_integrity_check(ws: Any) -> str:
+    """Every line PRAGMA integrity_check prints ("ok" when the file is sound)."""
+    with ws.store.read() as conn:
+        return "; ".join(str(r[0]) for r in conn.exec_driver_sql("PRAGMA integrity_check"))
+
+
+def files_under(root: Path) -> list[Path]:
+    """Every file below root, hidden temp files included (a leftover would show here)."""
+    return sorted(p for p in root.rglob("*") if p.is_file() or p.is_symlink())
+
+
+def sha256_file(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def file_identity(path: Path) -> tuple[int, int]:
+    """(inode, mtime in ns): a rewrite, even an atomic one with equal content, changes it."""
+    st = path.stat()
+    return st.st_ino, st.st_mtime_ns
