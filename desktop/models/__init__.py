@@ -1,0 +1,1 @@
+"""Qt models that adapt core state (runs, timeline events) for the views."""

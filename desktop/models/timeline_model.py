@@ -1,0 +1,181 @@
+"""The live timeline of one run: a table model over its events, appended in batches.
+
+Each batch is one beginInsertRows/endInsertRows, and every row's text is formatted once when it
+arrives, so a run with tens of thousands of events stays smooth to follow and to scroll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor, QIcon
+
+from desktop import theme
+from desktop.models import event_text
+
+COLUMNS = ("Time", "Kind", "Tool", "Summary", "Duration", "Outcome")
+TIME, KIND, TOOL, SUMMARY, DURATION, OUTCOME = range(len(COLUMNS))
+
+EVENT_ROLE = Qt.ItemDataRole.UserRole + 1  # the EVENT dict
+CATEGORY_ROLE = Qt.ItemDataRole.UserRole + 2  # theme category of the kind
+SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3  # lower-cased text the filter matches
+SEQ_ROLE = Qt.ItemDataRole.UserRole + 4
+
+OUTCOME_COLOURS: dict[str, str] = {
+    "success": "#2e9d4f",
+    "confirmed": "#2e9d4f",
+    "settled": "#2e9d4f",
+    "approved": "#2e9d4f",
+    "consumed": "#2e9d4f",
+    "empty": "#d99a00",
+    "degraded": "#d99a00",
+    "fallback": "#d99a00",
+    "pending": "#d99a00",
+    "error": "#d64545",
+    "provider_error": "#d64545",
+    "refused": "#d64545",
+    "rejected": "#d64545",
+    **{status: colour for status, colour in theme.STATUS_COLOURS.items()},
+}
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(slots=True)
+class TimelineRow:
+    event: dict[str, Any]
+    texts: tuple[str, str, str, str, str, str]
+    category: str
+    icon: QIcon
+    search: str
+
+
+class TimelineModel(QAbstractTableModel):
+    """Rows are the events of `run_id`, oldest first; `append` ignores other runs and repeats."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.run_id: str | None = None
+        self._rows: list[TimelineRow] = []
+        self._last_seq = 0
+        self._call_started: dict[str, float] = {}
+        self._run_started: float | None = None
+
+    # -- feeding --------------------------------------------------------------------------------
+
+    def set_run(self, run_id: str | None, events: list[dict[str, Any]] | None = None) -> None:
+        self.beginResetModel()
+        self.run_id = run_id
+        self._rows = []
+        self._last_seq = 0
+        self._call_started = {}
+        self._run_started = None
+        self._rows = self._format(events or [])
+        self.endResetModel()
+
+    def append(self, events: list[dict[str, Any]]) -> int:
+        """Add the new events of this run in one insert; returns how many rows were added."""
+        rows = self._format(events)
+        if not rows:
+            return 0
+        first = len(self._rows)
+        self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
+        self._rows.extend(rows)
+        self.endInsertRows()
+        return len(rows)
+
+    def _format(self, events: list[dict[str, Any]]) -> list[TimelineRow]:
+        rows: list[TimelineRow] = []
+        for event in events:
+            seq = int(event.get("seq", 0))
+            if self.run_id is None or event.get("run_id") != self.run_id or seq <= self._last_seq:
+                continue
+            self._last_seq = seq
+            rows.append(self._row(event))
+        return rows
+
+    def _row(self, event: dict[str, Any]) -> TimelineRow:
+        kind = str(event.get("kind", ""))
+        data = event.get("data") or {}
+        summary = event_text.summary(event)
+        category = theme.category_of(kind)
+        texts = (
+            event_text.clock_text(event.get("at")),
+            event_text.kind_label(event),
+            str(event.get("tool") or ""),
+            summary,
+            event_text.duration_text(self._duration(event, kind, data)),
+            event_text.outcome(event),
+        )
+        icon = theme.kind_icon(kind, data.get("boundary"))
+        return TimelineRow(event, texts, category, icon, event_text.search_text(event, summary))
+
+    def _duration(self, event: dict[str, Any], kind: str, data: dict[str, Any]) -> float | None:
+        moment = event_text.parse_time(event.get("at"))
+        if moment is None:
+            return None
+        stamp = moment.timestamp()
+        call_id = data.get("call_id")
+        if kind == "tool_called" and call_id:
+            self._call_started[call_id] = stamp
+        elif kind == "tool_result" and call_id in self._call_started:
+            return stamp - self._call_started.pop(call_id)
+        elif kind in ("run_started", "run_resumed"):
+            self._run_started = stamp
+        elif kind == "run_finished" and self._run_started is not None:
+            return stamp - self._run_started
+        return None
+
+    # -- reading --------------------------------------------------------------------------------
+
+    @property
+    def last_seq(self) -> int:
+        return self._last_seq
+
+    def event_at(self, row: int) -> dict[str, Any] | None:
+        return self._rows[row].event if 0 <= row < len(self._rows) else None
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row = self._rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return row.texts[column]
+        if role == Qt.ItemDataRole.DecorationRole and column == KIND:
+            return row.icon
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if column == KIND:
+                return theme.category_colour(row.category)
+            if column == OUTCOME:
+                colour = OUTCOME_COLOURS.get(row.texts[OUTCOME])
+                return QColor(colour) if colour else None
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if column == TIME:
+                return str(row.event.get("at", ""))
+            return row.texts[column] if column == SUMMARY else None
+        if role == EVENT_ROLE:
+            return row.event
+        if role == CATEGORY_ROLE:
+            return row.category
+        if role == SEARCH_ROLE:
+            return row.search
+        if role == SEQ_ROLE:
+            return row.event.get("seq")
+        return None

@@ -1,0 +1,209 @@
+"""Look and feel: Fusion with a light or dark palette that follows the system, status colours,
+and one small generated icon per timeline kind (no image files to ship or load)."""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QGuiApplication, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtWidgets import QApplication
+
+STATUS_COLOURS: dict[str, str] = {
+    "running": "#2f7be6",
+    "waiting_approval": "#d99a00",
+    "waiting_input": "#d99a00",
+    "succeeded": "#2e9d4f",
+    "failed": "#d64545",
+    "cancelled": "#8a8f98",
+    "expired": "#8a8f98",
+    "interrupted": "#e8772e",
+}
+
+STATUS_LABELS: dict[str, str] = {
+    "running": "Running",
+    "waiting_approval": "Needs approval",
+    "waiting_input": "Needs an answer",
+    "succeeded": "Succeeded",
+    "failed": "Failed",
+    "cancelled": "Cancelled",
+    "expired": "Expired",
+    "interrupted": "Interrupted",
+}
+
+
+def status_colour(status: str | None) -> QColor:
+    return QColor(STATUS_COLOURS.get(status or "", "#8a8f98"))
+
+
+def status_label(status: str | None) -> str:
+    return STATUS_LABELS.get(status or "", status or "")
+
+
+# --- timeline kinds ----------------------------------------------------------------------------
+
+# category -> (label, colour, glyph). Checkpoints get their own glyph per boundary (A/B).
+CATEGORIES: dict[str, tuple[str, str, str]] = {
+    "model": ("Model turns", "#8e5bd6", "M"),
+    "checkpoint": ("Checkpoints", "#1f9e9a", "C"),
+    "tool": ("Tool calls", "#2f7be6", "T"),
+    "approval": ("Approvals", "#d99a00", "!"),
+    "block": ("Blocks", "#d64545", "×"),
+    "recovery": ("Crash & resume", "#e8772e", "R"),
+    "artifact": ("Artifacts", "#2e9d4f", "✓"),
+    "question": ("Questions", "#5b6ee1", "?"),
+    "lifecycle": ("Lifecycle", "#7d8590", "●"),
+}
+
+KIND_CATEGORY: dict[str, str] = {
+    "model_turn": "model",
+    "checkpoint_saved": "checkpoint",
+    "tool_called": "tool",
+    "tool_result": "tool",
+    "approval_requested": "approval",
+    "approval_decided": "approval",
+    "blocked": "block",
+    "run_interrupted": "recovery",
+    "run_resumed": "recovery",
+    "outcome_unknown": "recovery",
+    "reconciled": "recovery",
+    "artifact_confirmed": "artifact",
+    "artifact_unexpected": "block",
+    "question_asked": "question",
+    "answer_received": "question",
+    "run_started": "lifecycle",
+    "run_finished": "lifecycle",
+}
+
+
+def category_of(kind: str) -> str:
+    return KIND_CATEGORY.get(kind, "lifecycle")
+
+
+def category_colour(category: str) -> QColor:
+    return QColor(CATEGORIES.get(category, CATEGORIES["lifecycle"])[1])
+
+
+@cache
+def badge_icon(colour: str, glyph: str, size: int = 16) -> QIcon:
+    """A filled circle with a white glyph; cached, so each is painted once per process."""
+    pixmap = QPixmap(size * 2, size * 2)  # drawn at 2x so it stays crisp on HiDPI screens
+    pixmap.setDevicePixelRatio(2.0)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(colour))
+    painter.drawEllipse(QRectF(1, 1, size - 2, size - 2))
+    font = QFont()
+    font.setBold(True)
+    font.setPixelSize(int(size * 0.62))
+    painter.setFont(font)
+    painter.setPen(QColor("white"))
+    painter.drawText(QRectF(0, 0, size, size), Qt.AlignmentFlag.AlignCenter, glyph)
+    painter.end()
+    return QIcon(pixmap)
+
+
+def kind_icon(kind: str, boundary: str | None = None) -> QIcon:
+    category = category_of(kind)
+    _label, colour, glyph = CATEGORIES[category]
+    if category == "checkpoint" and boundary in ("A", "B"):
+        glyph = boundary
+    return badge_icon(colour, glyph)
+
+
+def status_icon(status: str | None) -> QIcon:
+    return badge_icon(STATUS_COLOURS.get(status or "", "#8a8f98"), "")
+
+
+# --- palette -----------------------------------------------------------------------------------
+
+
+THEME_ENV = "BRIEFDESK_THEME"  # "dark" or "light" overrides the system's choice
+
+
+def system_prefers_dark() -> bool:
+    forced = os.environ.get(THEME_ENV, "").lower()
+    if forced in ("dark", "light"):
+        return forced == "dark"
+    hints = QGuiApplication.styleHints()
+    scheme = getattr(hints, "colorScheme", None)  # Qt 6.5+
+    if scheme is not None:
+        return bool(scheme() == Qt.ColorScheme.Dark)
+    window = QGuiApplication.palette().color(QPalette.ColorRole.Window)
+    return window.lightness() < 128
+
+
+def make_palette(dark: bool) -> QPalette:
+    pal = QPalette()
+    if dark:
+        colours = {
+            QPalette.ColorRole.Window: "#1f2227",
+            QPalette.ColorRole.WindowText: "#e6e8eb",
+            QPalette.ColorRole.Base: "#17191d",
+            QPalette.ColorRole.AlternateBase: "#22262c",
+            QPalette.ColorRole.ToolTipBase: "#2b3036",
+            QPalette.ColorRole.ToolTipText: "#e6e8eb",
+            QPalette.ColorRole.PlaceholderText: "#8a9099",
+            QPalette.ColorRole.Text: "#e6e8eb",
+            QPalette.ColorRole.Button: "#2a2e35",
+            QPalette.ColorRole.ButtonText: "#e6e8eb",
+            QPalette.ColorRole.BrightText: "#ff6b6b",
+            QPalette.ColorRole.Highlight: "#2f7be6",
+            QPalette.ColorRole.HighlightedText: "#ffffff",
+            QPalette.ColorRole.Link: "#6aa6ff",
+            QPalette.ColorRole.Mid: "#3a3f47",
+            QPalette.ColorRole.Dark: "#121417",
+        }
+    else:
+        colours = {
+            QPalette.ColorRole.Window: "#f3f4f6",
+            QPalette.ColorRole.WindowText: "#1d2127",
+            QPalette.ColorRole.Base: "#ffffff",
+            QPalette.ColorRole.AlternateBase: "#f6f8fa",
+            QPalette.ColorRole.ToolTipBase: "#ffffff",
+            QPalette.ColorRole.ToolTipText: "#1d2127",
+            QPalette.ColorRole.PlaceholderText: "#8a9099",
+            QPalette.ColorRole.Text: "#1d2127",
+            QPalette.ColorRole.Button: "#eceef1",
+            QPalette.ColorRole.ButtonText: "#1d2127",
+            QPalette.ColorRole.BrightText: "#d64545",
+            QPalette.ColorRole.Highlight: "#2f7be6",
+            QPalette.ColorRole.HighlightedText: "#ffffff",
+            QPalette.ColorRole.Link: "#1f63c4",
+            QPalette.ColorRole.Mid: "#c9ced6",
+            QPalette.ColorRole.Dark: "#a0a6b0",
+        }
+    for role, value in colours.items():
+        pal.setColor(role, QColor(value))
+    for role in (
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.ButtonText,
+        QPalette.ColorRole.WindowText,
+    ):
+        pal.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7d8590"))
+    return pal
+
+
+def apply_theme(app: QApplication) -> None:
+    """Fusion everywhere (it honours palettes on every platform), light or dark as the system."""
+    app.setStyle("Fusion")
+    font = app.font()
+    if font.pointSizeF() < 10:
+        font.setPointSizeF(10)
+        app.setFont(font)
+    _apply_palette(app)
+    hints = QGuiApplication.styleHints()
+    changed = getattr(hints, "colorSchemeChanged", None)
+    if changed is not None:
+        changed.connect(lambda _scheme: _apply_palette(app))
+
+
+def _apply_palette(app: QApplication) -> None:
+    app.setPalette(make_palette(system_prefers_dark()))
+
+
+def is_dark(palette: QPalette) -> bool:
+    return palette.color(QPalette.ColorRole.Window).lightness() < 128

@@ -1,0 +1,1 @@
+"""Windows, panels and dialogs of the desktop app."""

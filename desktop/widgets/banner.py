@@ -1,0 +1,304 @@
+"""Banners above the work area, alerts, and the prompts that bring a person to a waiting run.
+
+Banners offer recoveries, show errors and point at runs that wait for someone.
+
+They never block: a banner stays until acted on or closed (errors can time out), and a banner
+shown again under the same key replaces the old one instead of stacking copies.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QSystemTrayIcon,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+LEVEL_COLOURS = {
+    "info": (47, 123, 230),
+    "success": (46, 157, 79),
+    "warning": (217, 154, 0),
+    "recovery": (232, 119, 46),
+    "error": (214, 69, 69),
+}
+LEVEL_GLYPHS = {"info": "ℹ", "success": "✓", "warning": "⚠", "recovery": "↻", "error": "✖"}
+
+Action = tuple[str, Callable[[], None]]
+
+
+class Banner(QFrame):
+    closed = Signal()
+
+    def __init__(
+        self,
+        level: str,
+        text: str,
+        actions: Sequence[Action] = (),
+        *,
+        closable: bool = True,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.level = level
+        r, g, b = LEVEL_COLOURS.get(level, LEVEL_COLOURS["info"])
+        self.setObjectName("banner")
+        self.setStyleSheet(
+            f"QFrame#banner {{ background: rgba({r},{g},{b},38);"
+            f" border: 1px solid rgba({r},{g},{b},150);"
+            " border-radius: 6px; }"
+            f" QLabel#glyph {{ color: rgb({r},{g},{b}); font-size: 15px; font-weight: bold; }}"
+        )
+        row = QHBoxLayout(self)
+        row.setContentsMargins(10, 6, 6, 6)
+        row.setSpacing(8)
+        glyph = QLabel(LEVEL_GLYPHS.get(level, "ℹ"))
+        glyph.setObjectName("glyph")
+        row.addWidget(glyph)
+        self.label = QLabel(text)
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        row.addWidget(self.label, 1)
+        self.buttons: dict[str, QPushButton] = {}
+        for caption, callback in actions:
+            button = QPushButton(caption)
+            button.clicked.connect(callback)
+            row.addWidget(button)
+            self.buttons[caption] = button
+        if closable:
+            close = QToolButton()
+            close.setText("✕")
+            close.setAutoRaise(True)
+            close.setToolTip("Dismiss")
+            close.clicked.connect(self.dismiss)
+            row.addWidget(close)
+
+    @property
+    def text(self) -> str:
+        return self.label.text()
+
+    def dismiss(self) -> None:
+        self.hide()
+        self.closed.emit()
+        self.deleteLater()
+
+
+class BannerArea(QWidget):
+    """A vertical stack of banners keyed by purpose ("interrupted", "error", "approval", ...)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(4)
+        self._banners: dict[str, Banner] = {}
+        self.setVisible(False)
+
+    def show_banner(
+        self,
+        key: str,
+        level: str,
+        text: str,
+        actions: Sequence[Action] = (),
+        *,
+        closable: bool = True,
+        timeout_ms: int | None = None,
+    ) -> Banner:
+        self.hide_banner(key)
+        banner = Banner(level, text, actions, closable=closable, parent=self)
+        banner.closed.connect(lambda: self._forget(key, banner))
+        self._banners[key] = banner
+        self._layout.addWidget(banner)
+        self.setVisible(True)
+        if timeout_ms:
+            QTimer.singleShot(timeout_ms, banner, lambda: self.hide_banner(key, banner))
+        return banner
+
+    def hide_banner(self, key: str, only: Banner | None = None) -> None:
+        banner = self._banners.get(key)
+        if banner is not None and (only is None or banner is only):
+            banner.dismiss()
+
+    def banner(self, key: str) -> Banner | None:
+        return self._banners.get(key)
+
+    def keys(self) -> list[str]:
+        return list(self._banners)
+
+    def _forget(self, key: str, banner: Banner) -> None:
+        if self._banners.get(key) is banner:
+            del self._banners[key]
+        self._layout.removeWidget(banner)
+        self.setVisible(bool(self._banners))
+
+
+class Notifier:
+    """Tells a person who is looking elsewhere that a run waits for them: a tray message where
+    the desktop has a tray, else the window asks for attention (taskbar flash, dock bounce)."""
+
+    def __init__(self, window: QWidget, icon: QIcon) -> None:
+        self.window = window
+        self.icon = icon
+        self._tray: QSystemTrayIcon | None = None
+
+    def alert(self, title: str, text: str) -> None:
+        if QSystemTrayIcon.isSystemTrayAvailable():
+            if self._tray is None:
+                self._tray = QSystemTrayIcon(self.icon, self.window)
+                self._tray.setToolTip("BriefDesk")
+                self._tray.messageClicked.connect(self._raise_window)
+            self._tray.show()
+            self._tray.showMessage(title, text, self.icon, 10_000)
+        else:
+            QApplication.alert(self.window, 0)
+
+    def _raise_window(self) -> None:
+        self.window.showNormal()
+        self.window.raise_()
+        self.window.activateWindow()
+
+
+def short_target(approval: dict[str, Any], run: dict[str, Any]) -> str:
+    """The target relative to the run's artifacts folder when it is inside it (most are)."""
+    target = str(approval.get("target") or "")
+    root = str(run.get("artifacts") or "")
+    if root and target.startswith(root.rstrip("/") + "/"):
+        return target[len(root.rstrip("/")) + 1 :]
+    return target
+
+
+class PersonPrompts:
+    """When a run waits for a person: alert once, keep a banner with the way to act, and open
+    the approval or question dialog for runs this window drove. The dialogs do their reads and
+    writes through the bridge; after a decision or an answer the run is resumed here."""
+
+    def __init__(self, window: Any) -> None:
+        self.window = window
+        self._alerted: set[str] = set()
+        self._opened: set[str] = set()
+        self._banner_run: str | None = None
+        self.dialog: QWidget | None = None
+
+    @staticmethod
+    def key_of(run: dict[str, Any]) -> str | None:
+        if run.get("status") == "waiting_approval":
+            approvals = run.get("approvals") or []
+            return f"approval:{approvals[0]['id']}" if approvals else None
+        if run.get("status") == "waiting_input":
+            return f"question:{run['run_id']}:{run.get('question_pending')}"
+        return None
+
+    def announce(self, run: dict[str, Any], *, alert: bool) -> None:
+        key = self.key_of(run)
+        if key is None:
+            return
+        question = str(run.get("question") or "")[:70]
+        if run["status"] == "waiting_approval":
+            approval = run["approvals"][0]
+            what = f"approval of {approval.get('tool')} → {short_target(approval, run)}"
+            caption = "Review approval…"
+        else:
+            what = f"an answer: {run.get('question_pending') or ''}"
+            caption = "Answer…"
+        text = f"“{question}” waits for {what}"
+        self.window.banners.show_banner(
+            "person", "warning", text, [(caption, lambda: self.open_for(run, force=True))]
+        )
+        self._banner_run = run["run_id"]
+        if alert and key not in self._alerted:
+            self._alerted.add(key)
+            self.window.notifier.alert("BriefDesk needs you", text)
+
+    def withdraw(self, run_id: str) -> None:
+        if self._banner_run == run_id:
+            self.window.banners.hide_banner("person")
+            self._banner_run = None
+
+    def open_for(self, run: dict[str, Any], *, force: bool = False) -> None:
+        key = self.key_of(run)
+        if key is None or (key in self._opened and not force):
+            return
+        self._opened.add(key)
+        self.announce(run, alert=True)
+        if run["status"] == "waiting_approval":
+            self._open_approval(run)
+        else:
+            self._open_question(run)
+
+    # -- approval -------------------------------------------------------------------------------
+
+    def _open_approval(self, run: dict[str, Any]) -> None:
+        run_id = run["run_id"]
+        approval = run["approvals"][0]
+        reviewer = str(self.window.context.settings.get("reviewer") or "reviewer")
+        try:
+            from desktop.widgets.approval_dialog import ApprovalDialog
+        except ImportError:
+            self._fallback_approval(run_id, approval)
+            return
+        dialog = ApprovalDialog(self.window.bridge, approval["id"], reviewer, self.window)
+        dialog.decided.connect(lambda _approval_id, _status: self._resume(run_id))
+        self._show(dialog)
+
+    def _fallback_approval(self, run_id: str, approval: dict[str, Any]) -> None:
+        box = QMessageBox(self.window)
+        box.setWindowTitle("Approve this action?")
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setText(
+            f"<b>{approval.get('tool')}</b> → {approval.get('target') or ''}"
+            f"<br>{approval.get('reason', '')}"
+        )
+        box.setDetailedText(json.dumps(approval.get("args"), indent=2, ensure_ascii=False))
+        approve = box.addButton("Approve", QMessageBox.ButtonRole.AcceptRole)
+        reject = box.addButton("Reject", QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton("Later", QMessageBox.ButtonRole.RejectRole)
+
+        def finished(_result: int) -> None:
+            clicked = box.clickedButton()
+            if clicked in (approve, reject):
+                self.window.context.decide_and_resume(approval["id"], run_id, clicked is approve)
+
+        box.finished.connect(finished)
+        self._show(box)
+
+    # -- question -------------------------------------------------------------------------------
+
+    def _open_question(self, run: dict[str, Any]) -> None:
+        run_id = run["run_id"]
+        question = str(run.get("question_pending") or "")
+        try:
+            from desktop.widgets.question_dialog import QuestionDialog
+        except ImportError:
+            box = QInputDialog(self.window)
+            box.setWindowTitle("The agent asks")
+            box.setLabelText(question)
+            box.textValueSelected.connect(
+                lambda text: self.window.context.answer_and_resume(run_id, text)
+            )
+            self._show(box)
+            return
+        dialog = QuestionDialog(self.window.bridge, run_id, question, self.window)
+        dialog.answered.connect(lambda answered_run: self._resume(answered_run))
+        self._show(dialog)
+
+    def _resume(self, run_id: str) -> None:
+        self.withdraw(run_id)
+        self.window.context.resume(run_id)
+
+    def _show(self, dialog: QWidget) -> None:
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.dialog = dialog
+        dialog.open()  # type: ignore[attr-defined]

@@ -1,0 +1,371 @@
+"""Runs: the form that starts one, the list of every run in the home (newest first, with its
+status), the selected run's summary, and the corpus the agent reads."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop import theme
+from desktop.context import DEMO_QUESTION
+from desktop.models import event_text
+from desktop.models.runs_model import RUN_ID_ROLE, RUN_ROLE, RunsModel
+
+ROW_HEIGHT = 56
+
+
+class RunDelegate(QStyledItemDelegate):
+    """Two lines per run: the question, then a coloured status pill, the time and the id."""
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        return QSize(option.rect.width(), ROW_HEIGHT)
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        run: dict[str, Any] = index.data(RUN_ROLE) or {}
+        palette: QPalette = option.palette
+        rect: QRect = option.rect
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if selected:
+            painter.fillRect(rect, palette.highlight())
+        elif option.state & QStyle.StateFlag.State_MouseOver:
+            painter.fillRect(rect, palette.alternateBase())
+        status = run.get("status")
+        colour = theme.status_colour(status)
+        painter.fillRect(QRect(rect.left(), rect.top() + 6, 4, rect.height() - 12), colour)
+        text_colour = palette.highlightedText().color() if selected else palette.text().color()
+        left = rect.left() + 14
+        width = rect.width() - 22
+        title_font = QFont(option.font)
+        title_font.setBold(True)
+        painter.setFont(title_font)
+        painter.setPen(text_colour)
+        title = painter.fontMetrics().elidedText(
+            str(index.data()), Qt.TextElideMode.ElideRight, width
+        )
+        painter.drawText(
+            QRect(left, rect.top() + 7, width, 20), Qt.AlignmentFlag.AlignVCenter, title
+        )
+        small = QFont(option.font)
+        small.setPointSizeF(max(7.5, option.font.pointSizeF() - 1))
+        painter.setFont(small)
+        label = theme.status_label(status)
+        metrics = painter.fontMetrics()
+        pill = QRect(left, rect.top() + 31, metrics.horizontalAdvance(label) + 14, 18)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("white") if selected else colour)
+        painter.drawRoundedRect(pill, 9, 9)
+        painter.setPen(colour if selected else QColor("white"))
+        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, label)
+        muted = text_colour if selected else palette.placeholderText().color()
+        painter.setPen(muted)
+        when = event_text.parse_time(run.get("created_at"))
+        stamp = when.astimezone().strftime("%b %d, %H:%M") if when else ""
+        extra = f"{stamp} · {event_text.model_label(run.get('model'))}"
+        extra_rect = QRect(
+            pill.right() + 8, pill.top(), max(0, rect.right() - pill.right() - 14), 18
+        )
+        painter.drawText(
+            extra_rect,
+            Qt.AlignmentFlag.AlignVCenter,
+            metrics.elidedText(extra, Qt.TextElideMode.ElideRight, extra_rect.width()),
+        )
+        painter.restore()
+
+
+class RunsList(QListView):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.empty_text = (
+            "No runs yet.\n\nPress Run to start one. Runs started with briefdesk-cli on this "
+            "home appear here too, live."
+        )
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self.model() is not None and self.model().rowCount() > 0:
+            return
+        painter = QPainter(self.viewport())
+        painter.setPen(self.palette().placeholderText().color())
+        rect = self.viewport().rect().adjusted(16, 16, -16, -16)
+        painter.drawText(
+            rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.empty_text
+        )
+        painter.end()
+
+
+class RunsPanel(QWidget):
+    run_selected = Signal(object)  # run_id or None
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = RunsModel(self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(6)
+        head = QHBoxLayout()
+        title = QLabel("Runs")
+        font = title.font()
+        font.setBold(True)
+        title.setFont(font)
+        head.addWidget(title)
+        head.addStretch(1)
+        self.count_label = QLabel("")
+        self.count_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        head.addWidget(self.count_label)
+        layout.addLayout(head)
+        self.view = RunsList(self)
+        self.view.setModel(self.model)
+        self.view.setItemDelegate(RunDelegate(self.view))
+        self.view.setMouseTracking(True)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.view.setUniformItemSizes(True)
+        self.view.selectionModel().currentChanged.connect(self._on_current)
+        layout.addWidget(self.view, 1)
+        self._selected: str | None = None
+
+    def set_runs(self, runs: list[dict[str, Any]]) -> None:
+        self.model.set_runs(runs)
+        self.count_label.setText(f"{len(runs)}" if runs else "")
+        row = self.model.row_of(self._selected)
+        if row >= 0 and self.view.currentIndex().row() != row:
+            self._select_row(row)
+
+    def select_run(self, run_id: str | None) -> None:
+        row = self.model.row_of(run_id)
+        self._selected = run_id
+        if row >= 0:
+            self._select_row(row)
+        else:
+            self.view.clearSelection()
+
+    def selected_run_id(self) -> str | None:
+        return self._selected
+
+    def selected_run(self) -> dict[str, Any] | None:
+        return self.model.run(self._selected)
+
+    def _select_row(self, row: int) -> None:
+        index = self.model.index(row)
+        self.view.setCurrentIndex(index)
+        self.view.scrollTo(index)
+
+    def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        run_id = current.data(RUN_ID_ROLE) if current.isValid() else None
+        if run_id == self._selected:
+            return
+        self._selected = run_id
+        self.run_selected.emit(run_id)
+
+
+class RunSummary(QTextBrowser):
+    """The selected run at a glance: status, question, settings, folders, answer or error."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.show_run(None)
+
+    def show_run(self, run: dict[str, Any] | None) -> None:
+        if run is None:
+            self.setHtml("<p style='color:gray'>Select a run to see its details.</p>")
+            return
+        esc = html.escape
+        status = str(run.get("status"))
+        colour = theme.STATUS_COLOURS.get(status, "#8a8f98")
+        rows = [
+            ("Run", run.get("run_id")),
+            ("Model", run.get("model")),
+            ("Mode", run.get("mode")),
+            ("Corpus", run.get("corpus")),
+            ("Artifacts", run.get("artifacts")),
+            ("Updated", run.get("updated_at")),
+        ]
+        table = "".join(
+            f"<tr><td style='color:gray;padding-right:8px'>{esc(k)}</td>"
+            f"<td>{esc(str(v or ''))}</td></tr>"
+            for k, v in rows
+        )
+        parts = [
+            f"<p><span style='background:{colour};color:white;padding:2px 6px'>&nbsp;"
+            f"{esc(theme.status_label(status))}&nbsp;</span></p>",
+            f"<p><b>{esc(str(run.get('question') or ''))}</b></p>",
+            f"<table>{table}</table>",
+        ]
+        for approval in run.get("approvals") or []:
+            parts.append(
+                f"<p style='color:{theme.STATUS_COLOURS['waiting_approval']}'>"
+                "Waiting for approval: "
+                f"{esc(str(approval.get('tool')))} → {esc(str(approval.get('target') or ''))}</p>"
+            )
+        if run.get("question_pending"):
+            parts.append(f"<p>Question for you: {esc(str(run['question_pending']))}</p>")
+        error = run.get("error")
+        if error:
+            parts.append(
+                f"<p style='color:{theme.STATUS_COLOURS['failed']}'>{esc(str(error.get('code')))}: "
+                f"{esc(str(error.get('message')))}</p>"
+            )
+        if run.get("output"):
+            parts.append("<h4>Answer</h4>")
+            parts.append(f"<p style='white-space:pre-wrap'>{esc(str(run['output']))}</p>")
+        self.setHtml("".join(parts))
+
+
+class CorpusList(QListWidget):
+    """The documents of the home's corpus (what the agent can search and read)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAlternatingRowColors(True)
+        self.addItem("Loading the corpus…")
+
+    def set_documents(self, documents: list[tuple[str, str]]) -> None:
+        self.clear()
+        for name, title in documents:
+            item = QListWidgetItem(f"{title}\n{name}" if title and title != name else name)
+            item.setToolTip(name)
+            self.addItem(item)
+        if not documents:
+            self.addItem("The corpus folder is empty.")
+
+
+def read_corpus_titles(folder: Path) -> list[tuple[str, str]]:
+    """Bridge thread: each document's file name and first heading (or first line)."""
+    documents: list[tuple[str, str]] = []
+    for path in sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")):
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            first = handle.readline().strip().lstrip("#").strip()
+        documents.append((path.name, first[:80]))
+    return documents
+
+
+class RunForm(QFrame):
+    """The question and the per-run choices (model, mode, folders); Run and Stop."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("runForm")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(10, 8, 10, 8)
+        grid.setHorizontalSpacing(8)
+        grid.setVerticalSpacing(6)
+        self.question = QPlainTextEdit(DEMO_QUESTION)
+        self.question.setPlaceholderText("Ask a research question about your corpus…")
+        self.question.setFixedHeight(58)
+        self.question.setTabChangesFocus(True)
+        grid.addWidget(QLabel("Question"), 0, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addWidget(self.question, 0, 1, 1, 5)
+        self.model = QComboBox()
+        self.model.addItem("Offline (built in)", "offline")
+        self.model.addItem("OpenAI (see Settings)", "openai")
+        self.mode = QComboBox()
+        self.mode.addItem("Default: ask before writes", "default")
+        self.mode.addItem("Accept edits", "acceptEdits")
+        self.mode.addItem("Skip permissions (dangerous)", "dangerouslySkipPermissions")
+        for combo in (self.model, self.mode):
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(14)
+        grid.addWidget(QLabel("Model"), 1, 0)
+        grid.addWidget(self.model, 1, 1)
+        grid.addWidget(QLabel("Mode"), 1, 2)
+        grid.addWidget(self.mode, 1, 3)
+        self.run_button = QPushButton("▶  Run")
+        self.run_button.setDefault(True)
+        self.run_button.setToolTip("Start a run with this question (Ctrl+Enter)")
+        self.run_button.setStyleSheet(
+            "QPushButton { background: #2f7be6; color: white; font-weight: bold; padding: 5px 18px;"
+            " border-radius: 4px; } QPushButton:disabled { background: #8fb4ea; }"
+        )
+        self.stop_button = QPushButton("■  Stop")
+        self.stop_button.setToolTip("Cancel the selected run (Ctrl+.)")
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.stop_button)
+        buttons.addWidget(self.run_button)
+        grid.addLayout(buttons, 1, 4, 1, 2)
+        self.corpus = self._folder_row(grid, 2, "Corpus", "the home's corpus")
+        self.artifacts = self._folder_row(grid, 3, "Artifacts", "the home's artifacts folder")
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(3, 1)
+        grid.setColumnStretch(5, 1)
+        self._user_picked = False
+        self.model.activated.connect(self._picked)
+        self.mode.activated.connect(self._picked)
+
+    def _folder_row(self, grid: QGridLayout, row: int, label: str, default: str) -> QLineEdit:
+        field = QLineEdit()
+        field.setPlaceholderText(f"Default: {default}")
+        field.setClearButtonEnabled(True)
+        browse = QToolButton()
+        browse.setText("Browse…")
+        browse.clicked.connect(lambda: self._browse(field, label))
+        grid.addWidget(QLabel(label), row, 0)
+        grid.addWidget(field, row, 1, 1, 4)
+        grid.addWidget(browse, row, 5, Qt.AlignmentFlag.AlignLeft)
+        return field
+
+    def _browse(self, field: QLineEdit, label: str) -> None:
+        folder = QFileDialog.getExistingDirectory(
+            self, f"Choose the {label.lower()} folder for this run"
+        )
+        if folder:
+            field.setText(folder)
+
+    def _picked(self, *_args: Any) -> None:
+        self._user_picked = True
+
+    def apply_settings(self, settings: dict[str, Any]) -> None:
+        if self._user_picked:
+            return  # never overwrite what the person chose for this run
+        self.model.setCurrentIndex(max(0, self.model.findData(settings.get("model", "offline"))))
+        self.mode.setCurrentIndex(max(0, self.mode.findData(settings.get("mode", "default"))))
+
+    def question_text(self) -> str:
+        return self.question.toPlainText().strip()
+
+    def options(self) -> dict[str, Any]:
+        return {
+            "model": self.model.currentData(),
+            "mode": self.mode.currentData(),
+            "corpus": self.corpus.text().strip() or None,
+            "artifacts": self.artifacts.text().strip() or None,
+        }

@@ -1,0 +1,266 @@
+"""Preferences (stored in the home's database) and the API key (stored in the OS keyring).
+
+Every read and write goes through the bridge. The key field is a password field that is never
+filled back: the dialog shows only whether a key is stored, and in which backend.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.bridge import error_text
+
+if TYPE_CHECKING:
+    from desktop.bridge import Bridge
+
+KEY_NAME = "openai"
+OPENAI_URL = "https://api.openai.com/v1"
+PROVIDERS = (
+    ("offline", "Offline (built in, no network)"),
+    ("openai", "OpenAI"),
+    ("compatible", "OpenAI-compatible endpoint"),
+)
+MODES = (
+    ("default", "Default: ask before every write"),
+    ("acceptEdits", "Accept edits: writes inside the artifacts folder run"),
+    ("dangerouslySkipPermissions", "Skip permissions (dangerous)"),
+)
+
+
+def describe_key_status(status: dict[str, Any]) -> str:
+    backend = str(status.get("backend", ""))
+    where = "the environment (BRIEFDESK_OPENAI_API_KEY)" if backend == "environment" else backend
+    return (
+        f"A key is stored in {where}." if status.get("stored") else f"No key stored yet ({where})."
+    )
+
+
+class SettingsDialog(QDialog):
+    saved = Signal(object)  # the settings after saving
+
+    def __init__(
+        self, bridge: Bridge, settings: dict[str, Any], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.bridge = bridge
+        self.initial = dict(settings)
+        self.setWindowTitle("BriefDesk settings")
+        self.setMinimumWidth(560)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self._model_group())
+        layout.addWidget(self._key_group())
+        layout.addWidget(self._permissions_group())
+        layout.addWidget(self._network_group())
+        self.error_label = QLabel("")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #d64545;")
+        self.error_label.setVisible(False)
+        layout.addWidget(self.error_label)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self._load(settings)
+        self.refresh_key_status()
+
+    # -- groups ---------------------------------------------------------------------------------
+
+    def _model_group(self) -> QGroupBox:
+        box = QGroupBox("Model")
+        form = QFormLayout(box)
+        self.provider = QComboBox()
+        for key, label in PROVIDERS:
+            self.provider.addItem(label, key)
+        self.provider.currentIndexChanged.connect(self._provider_changed)
+        form.addRow("Provider", self.provider)
+        self.base_url = QLineEdit()
+        self.base_url.setPlaceholderText("http://localhost:8000/v1")
+        form.addRow("Base URL", self.base_url)
+        self.model_name = QLineEdit()
+        self.model_name.setPlaceholderText("gpt-4o-mini")
+        form.addRow("Model name", self.model_name)
+        return box
+
+    def _key_group(self) -> QGroupBox:
+        box = QGroupBox("API key (kept in the system keyring, never in files)")
+        form = QFormLayout(box)
+        row = QHBoxLayout()
+        self.key_field = QLineEdit()
+        self.key_field.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_field.setPlaceholderText("Paste a new key to store it")
+        row.addWidget(self.key_field, 1)
+        self.store_key_button = QPushButton("Store key")
+        self.store_key_button.clicked.connect(self.store_key)
+        row.addWidget(self.store_key_button)
+        self.delete_key_button = QPushButton("Remove")
+        self.delete_key_button.clicked.connect(self.delete_key)
+        row.addWidget(self.delete_key_button)
+        form.addRow("OpenAI key", row)
+        self.key_status = QLabel("Checking the keyring…")
+        self.key_status.setWordWrap(True)
+        form.addRow("", self.key_status)
+        return box
+
+    def _permissions_group(self) -> QGroupBox:
+        box = QGroupBox("Approvals")
+        form = QFormLayout(box)
+        self.mode = QComboBox()
+        for key, label in MODES:
+            self.mode.addItem(label, key)
+        form.addRow("Permission mode", self.mode)
+        self.ttl = QSpinBox()
+        self.ttl.setRange(1, 30 * 24 * 3600)
+        self.ttl.setSuffix(" s")
+        self.ttl.setToolTip("A pending approval expires after this many seconds")
+        form.addRow("Approval expires after", self.ttl)
+        self.reviewer = QLineEdit()
+        form.addRow("Reviewer name", self.reviewer)
+        return box
+
+    def _network_group(self) -> QGroupBox:
+        box = QGroupBox("Network")
+        form = QFormLayout(box)
+        self.network_enabled = QCheckBox(
+            "Let fetch_url reach the domains below (no mode enables it)"
+        )
+        form.addRow(self.network_enabled)
+        self.allowlist = QLineEdit()
+        self.allowlist.setPlaceholderText("example.org, docs.python.org")
+        form.addRow("Allowed domains", self.allowlist)
+        return box
+
+    # -- values ---------------------------------------------------------------------------------
+
+    def _load(self, s: dict[str, Any]) -> None:
+        base_url = str(s.get("openai.base_url") or OPENAI_URL)
+        provider = "offline"
+        if s.get("model") == "openai":
+            provider = "openai" if base_url.rstrip("/") == OPENAI_URL else "compatible"
+        self.provider.setCurrentIndex(max(0, self.provider.findData(provider)))
+        self.base_url.setText(base_url)
+        self.model_name.setText(str(s.get("openai.model") or ""))
+        self.mode.setCurrentIndex(max(0, self.mode.findData(s.get("mode", "default"))))
+        self.ttl.setValue(int(float(s.get("approval_ttl") or 3600)))
+        self.reviewer.setText(str(s.get("reviewer") or ""))
+        self.network_enabled.setChecked(bool(s.get("network.enabled")))
+        self.allowlist.setText(", ".join(s.get("network.allowlist") or []))
+        self._provider_changed()
+
+    def _provider_changed(self, *_args: Any) -> None:
+        provider = self.provider.currentData()
+        self.base_url.setEnabled(provider == "compatible")
+        self.model_name.setEnabled(provider != "offline")
+        if provider == "openai":
+            self.base_url.setText(OPENAI_URL)
+
+    def values(self) -> dict[str, Any]:
+        provider = self.provider.currentData()
+        allowlist = [d.strip().lower() for d in self.allowlist.text().split(",") if d.strip()]
+        values: dict[str, Any] = {
+            "model": "offline" if provider == "offline" else "openai",
+            "openai.base_url": OPENAI_URL
+            if provider == "openai"
+            else self.base_url.text().strip() or OPENAI_URL,
+            "openai.model": self.model_name.text().strip()
+            or str(self.initial.get("openai.model") or ""),
+            "mode": self.mode.currentData(),
+            "approval_ttl": self.ttl.value(),
+            "reviewer": self.reviewer.text().strip() or self.initial.get("reviewer"),
+            "network.enabled": self.network_enabled.isChecked(),
+            "network.allowlist": allowlist,
+        }
+        return values
+
+    def changed_values(self) -> dict[str, Any]:
+        return {k: v for k, v in self.values().items() if self.initial.get(k) != v}
+
+    # -- actions (all through the bridge) -------------------------------------------------------
+
+    def save(self) -> None:
+        changes = self.changed_values()
+        if not changes:
+            self.accept()
+            return
+        self.buttons.setEnabled(False)
+
+        def write(ws: Any) -> dict[str, Any]:
+            result: dict[str, Any] = {}
+            for key, value in changes.items():
+                result = ws.set_setting(key, value)
+            return result
+
+        self.bridge.submit(write, on_done=self._saved, on_error=self._save_failed)
+
+    def _saved(self, settings: dict[str, Any]) -> None:
+        self.buttons.setEnabled(True)
+        self.saved.emit(settings)
+        self.accept()
+
+    def _save_failed(self, exc: Exception) -> None:
+        self.buttons.setEnabled(True)
+        self.show_error(error_text(exc))
+
+    def show_error(self, text: str) -> None:
+        self.error_label.setText(text)
+        self.error_label.setVisible(True)
+
+    def refresh_key_status(self) -> None:
+        def probe(_ws: Any) -> dict[str, Any]:
+            from agent_core import secrets
+
+            return secrets.key_status(KEY_NAME)
+
+        self.bridge.submit(probe, on_done=self._show_key_status, on_error=self._key_failed)
+
+    def store_key(self) -> None:
+        key = self.key_field.text()
+        if not key.strip():
+            self.key_status.setText("Paste a key first.")
+            return
+        self.key_field.clear()  # the dialog never holds the key longer than needed
+        self.store_key_button.setEnabled(False)
+        self.key_status.setText("Storing the key…")
+
+        def store(_ws: Any) -> dict[str, Any]:
+            from agent_core import secrets
+
+            return secrets.set_key(KEY_NAME, key)
+
+        self.bridge.submit(store, on_done=self._show_key_status, on_error=self._key_failed)
+
+    def delete_key(self) -> None:
+        def delete(_ws: Any) -> dict[str, Any]:
+            from agent_core import secrets
+
+            return secrets.delete_key(KEY_NAME)
+
+        self.bridge.submit(delete, on_done=self._show_key_status, on_error=self._key_failed)
+
+    def _show_key_status(self, status: dict[str, Any]) -> None:
+        self.store_key_button.setEnabled(True)
+        self.key_status.setText(describe_key_status(status))
+        self.key_status.setStyleSheet("")
+
+    def _key_failed(self, exc: Exception) -> None:
+        self.store_key_button.setEnabled(True)
+        self.key_status.setText(error_text(exc))
+        self.key_status.setStyleSheet("color: #d64545;")

@@ -1,0 +1,234 @@
+"""The live timeline: a filter bar, the events table (auto-scrolling) and the event's JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import QItemSelection, QModelIndex, Qt, Signal
+from PySide6.QtGui import QFontDatabase, QPainter, QPaintEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSplitter,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop import theme
+from desktop.models.timeline_filter import TimelineFilter
+from desktop.models.timeline_model import (
+    DURATION,
+    KIND,
+    OUTCOME,
+    SUMMARY,
+    TIME,
+    TOOL,
+    TimelineModel,
+)
+
+COLUMN_WIDTHS = {TIME: 96, KIND: 138, TOOL: 112, DURATION: 70, OUTCOME: 92}
+FOLLOW_SLACK = 2  # rows' worth of pixels still counted as "at the bottom"
+
+
+class TimelineTable(QTableView):
+    """A table that paints a hint when it is empty."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.empty_text = "Select a run on the left, or press Run (Ctrl+Enter) to start one."
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        model = self.model()
+        if model is not None and model.rowCount() > 0:
+            return
+        painter = QPainter(self.viewport())
+        colour = self.palette().placeholderText().color()
+        painter.setPen(colour)
+        rect = self.viewport().rect().adjusted(24, 24, -24, -24)
+        painter.drawText(
+            rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.empty_text
+        )
+        painter.end()
+
+
+class TimelinePanel(QWidget):
+    event_selected = Signal(object)  # EVENT dict or None
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = TimelineModel(self)
+        self.proxy = TimelineFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self.following = True
+        self._build()
+        self.model.rowsInserted.connect(self._update_count)
+        self.model.modelReset.connect(self._update_count)
+        self.proxy.layoutChanged.connect(self._update_count)
+        self.proxy.rowsRemoved.connect(self._update_count)
+        self.proxy.rowsInserted.connect(self._update_count)
+        self._update_count()
+
+    # -- building --------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(6)
+        outer.addLayout(self._filter_bar())
+        self.table = TimelineTable(self)
+        self.table.setModel(self.proxy)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setAlternatingRowColors(True)
+        self.table.setShowGrid(False)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        vertical = self.table.verticalHeader()
+        vertical.setVisible(False)
+        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vertical.setDefaultSectionSize(24)
+        header = self.table.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        for column, width in COLUMN_WIDTHS.items():
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            self.table.setColumnWidth(column, width)
+        header.setSectionResizeMode(SUMMARY, QHeaderView.ResizeMode.Stretch)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection)
+        bar = self.table.verticalScrollBar()
+        bar.valueChanged.connect(self._on_scrolled)
+        bar.rangeChanged.connect(self._on_range)
+
+        self.detail = QPlainTextEdit(self)
+        self.detail.setReadOnly(True)
+        self.detail.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.detail.setPlaceholderText("Select an event to see its data (secrets are redacted).")
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([420, 160])
+        outer.addWidget(self.splitter, 1)
+
+    def _filter_bar(self) -> QHBoxLayout:
+        bar = QHBoxLayout()
+        bar.setSpacing(4)
+        title = QLabel("Timeline")
+        font = title.font()
+        font.setBold(True)
+        title.setFont(font)
+        bar.addWidget(title)
+        bar.addSpacing(6)
+        self.kind_buttons: dict[str, QToolButton] = {}
+        for category, (label, colour, glyph) in theme.CATEGORIES.items():
+            button = QToolButton(self)
+            button.setCheckable(True)
+            button.setChecked(True)
+            button.setIcon(theme.badge_icon(colour, glyph))
+            button.setToolTip(f"Show {label.lower()}")
+            button.setText(label)
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+            button.setAutoRaise(True)
+            button.toggled.connect(lambda on, c=category: self.proxy.set_category_enabled(c, on))
+            bar.addWidget(button)
+            self.kind_buttons[category] = button
+        bar.addSpacing(6)
+        self.search = QLineEdit(self)
+        self.search.setPlaceholderText("Filter events: text, tool, path…")
+        self.search.setClearButtonEnabled(True)
+        self.search.setMinimumWidth(120)
+        self.search.textChanged.connect(self.proxy.set_text)
+        bar.addWidget(self.search, 1)
+        self.count_label = QLabel(self)
+        self.count_label.setMinimumWidth(70)
+        self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        bar.addWidget(self.count_label)
+        self.follow_button = QToolButton(self)
+        self.follow_button.setText("⤓ Follow")
+        self.follow_button.setCheckable(True)
+        self.follow_button.setChecked(True)
+        self.follow_button.setToolTip("Keep the newest event in view (pauses while you scroll up)")
+        self.follow_button.toggled.connect(self.set_following)
+        bar.addWidget(self.follow_button)
+        return bar
+
+    # -- feeding ---------------------------------------------------------------------------------
+
+    def set_run(self, run_id: str | None, events: list[dict[str, Any]] | None = None) -> None:
+        self.model.set_run(run_id, events)
+        self.detail.clear()
+        self.set_following(True)
+
+    def append(self, events: list[dict[str, Any]]) -> int:
+        return self.model.append(events)
+
+    def set_empty_text(self, text: str) -> None:
+        self.table.empty_text = text
+        self.table.viewport().update()
+
+    # -- auto-scroll -----------------------------------------------------------------------------
+
+    def set_following(self, on: bool) -> None:
+        self.following = on
+        if self.follow_button.isChecked() != on:
+            self.follow_button.setChecked(on)
+        if on:
+            self.table.scrollToBottom()
+
+    def _on_range(self, _minimum: int, maximum: int) -> None:
+        # New rows grow the range without moving the value: follow them if we are following.
+        if self.following:
+            self.table.verticalScrollBar().setValue(maximum)
+
+    def _on_scrolled(self, value: int) -> None:
+        bar = self.table.verticalScrollBar()
+        at_bottom = value >= bar.maximum() - FOLLOW_SLACK * 24
+        if at_bottom != self.following:
+            self.set_following(at_bottom)
+
+    # -- details ---------------------------------------------------------------------------------
+
+    def _on_selection(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
+        event = self.selected_event()
+        self.show_event(event)
+        self.event_selected.emit(event)
+
+    def show_event(self, event: dict[str, Any] | None) -> None:
+        if event is None:
+            self.detail.clear()
+            return
+        from agent_core.secrets import REDACTOR  # pure module: no keyring access on import
+
+        self.detail.setPlainText(
+            json.dumps(REDACTOR.redact_json(event), indent=2, ensure_ascii=False)
+        )
+
+    def selected_event(self) -> dict[str, Any] | None:
+        # From the source model, not index.data(): a dict through QVariant comes back as a
+        # QVariantMap copy with its keys re-sorted.
+        rows = self.table.selectionModel().selectedRows()
+        return self.model.event_at(self.proxy.mapToSource(rows[0]).row()) if rows else None
+
+    def select_row(self, row: int) -> None:
+        self.table.selectRow(row)
+
+    def _update_count(self, *_args: Any) -> None:
+        total = self.model.rowCount()
+        shown = self.proxy.rowCount()
+        text = f"{total:,} events" if shown == total else f"{shown:,} of {total:,}"
+        self.count_label.setText(text)
+        self.table.viewport().update()
+
+    def current_index(self) -> QModelIndex:
+        return self.table.currentIndex()

@@ -1,0 +1,133 @@
+"""The settings dialog: preferences land in the home's database, the API key lands in a real OS
+keyring (a throwaway Secret Service) and is never shown back, and a missing keyring is a clear
+message instead of a crash."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import keyring
+import pytest
+from keyring.backends import fail
+from PySide6.QtWidgets import QLineEdit
+
+from agent_core.workspace import Workspace
+from tests.desktop.test_app_helpers import fixture_make_window  # noqa: F401  (registers the `make_window` fixture)
+from tests.support.secret_service import (
+    SecretServiceEnv,
+    child_env,
+    fixture_secret_service_env,  # noqa: F401  (registers the `secret_service_env` fixture)
+)
+
+KEY = "sk-test-" + "Zx81Qw62Er4Ty0Ui9Op3As7D"
+
+
+@pytest.fixture
+def keyring_backend() -> Iterator[None]:
+    previous = keyring.get_keyring()
+    yield
+    keyring.set_keyring(previous)
+
+
+def open_dialog(qtbot: Any, window: Any) -> Any:
+    window.settings_action.trigger()
+    dialog = window.settings_dialog
+    qtbot.waitUntil(lambda: dialog.key_status.text() != "Checking the keyring…", timeout=15_000)
+    return dialog
+
+
+def test_preferences_are_saved_in_the_home_database(
+    qtbot: Any, home: Path, make_window: Any
+) -> None:
+    window = make_window(home)
+    qtbot.waitUntil(lambda: bool(window.context.settings))
+    dialog = open_dialog(qtbot, window)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("compatible"))
+    assert dialog.base_url.isEnabled()
+    dialog.base_url.setText("http://127.0.0.1:8080/v1")
+    dialog.model_name.setText("local-model")
+    dialog.mode.setCurrentIndex(dialog.mode.findData("acceptEdits"))
+    dialog.ttl.setValue(120)
+    dialog.reviewer.setText("dana")
+    dialog.network_enabled.setChecked(True)
+    dialog.allowlist.setText("Example.org, docs.python.org")
+    with qtbot.waitSignal(dialog.accepted, timeout=10_000):
+        dialog.save()  # written through the bridge; the dialog closes when it is stored
+    ws = Workspace(home)
+    stored = ws.settings()
+    ws.close()
+    assert stored["model"] == "openai"
+    assert stored["openai.base_url"] == "http://127.0.0.1:8080/v1"
+    assert stored["openai.model"] == "local-model"
+    assert stored["mode"] == "acceptEdits"
+    assert stored["approval_ttl"] == 120
+    assert stored["reviewer"] == "dana"
+    assert stored["network.enabled"] is True
+    assert stored["network.allowlist"] == ["example.org", "docs.python.org"]
+    # The window picked the new defaults up for the next run.
+    assert window.context.settings["reviewer"] == "dana"
+    assert window.run_form.model.currentData() == "openai"
+    assert window.run_form.mode.currentData() == "acceptEdits"
+    # Reopened, the dialog shows what is stored.
+    again = open_dialog(qtbot, window)
+    assert again.provider.currentData() == "compatible" and again.ttl.value() == 120
+    again.reject()
+
+
+def test_api_key_goes_to_the_os_keyring_and_is_never_shown_back(
+    qtbot: Any,
+    home: Path,
+    make_window: Any,
+    secret_service_env: SecretServiceEnv,
+    keyring_backend: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name, value in secret_service_env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("BRIEFDESK_OPENAI_API_KEY", raising=False)
+    from keyring.backends import SecretService
+
+    keyring.set_keyring(SecretService.Keyring())
+    window = make_window(home)
+    dialog = open_dialog(qtbot, window)
+    assert dialog.key_status.text().startswith("No key stored yet")
+    assert dialog.key_field.echoMode() == QLineEdit.EchoMode.Password
+    dialog.key_field.setText(KEY)
+    dialog.store_key_button.click()
+    assert dialog.key_field.text() == "", "the field forgets the key at once"
+    qtbot.waitUntil(lambda: dialog.key_status.text().startswith("A key is stored"), timeout=15_000)
+    assert "SecretService" in dialog.key_status.text()
+    lookup = subprocess.run(
+        ["secret-tool", "lookup", "service", "BriefDesk", "username", "openai"],
+        capture_output=True,
+        text=True,
+        env=child_env(secret_service_env),
+        timeout=20,
+    )
+    assert lookup.stdout.strip() == KEY, "the key is in the Secret Service, read from outside"
+    texts = [w.text() for w in dialog.findChildren(QLineEdit)] + [dialog.key_status.text()]
+    assert all(KEY not in t for t in texts)
+    dialog.reject()
+    window.close()
+    assert KEY.encode() not in (home / "state.db").read_bytes()
+    for wal in home.glob("state.db*"):
+        assert KEY.encode() not in wal.read_bytes()
+
+
+def test_missing_keyring_is_a_clear_message(
+    qtbot: Any, home: Path, make_window: Any, keyring_backend: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("BRIEFDESK_OPENAI_API_KEY", raising=False)
+    keyring.set_keyring(fail.Keyring())
+    window = make_window(home)
+    dialog = open_dialog(qtbot, window)
+    assert dialog.key_status.text().startswith("keyring_unavailable: ")
+    dialog.key_field.setText(KEY)
+    dialog.store_key_button.click()
+    qtbot.waitUntil(lambda: dialog.store_key_button.isEnabled())
+    assert dialog.key_status.text().startswith("keyring_unavailable: ")
+    assert KEY not in dialog.key_status.text()
+    dialog.reject()

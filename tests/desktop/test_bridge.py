@@ -1,0 +1,129 @@
+"""The bridge: jobs run on its thread, results come back on the GUI thread, stale ones are
+dropped, errors arrive typed, other jobs are served while a run drives, and the follower picks
+up runs made by briefdesk-cli in another process."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_core.errors import BriefDeskError
+from desktop.bridge import Bridge, error_text
+from tests.desktop.test_app_helpers import DEMO_QUESTION, FakeOpenAI, tool_call_message
+
+
+@pytest.fixture
+def bridge(qtbot: Any, home: Path) -> Iterator[Bridge]:
+    b = Bridge(home)
+    with qtbot.waitSignal(b.ready, timeout=20_000):
+        b.start()
+    yield b
+    b.stop()
+
+
+def test_jobs_run_on_the_bridge_thread_and_results_arrive_on_the_gui_thread(
+    qtbot: Any, bridge: Bridge
+) -> None:
+    seen: dict[str, Any] = {}
+
+    def job(ws: Any) -> str:
+        seen["job_thread"] = threading.get_ident()
+        seen["home"] = ws.home.root
+        return "result"
+
+    def done(result: str) -> None:
+        seen["done_thread"] = threading.get_ident()
+        seen["result"] = result
+
+    bridge.submit(job, on_done=done)
+    qtbot.waitUntil(lambda: "result" in seen)
+    assert seen["job_thread"] == bridge.thread_ident
+    assert seen["job_thread"] != threading.get_ident()
+    assert seen["done_thread"] == threading.get_ident()
+    assert seen["home"] == Path(bridge.home).resolve()
+
+
+def test_core_errors_arrive_typed_and_unhandled_ones_as_a_signal(
+    qtbot: Any, bridge: Bridge
+) -> None:
+    errors: list[Exception] = []
+    bridge.submit(lambda ws: ws.get_run("run-missing"), on_error=errors.append)
+    qtbot.waitUntil(lambda: bool(errors))
+    assert isinstance(errors[0], BriefDeskError) and errors[0].code == "not_found"
+    assert error_text(errors[0]).startswith("not_found: ")
+    with qtbot.waitSignal(bridge.error) as blocker:
+        bridge.submit(lambda ws: ws.set_setting("mode", "yolo"))
+    assert blocker.args[0] == "invalid_arguments"
+    assert "mode must be one of" in blocker.args[1]
+
+
+def test_stale_results_are_dropped_by_run_id(qtbot: Any, bridge: Bridge) -> None:
+    delivered: list[str] = []
+    bridge.set_current_run("run-b")
+    bridge.submit(lambda ws: "for a", on_done=delivered.append, run_id="run-a")
+    bridge.submit(lambda ws: "for b", on_done=delivered.append, run_id="run-b")
+    bridge.submit(lambda ws: "unkeyed", on_done=delivered.append)
+    qtbot.waitUntil(lambda: len(delivered) == 2)
+    qtbot.wait(50)
+    assert delivered == ["for b", "unkeyed"]
+
+
+def test_other_jobs_are_served_while_a_run_drives(
+    qtbot: Any, bridge: Bridge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BRIEFDESK_OPENAI_API_KEY", "sk-test-fake-key-for-local-server")
+    with FakeOpenAI(
+        [
+            tool_call_message("search_corpus", {"query": "checkpoints"}),
+            {"role": "assistant", "content": "Done."},
+        ]
+    ) as server:
+        settled: list[Any] = []
+        bridge.submit(
+            lambda ws: ws.set_setting("openai.base_url", server.base_url), on_done=settled.append
+        )
+        bridge.submit(
+            lambda ws: ws.create_run(DEMO_QUESTION, model="openai"), on_done=settled.append
+        )
+        qtbot.waitUntil(lambda: len(settled) == 2)
+        run_id = settled[1]
+        finished: list[dict[str, Any]] = []
+        bridge.drive(run_id, on_done=finished.append)
+        assert bridge.is_driving(run_id)
+        assert server.arrived.wait(30), "the model endpoint was never called"
+        # The run is parked on its model call; the bridge still answers other jobs.
+        statuses: list[str] = []
+        bridge.submit(lambda ws: ws.get_run(run_id)["status"], on_done=statuses.append)
+        qtbot.waitUntil(lambda: bool(statuses), timeout=5000)
+        assert statuses == ["running"] and not finished
+        server.release()
+        qtbot.waitUntil(lambda: bool(finished), timeout=60_000)
+    assert finished[0]["status"] == "succeeded"
+    assert not bridge.is_driving()
+
+
+def test_follower_reports_runs_and_events_from_another_process(
+    qtbot: Any, bridge: Bridge, cli: Any
+) -> None:
+    events: list[dict[str, Any]] = []
+    runs: list[list[dict[str, Any]]] = []
+    bridge.events_arrived.connect(events.extend)
+    bridge.runs_changed.connect(runs.append)
+    bridge.start_following(100)
+    qtbot.waitUntil(lambda: bool(runs))
+    assert runs[-1] == []
+    result = cli("run", "--question", DEMO_QUESTION, check=True)
+    run_id = result.body["run_id"]
+    qtbot.waitUntil(
+        lambda: any(r["run_id"] == run_id and r["status"] == "waiting_approval" for r in runs[-1]),
+        timeout=10_000,
+    )
+    qtbot.waitUntil(lambda: any(e["kind"] == "approval_requested" for e in events), timeout=10_000)
+    seqs = [e["seq"] for e in events]
+    assert seqs == sorted(seqs) and len(seqs) == len(set(seqs))
+    assert {e["run_id"] for e in events} == {run_id}
+    assert events[0]["kind"] == "run_started"
