@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, delete, func, select
 
 from agent_core.events import EventKind
 from agent_core.statuses import RunStatus
 from agent_core.storage import runs as run_rows
 from agent_core.storage.engine import Store
-from agent_core.storage.schema import runs
+from agent_core.storage.schema import checkpoints, runs
 from agent_core.storage.timeline import append_event
 
 
@@ -83,6 +83,7 @@ class RunRecord:
             if error:
                 data["error"] = error
             append_event(conn, self.run_id, EventKind.RUN_FINISHED, data=data)
+            prune_checkpoints(conn, self.run_id)
 
     def release(self) -> None:
         """Give the run back untouched (it could not be driven by this process)."""
@@ -99,3 +100,16 @@ class RunRecord:
                     owner_pid=None,
                     owner_started=None,
                 )
+
+
+def prune_checkpoints(conn: Connection, run_id: str) -> int:
+    """An ended run keeps only its latest checkpoint (resume of an ended run changes nothing)."""
+    latest = conn.execute(
+        select(func.max(checkpoints.c.sequence)).where(checkpoints.c.run_id == run_id)
+    ).scalar()
+    if latest is None:
+        return 0
+    result = conn.execute(
+        delete(checkpoints).where(checkpoints.c.run_id == run_id, checkpoints.c.sequence < latest)
+    )
+    return int(result.rowcount or 0)

@@ -224,14 +224,18 @@ class RunDriver:
                     continue
                 self._finish(result)
                 return
-        except StopRun:
-            self.record.finish(RunStatus.CANCELLED, output=None, error=None, active_s=self.active_seconds())
-        except BriefDeskError as exc:
-            if exc.code == ErrorCode.MIGRATION_REQUIRED:
-                self.record.release()
-                raise
-            self.record.finish(RunStatus.FAILED, output=None, error=exc.to_json(), active_s=self.active_seconds())
-        except AgentsException as exc:
+        except (StopRun, BriefDeskError, AgentsException) as raised:
+            # The SDK wraps what a tool raises (a cancel, a budget, a storage error): unwrap it.
+            exc = _our_cause(raised)
+            if isinstance(exc, StopRun):
+                self.record.finish(RunStatus.CANCELLED, output=None, error=None, active_s=self.active_seconds())
+                return
+            if isinstance(exc, BriefDeskError):
+                if exc.code == ErrorCode.MIGRATION_REQUIRED:
+                    self.record.release()
+                    raise exc from None
+                self.record.finish(RunStatus.FAILED, output=None, error=exc.to_json(), active_s=self.active_seconds())
+                return
             self.record.finish(
                 RunStatus.FAILED,
                 output=None,
@@ -269,6 +273,18 @@ class RunDriver:
             earlier = sessions.load_items(conn, row.thread_id, exclude_run=self.run_id)
             sessions.replace_run_items(conn, row.thread_id, self.run_id, items[len(earlier) :])
         self.record.finish(status, output=output, error=None, active_s=self.active_seconds())
+
+
+def _our_cause(exc: BaseException) -> BaseException:
+    """The StopRun or BriefDeskError behind an SDK exception, if there is one."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, (StopRun, BriefDeskError)):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return exc
 
 
 def new_run_state() -> dict[str, Any]:

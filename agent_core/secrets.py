@@ -218,7 +218,8 @@ def _status(name: str, stored: bool, backend: str) -> dict[str, Any]:
 # Shapes of credentials we may never have been told about (a key pasted into a prompt, a header
 # echoed by an HTTP library).
 _KEY_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"sk-[A-Za-z0-9_-]{16,}"), REDACTED),
+    # Not inside a longer word: "briefdesk-attack-..." is a path, not a key.
+    (re.compile(r"(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{16,}"), REDACTED),
     (re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}"), rf"\1 {REDACTED}"),
 )
 # JSON fields whose string values are credentials whatever they look like.

@@ -33,7 +33,7 @@ from agent_core.storage.schema import tool_calls
 from agent_core.storage.timeline import append_event
 from agent_core.tools import bodies, network
 from agent_core.tools.policy import Decision, Mode, Verdict, decide, risk_label, rules_from_rows
-from agent_core.tools.sandbox import atomic_write_nofollow, file_sha256
+from agent_core.tools.sandbox import atomic_write_nofollow, file_sha256, remove_stale_temps
 from agent_core.tools.specs import TOOLS, Tier, validate_raw_args
 from agent_core.tools.validation import describe_resource, printable, validate_call
 
@@ -240,7 +240,9 @@ class ToolGate:
                     )
         except BriefDeskError as error:
             with self.store.write() as conn:
-                resource = describe_resource(tool, raw, corpus=self.corpus, artifacts=self.artifacts)
+                resource = describe_resource(
+                    tool, raw, corpus=self.corpus, artifacts=self.artifacts
+                )
                 self._refuse(conn, call_id, tool, error, resource=resource)
             state.reject(item, rejection_message=f"Refused by BriefDesk ({error.code}): {error.message}")
             return None
@@ -434,6 +436,8 @@ class ToolGate:
         if unknown:
             with self.store.write() as conn:
                 append_event(conn, self.run_id, EventKind.OUTCOME_UNKNOWN, tool="save_brief", data={"call_id": call_id, "idempotency_key": key})
+        if unknown:
+            remove_stale_temps(target)  # a kill between fsync and rename leaves one behind
         current = file_sha256(target)
         if unknown and current == expected:
             with self.store.write() as conn:

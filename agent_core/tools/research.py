@@ -146,10 +146,19 @@ UNTRUSTED_NOTE = (
 )
 
 
+# Any spelling of our tag a model might read as one: case, spaces, a slash before the name.
+_TAG_LIKE = re.compile(r"<(\s*/?\s*)untrusted_document", re.I)
+
+
+def wrap_untrusted(source_id: str, text: str) -> str:
+    """Label `text` as data. The text cannot open or close a wrapper of its own and then speak
+    as us: every tag-like spelling inside it is defanged (`untrusted_document` ->
+    `untrusted-document`), so the one real closing tag is ours."""
+    body = _TAG_LIKE.sub(lambda m: "<" + m.group(1) + "untrusted-document", text)
+    return "\n".join([UNTRUSTED_OPEN.format(sid=source_id), body, UNTRUSTED_CLOSE, UNTRUSTED_NOTE])
+
+
 def read_document(root: Path, source_id: str) -> tuple[str, str, bool]:
     """(wrapped text for the model, raw text, truncated)."""
     raw, truncated = read_text_nofollow(root, source_id, max_bytes=MAX_READ_BYTES)
-    # The document must not be able to close its own wrapper and speak as us.
-    body = raw.replace("</untrusted_document", "</untrusted-document")
-    wrapped = "\n".join([UNTRUSTED_OPEN.format(sid=source_id), body, UNTRUSTED_CLOSE, UNTRUSTED_NOTE])
-    return wrapped, raw, truncated
+    return wrap_untrusted(source_id, raw), raw, truncated

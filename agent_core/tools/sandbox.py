@@ -215,11 +215,33 @@ def is_temp_artifact(name: str) -> bool:
     return bool(_TEMP_RE.match(name))
 
 
-def _temp_name(name: str) -> str:
+def _temp_prefix(name: str) -> str:
     # Shorten the stem so the temp name fits the component limit even for a 255-byte name.
     room = MAX_COMPONENT_BYTES - len("..") - _TEMP_TOKEN_HEX - len(".tmp")
-    stem = os.fsdecode(os.fsencode(name)[:room])
-    return f".{stem}.{secrets.token_hex(_TEMP_TOKEN_HEX // 2)}.tmp"
+    return f".{os.fsdecode(os.fsencode(name)[:room])}."
+
+
+def _temp_name(name: str) -> str:
+    return f"{_temp_prefix(name)}{secrets.token_hex(_TEMP_TOKEN_HEX // 2)}.tmp"
+
+
+def remove_stale_temps(target: Path) -> int:
+    """Remove temp files a killed write left beside `target` (between fsync and rename).
+
+    Only regular files named like our temp files for this target are removed; returns how many.
+    """
+    prefix = _temp_prefix(target.name)
+    removed = 0
+    try:
+        entries = list(os.scandir(target.parent))
+    except FileNotFoundError:
+        return 0
+    for entry in entries:
+        if entry.name.startswith(prefix) and is_temp_artifact(entry.name) and entry.is_file(follow_symlinks=False):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(entry.path)
+                removed += 1
+    return removed
 
 
 def _write_all(fd: int, content: bytes) -> None:

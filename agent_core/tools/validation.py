@@ -1,18 +1,24 @@
 """Validate one call completely before anyone sees it: schema, sandbox, network settings.
 
 An invalid call is refused and never shown to a person as approvable. The same function
-validates an edit made by a reviewer.
+validates an edit made by a reviewer. `describe_resource` gives the block log a bounded,
+printable, normalized name for what a refused call aimed at.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import unicodedata
 from pathlib import Path
 from typing import Any
 
 from agent_core.tools import network
 from agent_core.tools.sandbox import resolve_inside
 from agent_core.tools.specs import TOOLS, validate_args, validate_raw_args
+
+MAX_RESOURCE_CHARS = 200
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
 def validate_call(
@@ -22,17 +28,70 @@ def validate_call(
     corpus: Path,
     artifacts: Path,
     settings: dict[str, Any],
+    network_calls_used: int | None = None,
 ) -> tuple[dict[str, Any], str | None]:
-    """Returns (normalized args, resolved target or None) or raises BriefDeskError."""
+    """Returns (normalized args, resolved target or None) or raises BriefDeskError.
+
+    `network_calls_used` (fetch_url executions so far in the run) enforces the per-run
+    network budget at validation too, so a call beyond it is never proposed.
+    """
     if isinstance(args, str):
         normalized = validate_raw_args(tool, args)
     else:
-        normalized = validate_raw_args(tool, json.dumps(args)) if tool in TOOLS else validate_args(TOOLS[tool], args)
+        normalized = (
+            validate_raw_args(tool, json.dumps(args))
+            if tool in TOOLS
+            else validate_args(TOOLS[tool], args)
+        )
     if tool == "read_document":
         return normalized, str(resolve_inside(corpus, normalized["path"], must_exist=True))
     if tool == "save_brief":
         artifacts.mkdir(parents=True, exist_ok=True)
-        return normalized, str(resolve_inside(artifacts, normalized["relative_path"], must_exist=False))
+        return normalized, str(
+            resolve_inside(artifacts, normalized["relative_path"], must_exist=False)
+        )
     if tool == "fetch_url":
-        return normalized, network.check_url(normalized["url"], settings)
+        host = network.check_url(normalized["url"], settings)
+        if network_calls_used is not None:
+            network.check_budget(network_calls_used, settings)
+        return normalized, host
     return normalized, None
+
+
+def printable(text: str, limit: int = MAX_RESOURCE_CHARS) -> str:
+    """NFC text with controls and invisible format characters (bidi overrides, NUL, newlines)
+    shown as escapes, clipped: a log line must read as what it is."""
+    shown = "".join(
+        ch.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(ch) in _INVISIBLE
+        else ch
+        for ch in unicodedata.normalize("NFC", text[: limit * 2])
+    )
+    return shown if len(shown) <= limit and len(text) <= limit * 2 else shown[:limit] + "…"
+
+
+def describe_resource(tool: str, raw: str, *, corpus: Path, artifacts: Path) -> str | None:
+    """What a (refused) call aimed at, normalized for the block log; never the whole payload.
+
+    Paths become the lexical location under their root (`../../etc/passwd` read from the
+    corpus shows as `/etc/passwd`; symlinks are not followed: that is the sandbox's job), URLs
+    stay URLs; all of it printable and bounded.
+    """
+    try:
+        args = json.loads(raw[:100_000]) if len(raw) <= 100_000 else None
+    except json.JSONDecodeError:
+        args = None
+    if not isinstance(args, dict):
+        return printable(raw) if raw else None
+    for key, root in (("path", corpus), ("relative_path", artifacts)):
+        value = args.get(key)
+        if isinstance(value, str):
+            # NFKC: where a later layer that normalises (fullwidth dots...) would aim.
+            text = unicodedata.normalize("NFKC", value[: MAX_RESOURCE_CHARS * 2])
+            if "\x00" not in text and not text.startswith("~"):
+                text = os.path.normpath(os.path.join(str(root), text))
+            return printable(text)
+    value = args.get("url")
+    if isinstance(value, str):
+        return printable(value)
+    return None

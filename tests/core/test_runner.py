@@ -226,7 +226,18 @@ def test_cancel_from_another_thread_stops_a_running_run_at_a_boundary(ws: Any, t
     thread.join(60)
     driver_ws.close()
     run = ws.get_run(run_id)
-    assert run["status"] == "cancelled"
+    assert run["status"] == "cancelled", run["error"]
     turns = [e for e in ws.timeline(run_id) if e["kind"] == "model_turn"]
     assert 1 <= len(turns) < 45
     assert ws.timeline(run_id)[-1]["kind"] == "run_finished"
+
+
+def test_an_ended_run_keeps_only_its_latest_checkpoint(ws: Any) -> None:
+    run = ws.start_run(QUESTION, mode="acceptEdits")
+    assert run["status"] == "succeeded"
+    saved = [e for e in ws.timeline(run["run_id"]) if e["kind"] == "checkpoint_saved"]
+    with ws.store.read() as conn:
+        rows = conn.execute(select(checkpoints).where(checkpoints.c.run_id == run["run_id"])).all()
+    assert len(saved) > 5
+    assert [r.sequence for r in rows] == [saved[-1]["data"]["sequence"]]
+    assert ws.resume(run["run_id"])["status"] == "succeeded"

@@ -68,9 +68,11 @@ def test_each_kind_of_state_lives_in_its_own_table(demo: DemoRun) -> None:
     assert any(json.loads(r["item_json"]).get("role") == "user" for r in session)
     assert "item_json" not in run_row.keys()  # noqa: SIM118  # messages are the session's, not the run's
 
+    # Checkpoints live until the run ends; an ended run keeps only its latest one.
     cps = demo.rows("SELECT * FROM checkpoints WHERE run_id = ? ORDER BY sequence", run_id)
-    assert len(cps) >= 5
-    assert {r["boundary"] for r in cps} == {"A", "B"}
+    saved = demo.rows("SELECT data_json FROM events WHERE run_id = ? AND kind = 'checkpoint_saved'", run_id)
+    assert len(saved) >= 5 and {json.loads(r["data_json"])["boundary"] for r in saved} == {"A", "B"}
+    assert [r["sequence"] for r in cps] == [json.loads(saved[-1]["data_json"])["sequence"]]
     assert all(r["runtime_version"] and r["next_step"] and json.loads(r["budgets_json"])
                for r in cps)
 

@@ -408,3 +408,18 @@ def test_property_writes_stay_inside(
         assert path.read_bytes() == b"model output"
     assert _outside_state(root) == outside_before
     assert _temp_files(root) == []
+
+
+def test_remove_stale_temps_only_removes_our_temp_files_for_that_target(tmp_path: Path) -> None:
+    from agent_core.tools.sandbox import _temp_name, remove_stale_temps
+
+    target = tmp_path / "brief.md"
+    target.write_text("kept")
+    stale = tmp_path / _temp_name("brief.md")
+    stale.write_text("half a write")
+    other = tmp_path / _temp_name("other.md")
+    other.write_text("another target's temp")
+    lookalike = tmp_path / ".brief.md.notours.tmp"
+    lookalike.write_text("not our pattern")
+    assert remove_stale_temps(target) == 1
+    assert not stale.exists() and other.exists() and lookalike.exists() and target.read_text() == "kept"
