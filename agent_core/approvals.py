@@ -66,7 +66,8 @@ def check_decidable(approval: Approval, now: datetime) -> None:
     ):
         raise BriefDeskError(
             ErrorCode.APPROVAL_EXPIRED,
-            f"Approval {approval.id} expired at {approval.expires_at}; it can no longer be decided.",
+            f"Approval {approval.id} expired at {approval.expires_at}; "
+            "it can no longer be decided.",
         )
     if approval.status is ApprovalStatus.SUPERSEDED:
         raise BriefDeskError(

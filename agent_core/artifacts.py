@@ -113,7 +113,10 @@ def _identify(path: Path) -> _FileId | None:
         log.debug("cannot sight %s: %s", path, exc)
         return None
     same = (before.st_ino, before.st_mtime_ns, before.st_size) == (
-        after.st_ino, after.st_mtime_ns, after.st_size)
+        after.st_ino,
+        after.st_mtime_ns,
+        after.st_size,
+    )
     if digest is None or not same:
         return None  # a write in progress: its own events will bring it back
     return _FileId(str(path), digest, f"{after.st_ino}:{after.st_mtime_ns}")
@@ -138,9 +141,17 @@ def _already_sighted(store: Store, path: Path) -> bool:
         return True  # gone: nothing to sight
     sightings = artifact_sightings.c
     with store.read() as conn:
-        return conn.execute(select(sightings.path).where(
-            sightings.path == str(path), sightings.inode_key == f"{st.st_ino}:{st.st_mtime_ns}",
-        ).limit(1)).first() is not None
+        return (
+            conn.execute(
+                select(sightings.path)
+                .where(
+                    sightings.path == str(path),
+                    sightings.inode_key == f"{st.st_ino}:{st.st_mtime_ns}",
+                )
+                .limit(1)
+            ).first()
+            is not None
+        )
 
 
 def _record(conn: Connection, fid: _FileId, watcher_run_id: str | None) -> Sighting | None:
@@ -154,17 +165,27 @@ def _record(conn: Connection, fid: _FileId, watcher_run_id: str | None) -> Sight
         verdict = Verdict.UNEXPECTED
         run_ids = (watcher_run_id,) if watcher_run_id else _runs_for_unexpected(conn, fid.path)
     inserted = conn.execute(
-        sqlite_insert(artifact_sightings).values(
-            path=fid.path, content_hash=fid.content_hash, inode_key=fid.inode_key,
-            run_id=run_ids[0], verdict=str(verdict), count=count, seen_at=now_iso(),
-        ).on_conflict_do_nothing()
+        sqlite_insert(artifact_sightings)
+        .values(
+            path=fid.path,
+            content_hash=fid.content_hash,
+            inode_key=fid.inode_key,
+            run_id=run_ids[0],
+            verdict=str(verdict),
+            count=count,
+            seen_at=now_iso(),
+        )
+        .on_conflict_do_nothing()
     )
     if inserted.rowcount != 1:
         return None  # another process (or an earlier scan) already counted this write
     data: dict[str, Any] = {"path": fid.path, "count": count, "content_hash": fid.content_hash}
     if owner is not None:
-        data |= {"duplicate": count > 1, "call_id": owner.call_id,
-                 "idempotency_key": owner.idempotency_key}
+        data |= {
+            "duplicate": count > 1,
+            "call_id": owner.call_id,
+            "idempotency_key": owner.idempotency_key,
+        }
         append_event(conn, owner.run_id, EventKind.ARTIFACT_CONFIRMED, tool=owner.tool, data=data)
     else:
         approved_here = conn.execute(
@@ -179,10 +200,14 @@ def _record(conn: Connection, fid: _FileId, watcher_run_id: str | None) -> Sight
 def _owning_entry(conn: Connection, fid: _FileId) -> Any:
     """The approved ledger entry this write fulfils: the oldest not yet sighted, else the newest."""
     entries = conn.execute(
-        select(ledger).where(
-            ledger.c.target == fid.path, ledger.c.tool == "save_brief",
-            ledger.c.expected_hash == fid.content_hash, ledger.c.status.in_(_APPROVED_STATUSES),
-        ).order_by(ledger.c.started_at)
+        select(ledger)
+        .where(
+            ledger.c.target == fid.path,
+            ledger.c.tool == "save_brief",
+            ledger.c.expected_hash == fid.content_hash,
+            ledger.c.status.in_(_APPROVED_STATUSES),
+        )
+        .order_by(ledger.c.started_at)
     ).all()
     for entry in entries:
         if _count(conn, fid, (Verdict.CONFIRMED, Verdict.DUPLICATE), entry.run_id) == 0:
@@ -195,8 +220,11 @@ def _count(
 ) -> int:
     """Sightings of this path with these verdicts (with `run_id`: of this content, for that run)."""
     sightings = artifact_sightings.c
-    query = select(func.count()).select_from(artifact_sightings).where(
-        sightings.path == fid.path, sightings.verdict.in_([str(v) for v in verdicts]))
+    query = (
+        select(func.count())
+        .select_from(artifact_sightings)
+        .where(sightings.path == fid.path, sightings.verdict.in_([str(v) for v in verdicts]))
+    )
     if run_id is not None:
         query = query.where(sightings.run_id == run_id, sightings.content_hash == fid.content_hash)
     return int(conn.execute(query).scalar_one())
@@ -245,8 +273,9 @@ class ArtifactWatcher:
     writes are then recorded on that run. Thread-safe; `stop()` records pending sightings.
     """
 
-    def __init__(self, store: Store, root: Path, *, run_id: str | None = None,
-                 settle: float = SETTLE_SECONDS) -> None:
+    def __init__(
+        self, store: Store, root: Path, *, run_id: str | None = None, settle: float = SETTLE_SECONDS
+    ) -> None:
         self.store, self.run_id, self.settle = store, run_id, settle
         self.root = Path(root).expanduser().resolve()
         self._pending: dict[Path, float] = {}
@@ -356,14 +385,21 @@ def drive_watched(ws: Workspace, run_id: str, *, confirm_timeout: float = 2.0) -
 def unconfirmed_writes(store: Store, run_id: str) -> list[str]:
     """Targets of the run's confirmed `save_brief` entries that have no artifact_confirmed yet."""
     with store.read() as conn:
-        written = conn.execute(select(ledger.c.target).where(
-            ledger.c.run_id == run_id, ledger.c.tool == "save_brief",
-            ledger.c.status == str(SideEffectStatus.CONFIRMED)))
+        written = conn.execute(
+            select(ledger.c.target).where(
+                ledger.c.run_id == run_id,
+                ledger.c.tool == "save_brief",
+                ledger.c.status == str(SideEffectStatus.CONFIRMED),
+            )
+        )
         targets = {r.target for r in written if r.target}
         if not targets:
             return []
-        confirmed = conn.execute(select(events.c.data_json).where(
-            events.c.run_id == run_id, events.c.kind == str(EventKind.ARTIFACT_CONFIRMED)))
+        confirmed = conn.execute(
+            select(events.c.data_json).where(
+                events.c.run_id == run_id, events.c.kind == str(EventKind.ARTIFACT_CONFIRMED)
+            )
+        )
         seen = {json.loads(r.data_json).get("path") for r in confirmed}
     return sorted(targets - seen)
 
@@ -405,14 +441,16 @@ def artifact_states(store: Store, root: Path) -> list[dict[str, Any]]:
         seen = sightings.get(str(path), [])
         key = f"{st.st_ino}:{st.st_mtime_ns}"
         current = next((r for r in reversed(seen) if r.inode_key == key), None)
-        states.append({
-            "path": str(path),
-            "relative": path.relative_to(root).as_posix(),
-            "size": st.st_size,
-            "modified": datetime.fromtimestamp(st.st_mtime, UTC).isoformat(timespec="seconds"),
-            "state": current.verdict if current else "unseen",
-            "count": current.count if current else 0,
-            "run_id": current.run_id if current else None,
-            "writes_seen": len(seen),
-        })
+        states.append(
+            {
+                "path": str(path),
+                "relative": path.relative_to(root).as_posix(),
+                "size": st.st_size,
+                "modified": datetime.fromtimestamp(st.st_mtime, UTC).isoformat(timespec="seconds"),
+                "state": current.verdict if current else "unseen",
+                "count": current.count if current else 0,
+                "run_id": current.run_id if current else None,
+                "writes_seen": len(seen),
+            }
+        )
     return sorted(states, key=lambda state: state["relative"])

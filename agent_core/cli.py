@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from agent_core.cli_text import render_text
 from agent_core.errors import BriefDeskError, ErrorCode
 
 API = 1
@@ -147,9 +148,15 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> dict[str, Any]:
             from agent_core.artifacts import drive_watched
 
             run_id = ws.create_run(
-                args.question, thread=args.thread, model=args.model, mode=args.mode,
-                approval_ttl=args.approval_ttl, max_turns=args.max_turns,
-                max_tool_calls=args.max_tool_calls, corpus=g.get("corpus"), artifacts=g.get("artifacts"),
+                args.question,
+                thread=args.thread,
+                model=args.model,
+                mode=args.mode,
+                approval_ttl=args.approval_ttl,
+                max_turns=args.max_turns,
+                max_tool_calls=args.max_tool_calls,
+                corpus=g.get("corpus"),
+                artifacts=g.get("artifacts"),
             )
             return drive_watched(ws, run_id)  # confirms its own writes before it exits
         if cmd == "resume":
@@ -170,7 +177,11 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> dict[str, Any]:
             if args.action == "list":
                 return {"approvals": ws.list_approvals(status=args.status, run_id=args.run)}
             if args.action == "approve":
-                return {"approval": ws.approve(args.id, reviewer=args.reviewer, reason=args.reason, remember=args.remember)}
+                return {
+                    "approval": ws.approve(
+                        args.id, reviewer=args.reviewer, reason=args.reason, remember=args.remember
+                    )
+                }
             if args.action == "reject":
                 return {"approval": ws.reject(args.id, reviewer=args.reviewer, reason=args.reason)}
             return {"approval": ws.edit(args.id, reviewer=args.reviewer, args=args.args)}
@@ -186,7 +197,9 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> dict[str, Any]:
             return {"memories": ws.memories()}
         if cmd == "settings":
             if args.action == "set":
-                return {"settings": ws.set_setting(_need(args.key, "KEY"), _need(args.value, "VALUE"))}
+                return {
+                    "settings": ws.set_setting(_need(args.key, "KEY"), _need(args.value, "VALUE"))
+                }
             values = ws.settings()
             if args.key:
                 if args.key not in values:
@@ -196,64 +209,6 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> dict[str, Any]:
         raise UsageError(f"unknown command {cmd}")
     finally:
         ws.close()
-
-
-# -- text output --------------------------------------------------------------------------
-
-
-def _table(rows: list[dict[str, Any]], columns: list[str]) -> str:
-    if not rows:
-        return "(none)"
-    cells = [[str(r.get(c, "") if r.get(c) is not None else "-") for c in columns] for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
-    widths = [min(w, 60) for w in widths]
-    line = lambda vals: "  ".join(v[:w].ljust(w) for v, w in zip(vals, widths, strict=True)).rstrip()
-    return "\n".join([line(columns), line(["-" * w for w in widths]), *(line(r) for r in cells)])
-
-
-def _run_text(run: dict[str, Any]) -> str:
-    lines = [f"run {run['run_id']}  [{run['status']}]  thread {run['thread_id']}", f"question: {run['question']}"]
-    for ap in run.get("approvals", []):
-        lines.append(f"waiting for approval {ap['id']}: {ap['tool']} -> {ap['target']} (expires {ap['expires_at']})")
-        lines.append(f"  approve: briefdesk-cli approvals approve {ap['id']} --reviewer NAME && briefdesk-cli resume {run['run_id']}")
-    if run.get("question_pending"):
-        lines.append(f"question for you: {run['question_pending']}")
-        lines.append(f"  answer: briefdesk-cli answer {run['run_id']} --text '...' && briefdesk-cli resume {run['run_id']}")
-    if run.get("output"):
-        lines.append(f"output: {run['output']}")
-    if run.get("error"):
-        lines.append(f"error: {run['error']['code']}: {run['error']['message']}")
-    return "\n".join(lines)
-
-
-def render_text(args: argparse.Namespace, body: dict[str, Any]) -> str:
-    if "run_id" in body and "status" in body:
-        return _run_text(body)
-    if "runs" in body:
-        return _table(body["runs"], ["run_id", "status", "model", "mode", "updated_at", "question"])
-    if "events" in body:
-        return "\n".join(
-            f"{e['seq']:>6}  {e['at'][11:23]}  {e['kind']:<20} {e['tool'] or '':<16} {json.dumps(e['data'], ensure_ascii=False)[:100]}"
-            for e in body["events"]
-        ) or "(no events)"
-    if "approvals" in body:
-        return _table(body["approvals"], ["id", "run_id", "tool", "status", "target", "expires_at"])
-    if "approval" in body:
-        a = body["approval"]
-        return f"approval {a['id']} is {a['status']} (tool {a['tool']}, target {a['target']}, arg hash {a['arg_hash'][:12]})"
-    if "rules" in body:
-        return _table(body["rules"], ["id", "active", "describes"])
-    if "rule" in body:
-        return f"rule {body['rule']['id']}: {body['rule']['describes']} ({'active' if body['rule']['active'] else 'revoked'})"
-    if "entries" in body:
-        return _table(body["entries"], ["at", "entry", "principal", "tool", "decision", "code", "rule_id", "resource"])
-    if "memories" in body:
-        return _table(body["memories"], ["id", "user", "purpose", "key", "value", "expires_at"])
-    if "settings" in body:
-        return "\n".join(f"{k} = {json.dumps(v)}" for k, v in sorted(body["settings"].items()))
-    if "stored" in body:
-        return f"{body['name']}: {'stored' if body['stored'] else 'not stored'} (backend {body['backend']})"
-    return "\n".join(f"{k}: {v}" for k, v in body.items())
 
 
 def _emit(as_json: bool, body: dict[str, Any], text: Callable[[], str]) -> None:
@@ -284,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
-    _emit(as_json, body, lambda: render_text(args, body))
+    _emit(as_json, body, lambda: render_text(body))
     if "run_id" in body and body.get("status") == "failed":
         return EXIT_RUN_FAILED
     return 0

@@ -53,10 +53,17 @@ class RunRecord:
         with self.store.write() as conn:
             self.write_state(conn, active_s=round(active_s, 3))
             run_rows.update_run(
-                conn, self.run_id, status=str(status), owner_host=None, owner_pid=None, owner_started=None
+                conn,
+                self.run_id,
+                status=str(status),
+                owner_host=None,
+                owner_pid=None,
+                owner_started=None,
             )
             if status is RunStatus.EXPIRED:
-                append_event(conn, self.run_id, EventKind.RUN_FINISHED, data={"status": str(status)})
+                append_event(
+                    conn, self.run_id, EventKind.RUN_FINISHED, data={"status": str(status)}
+                )
 
     def finish(
         self,

@@ -97,7 +97,8 @@ def build_model(spec: str, run_id: str, settings: dict[str, Any]) -> Model:
 
         return OpenAICompatModel(str(settings["openai.model"]), str(settings["openai.base_url"]))
     raise BriefDeskError(
-        ErrorCode.INVALID_ARGUMENTS, f"Unknown model {spec!r}: use offline, scripted:FILE or openai."
+        ErrorCode.INVALID_ARGUMENTS,
+        f"Unknown model {spec!r}: use offline, scripted:FILE or openai.",
     )
 
 
@@ -110,7 +111,8 @@ def validate_model_spec(spec: str) -> None:
         load_script(Path(spec.removeprefix("scripted:")))
         return
     raise BriefDeskError(
-        ErrorCode.INVALID_ARGUMENTS, f"Unknown model {spec!r}: use offline, scripted:FILE or openai."
+        ErrorCode.INVALID_ARGUMENTS,
+        f"Unknown model {spec!r}: use offline, scripted:FILE or openai.",
     )
 
 
@@ -130,7 +132,9 @@ class RunDriver:
     # -- budgets and cancellation -------------------------------------------------------
 
     def active_seconds(self) -> float:
-        return float(self.record.state.get("active_s", 0.0)) + (time.monotonic() - self.started_clock)
+        return float(self.record.state.get("active_s", 0.0)) + (
+            time.monotonic() - self.started_clock
+        )
 
     def check_budgets(self, *, next_turn: bool = False, next_call: bool = False) -> None:
         limits = self.record.limits
@@ -149,13 +153,15 @@ class RunDriver:
 
     # -- checkpoints --------------------------------------------------------------------
 
-    def save_checkpoint(self, conn: Any, boundary: str, call_id: str | None, next_step: str) -> None:
+    def save_checkpoint(
+        self, conn: Any, boundary: str, call_id: str | None, next_step: str
+    ) -> None:
         state = dict(self.record.state)
         state["active_s"] = round(self.active_seconds(), 3)
         digest = conn.execute(
-            run_rows.runs.select().with_only_columns(run_rows.runs.c.state_digest).where(
-                run_rows.runs.c.run_id == self.run_id
-            )
+            run_rows.runs.select()
+            .with_only_columns(run_rows.runs.c.state_digest)
+            .where(run_rows.runs.c.run_id == self.run_id)
         ).scalar()
         cp = self.checkpoints.save(
             conn,
@@ -175,7 +181,12 @@ class RunDriver:
             conn,
             self.run_id,
             EventKind.CHECKPOINT_SAVED,
-            data={"sequence": cp.sequence, "boundary": boundary, "call_id": call_id, "next_step": next_step},
+            data={
+                "sequence": cp.sequence,
+                "boundary": boundary,
+                "call_id": call_id,
+                "next_step": next_step,
+            },
         )
 
     # -- the loop -----------------------------------------------------------------------
@@ -208,7 +219,9 @@ class RunDriver:
         config = RunConfig(tracing_disabled=True, tool_not_found_behavior="return_error_to_model")
         try:
             state = await self._load_state(agent)
-            current: str | list[Any] | RunState[Any] = state if state is not None else (agent_input or "")
+            current: str | list[Any] | RunState[Any] = (
+                state if state is not None else (agent_input or "")
+            )
             while True:
                 if isinstance(current, RunState):
                     outcome = self.gate.handle_pause(current)
@@ -228,13 +241,20 @@ class RunDriver:
             # The SDK wraps what a tool raises (a cancel, a budget, a storage error): unwrap it.
             exc = _our_cause(raised)
             if isinstance(exc, StopRun):
-                self.record.finish(RunStatus.CANCELLED, output=None, error=None, active_s=self.active_seconds())
+                self.record.finish(
+                    RunStatus.CANCELLED, output=None, error=None, active_s=self.active_seconds()
+                )
                 return
             if isinstance(exc, BriefDeskError):
                 if exc.code == ErrorCode.MIGRATION_REQUIRED:
                     self.record.release()
                     raise exc from None
-                self.record.finish(RunStatus.FAILED, output=None, error=exc.to_json(), active_s=self.active_seconds())
+                self.record.finish(
+                    RunStatus.FAILED,
+                    output=None,
+                    error=exc.to_json(),
+                    active_s=self.active_seconds(),
+                )
                 return
             self.record.finish(
                 RunStatus.FAILED,

@@ -139,7 +139,13 @@ class ToolGate:
     # -- refusals -------------------------------------------------------------------------
 
     def _refuse(
-        self, conn: Connection, call_id: str, tool: str, error: BriefDeskError, *, resource: str | None
+        self,
+        conn: Connection,
+        call_id: str,
+        tool: str,
+        error: BriefDeskError,
+        *,
+        resource: str | None,
     ) -> None:
         known = error.code in ErrorCode._value2member_map_
         # The refusing boundary's own rule id when it names one (network.allowlist, ...).
@@ -157,14 +163,25 @@ class ToolGate:
             self.run_id,
             EventKind.BLOCKED,
             tool=tool,
-            data={"call_id": call_id, "rule": rule, "code": error.code, "resource": clipped, "message": _clip(error.message, 300)},
+            data={
+                "call_id": call_id,
+                "rule": rule,
+                "code": error.code,
+                "resource": clipped,
+                "message": _clip(error.message, 300),
+            },
         )
         append_event(
             conn,
             self.run_id,
             EventKind.TOOL_RESULT,
             tool=tool,
-            data={"call_id": call_id, "outcome": str(ToolOutcomeStatus.ERROR), "executed": False, "code": error.code},
+            data={
+                "call_id": call_id,
+                "outcome": str(ToolOutcomeStatus.ERROR),
+                "executed": False,
+                "code": error.code,
+            },
         )
         audit.record(
             conn,
@@ -187,7 +204,11 @@ class ToolGate:
             with self.store.read() as conn:
                 used = network.calls_used(conn, self.run_id)
         return validate_call(
-            tool, raw, corpus=self.corpus, artifacts=self.artifacts, settings=self.driver.settings,
+            tool,
+            raw,
+            corpus=self.corpus,
+            artifacts=self.artifacts,
+            settings=self.driver.settings,
             network_calls_used=used,
         )
 
@@ -206,23 +227,30 @@ class ToolGate:
             tool = str(item.tool_name)
             raw = str(getattr(raw_item, "arguments", None) or "{}")
             verdict = self._decide_one(state, item, call_id, tool, raw)
-            if verdict is RunStatus.EXPIRED or (verdict is not None and outcome.stop_status is None):
+            if verdict is RunStatus.EXPIRED or (
+                verdict is not None and outcome.stop_status is None
+            ):
                 outcome.stop_status = verdict
         return outcome
 
     def _call_row(self, conn: Connection, call_id: str) -> Any:
         return conn.execute(
-            select(tool_calls).where(tool_calls.c.run_id == self.run_id, tool_calls.c.call_id == call_id)
+            select(tool_calls).where(
+                tool_calls.c.run_id == self.run_id, tool_calls.c.call_id == call_id
+            )
         ).first()
 
-    def _decide_one(self, state: Any, item: Any, call_id: str, tool: str, raw: str) -> RunStatus | None:
+    def _decide_one(
+        self, state: Any, item: Any, call_id: str, tool: str, raw: str
+    ) -> RunStatus | None:
         with self.store.read() as conn:
             row = self._call_row(conn, call_id)
         index = int(row.idx) if row is not None else 0
         budget = int(self.driver.record.limits["max_tool_calls"])
         if index > budget:
             raise BriefDeskError(
-                ErrorCode.BUDGET_EXCEEDED, f"The run used its {budget} tool calls (call {index} refused)."
+                ErrorCode.BUDGET_EXCEEDED,
+                f"The run used its {budget} tool calls (call {index} refused).",
             )
         if row is not None and row.decision == "deny":
             state.reject(item, rejection_message=f"Refused by BriefDesk ({row.code}).")
@@ -232,11 +260,14 @@ class ToolGate:
             args, target = self.validate(tool, raw)
             if spec.tier in (Tier.WRITE, Tier.NETWORK):
                 with self.store.read() as conn:
-                    earlier = approval_rows.rejected_in_thread(conn, self.thread_id, arg_hash(tool, args))
+                    earlier = approval_rows.rejected_in_thread(
+                        conn, self.thread_id, arg_hash(tool, args)
+                    )
                 if earlier is not None and earlier.call_id != call_id:
                     raise BriefDeskError(
                         ErrorCode.PREVIOUSLY_REJECTED,
-                        f"A reviewer already rejected this exact {tool} in this thread ({earlier.id}).",
+                        f"A reviewer already rejected this exact {tool} in this thread "
+                        f"({earlier.id}).",
                     )
         except BriefDeskError as error:
             with self.store.write() as conn:
@@ -244,12 +275,21 @@ class ToolGate:
                     tool, raw, corpus=self.corpus, artifacts=self.artifacts
                 )
                 self._refuse(conn, call_id, tool, error, resource=resource)
-            state.reject(item, rejection_message=f"Refused by BriefDesk ({error.code}): {error.message}")
+            state.reject(
+                item, rejection_message=f"Refused by BriefDesk ({error.code}): {error.message}"
+            )
             return None
         if spec.tier is Tier.INTERACTION:
             return self._question(state, item, call_id, args, index)
         with self.store.read() as conn:
-            decision = decide(spec.tier, tool, mode=self.mode, target=target, run_id=self.run_id, rules=self._rules(conn))
+            decision = decide(
+                spec.tier,
+                tool,
+                mode=self.mode,
+                target=target,
+                run_id=self.run_id,
+                rules=self._rules(conn),
+            )
         if spec.tier in (Tier.WRITE, Tier.NETWORK):
             return self._gated(state, item, call_id, tool, args, target, decision, index)
         self._approve(state, item, call_id, tool, index)
@@ -261,7 +301,9 @@ class ToolGate:
         crash.before_tool(index)
         state.approve(item)
 
-    def _question(self, state: Any, item: Any, call_id: str, args: dict[str, Any], index: int) -> RunStatus | None:
+    def _question(
+        self, state: Any, item: Any, call_id: str, args: dict[str, Any], index: int
+    ) -> RunStatus | None:
         if call_id in self.state.get("answers", {}):
             self._approve(state, item, call_id, "ask_question", index)
             return None
@@ -269,17 +311,29 @@ class ToolGate:
             row = run_rows.get_run_row(conn, self.run_id)
             if row.question_pending != args["question"]:
                 run_rows.update_run(conn, self.run_id, question_pending=args["question"])
-                self.driver.record.write_state(conn, waiting_call=call_id, next_step="wait for an answer")
+                self.driver.record.write_state(
+                    conn, waiting_call=call_id, next_step="wait for an answer"
+                )
                 append_event(
-                    conn, self.run_id, EventKind.QUESTION_ASKED, tool="ask_question",
+                    conn,
+                    self.run_id,
+                    EventKind.QUESTION_ASKED,
+                    tool="ask_question",
                     data={"call_id": call_id, "question": args["question"]},
                 )
                 self.driver.save_checkpoint(conn, "A", call_id, "wait for an answer")
         return RunStatus.WAITING_INPUT
 
     def _gated(
-        self, state: Any, item: Any, call_id: str, tool: str, args: dict[str, Any],
-        target: str | None, decision: Decision, index: int,
+        self,
+        state: Any,
+        item: Any,
+        call_id: str,
+        tool: str,
+        args: dict[str, Any],
+        target: str | None,
+        decision: Decision,
+        index: int,
     ) -> RunStatus | None:
         with self.store.write() as conn:
             approval = approval_rows.latest_for_call(conn, self.run_id, call_id)
@@ -294,7 +348,10 @@ class ToolGate:
                         conn, approval, _with_status(approval, ApprovalStatus.EXPIRED)
                     )
                     append_event(
-                        conn, self.run_id, EventKind.APPROVAL_DECIDED, tool=tool,
+                        conn,
+                        self.run_id,
+                        EventKind.APPROVAL_DECIDED,
+                        tool=tool,
                         data={"approval_id": expired.id, "status": "expired", "reviewer": None},
                     )
                     return RunStatus.EXPIRED
@@ -307,15 +364,23 @@ class ToolGate:
             reason = f" Reason: {approval.decision_reason}" if approval.decision_reason else ""
             state.reject(
                 item,
-                rejection_message=f"The reviewer rejected {tool} (approval {approval.id}); nothing was written.{reason} Do not propose another write.",
+                rejection_message=(
+                    f"The reviewer rejected {tool} (approval {approval.id}); nothing was "
+                    f"written.{reason} Do not propose another write."
+                ),
             )
             return None
         self._approve(state, item, call_id, tool, index)
         return None
 
     def _propose(
-        self, conn: Connection, call_id: str, tool: str, args: dict[str, Any],
-        target: str | None, decision: Decision,
+        self,
+        conn: Connection,
+        call_id: str,
+        tool: str,
+        args: dict[str, Any],
+        target: str | None,
+        decision: Decision,
     ) -> Approval:
         now = utcnow()
         ttl = float(run_rows.limits(run_rows.get_run_row(conn, self.run_id))["approval_ttl"])
@@ -344,20 +409,45 @@ class ToolGate:
         )
         approval_rows.insert_approval(conn, approval)
         append_event(
-            conn, self.run_id, EventKind.APPROVAL_REQUESTED, tool=tool,
-            data={"approval_id": approval.id, "status": str(approval.status), "reviewer": approval.reviewer, "target": target},
+            conn,
+            self.run_id,
+            EventKind.APPROVAL_REQUESTED,
+            tool=tool,
+            data={
+                "approval_id": approval.id,
+                "status": str(approval.status),
+                "reviewer": approval.reviewer,
+                "target": target,
+            },
         )
         if auto:
             append_event(
-                conn, self.run_id, EventKind.APPROVAL_DECIDED, tool=tool,
-                data={"approval_id": approval.id, "status": "approved", "reviewer": approval.reviewer, "rule": decision.rule_id},
+                conn,
+                self.run_id,
+                EventKind.APPROVAL_DECIDED,
+                tool=tool,
+                data={
+                    "approval_id": approval.id,
+                    "status": "approved",
+                    "reviewer": approval.reviewer,
+                    "rule": decision.rule_id,
+                },
             )
             audit.record(
-                conn, entry="decision", principal=decision.principal, run_id=self.run_id, tool=tool,
-                arg_hash=approval.arg_hash, resource=target, rule_id=decision.rule_id, decision="approved",
+                conn,
+                entry="decision",
+                principal=decision.principal,
+                run_id=self.run_id,
+                tool=tool,
+                arg_hash=approval.arg_hash,
+                resource=target,
+                rule_id=decision.rule_id,
+                decision="approved",
                 detail=decision.reason,
             )
-        self.driver.record.write_state(conn, next_step=f"wait for approval of {tool}" if not auto else f"run {tool}")
+        self.driver.record.write_state(
+            conn, next_step=f"wait for approval of {tool}" if not auto else f"run {tool}"
+        )
         return approval
 
     # -- execution ------------------------------------------------------------------------
@@ -375,7 +465,10 @@ class ToolGate:
         if TOOLS[tool].tier in (Tier.WRITE, Tier.NETWORK):
             with self.store.read() as conn:
                 approval = approval_rows.latest_for_call(conn, self.run_id, call_id)
-            if approval is None or approval.status not in (ApprovalStatus.APPROVED, ApprovalStatus.CONSUMED):
+            if approval is None or approval.status not in (
+                ApprovalStatus.APPROVED,
+                ApprovalStatus.CONSUMED,
+            ):
                 return "Refused by BriefDesk: this call has no approval."
             args = approval.args  # exactly what the person approved (maybe an edit)
         key = idempotency_key(self.run_id, call_id, tool, args)
@@ -385,10 +478,22 @@ class ToolGate:
                 target = approval.target if approval else None
                 expected = sha256_hex(args["content"]) if tool == "save_brief" else None
                 ledger.start(
-                    conn, key, run_id=self.run_id, call_id=call_id, tool=tool,
-                    arg_hash=arg_hash(tool, args), target=target, expected_hash=expected,
+                    conn,
+                    key,
+                    run_id=self.run_id,
+                    call_id=call_id,
+                    tool=tool,
+                    arg_hash=arg_hash(tool, args),
+                    target=target,
+                    expected_hash=expected,
                 )
-                append_event(conn, self.run_id, EventKind.TOOL_CALLED, tool=tool, data={"call_id": call_id, "args": _clip(args)})
+                append_event(
+                    conn,
+                    self.run_id,
+                    EventKind.TOOL_CALLED,
+                    tool=tool,
+                    data={"call_id": call_id, "args": _clip(args)},
+                )
             elif entry.status is not SideEffectStatus.STARTED:
                 return self._replay(conn, tool, call_id, entry)
         try:
@@ -398,8 +503,16 @@ class ToolGate:
                 result = self._run_body(tool, call_id, args)
         except BriefDeskError as error:
             with self.store.write() as conn:
-                ledger.finish(conn, key, SideEffectStatus.FAILED, str(ToolOutcomeStatus.ERROR), {"error": error.to_json()})
-                self._refuse(conn, call_id, tool, error, resource=approval.target if approval else None)
+                ledger.finish(
+                    conn,
+                    key,
+                    SideEffectStatus.FAILED,
+                    str(ToolOutcomeStatus.ERROR),
+                    {"error": error.to_json()},
+                )
+                self._refuse(
+                    conn, call_id, tool, error, resource=approval.target if approval else None
+                )
                 self.driver.save_checkpoint(conn, "B", call_id, "model")
             return f"Refused by BriefDesk ({error.code}): {error.message}"
         self._confirm(tool, call_id, key, result, approval)
@@ -420,12 +533,17 @@ class ToolGate:
             return bodies.read_document(self.corpus, args)
         if tool == "remember_audience":
             return bodies.remember_audience(
-                self.store, args, user=str(self.driver.settings.get("reviewer") or "local"),
-                run_id=self.run_id, ttl_days=float(self.driver.settings["memory.ttl_days"]),
+                self.store,
+                args,
+                user=str(self.driver.settings.get("reviewer") or "local"),
+                run_id=self.run_id,
+                ttl_days=float(self.driver.settings["memory.ttl_days"]),
             )
         if tool == "ask_question":
             answer = self.state.get("answers", {}).get(call_id, "")
-            return bodies.ToolResult(ToolOutcomeStatus.SUCCESS, f"The person answered: {answer}", {})
+            return bodies.ToolResult(
+                ToolOutcomeStatus.SUCCESS, f"The person answered: {answer}", {}
+            )
         raise BriefDeskError(ErrorCode.UNKNOWN_TOOL, f"There is no tool named {tool!r}.")
 
     def _save_brief(
@@ -435,27 +553,49 @@ class ToolGate:
         expected = sha256_hex(args["content"])
         if unknown:
             with self.store.write() as conn:
-                append_event(conn, self.run_id, EventKind.OUTCOME_UNKNOWN, tool="save_brief", data={"call_id": call_id, "idempotency_key": key})
+                append_event(
+                    conn,
+                    self.run_id,
+                    EventKind.OUTCOME_UNKNOWN,
+                    tool="save_brief",
+                    data={"call_id": call_id, "idempotency_key": key},
+                )
         if unknown:
             remove_stale_temps(target)  # a kill between fsync and rename leaves one behind
         current = file_sha256(target)
         if unknown and current == expected:
             with self.store.write() as conn:
-                append_event(conn, self.run_id, EventKind.RECONCILED, tool="save_brief", data={"call_id": call_id, "idempotency_key": key, "path": str(target)})
+                append_event(
+                    conn,
+                    self.run_id,
+                    EventKind.RECONCILED,
+                    tool="save_brief",
+                    data={"call_id": call_id, "idempotency_key": key, "path": str(target)},
+                )
             return _saved(target, args["content"], reconciled=True)
         if current != approval.base_hash:
             raise BriefDeskError(
                 ErrorCode.TARGET_CHANGED,
-                f"{target} changed since the proposal was shown; the approved diff no longer applies.",
+                f"{target} changed since the proposal was shown; "
+                "the approved diff no longer applies.",
             )
         relative = target.relative_to(self.artifacts.resolve()).as_posix()
         atomic_write_nofollow(
-            self.artifacts, relative, args["content"].encode("utf-8"),
+            self.artifacts,
+            relative,
+            args["content"].encode("utf-8"),
             after_durable=crash.after_write_before_confirm,
         )
         return _saved(target, args["content"], reconciled=False)
 
-    def _confirm(self, tool: str, call_id: str, key: str, result: bodies.ToolResult, approval: Approval | None) -> None:
+    def _confirm(
+        self,
+        tool: str,
+        call_id: str,
+        key: str,
+        result: bodies.ToolResult,
+        approval: Approval | None,
+    ) -> None:
         record = result.to_record()
         with self.store.write() as conn:
             if len(result.text) > OFFLOAD_CHARS:
@@ -463,18 +603,30 @@ class ToolGate:
                 record["blob"] = put_blob(conn, result.text.encode("utf-8"), run_id=self.run_id)
             ledger.finish(conn, key, SideEffectStatus.CONFIRMED, str(result.outcome), record)
             append_event(
-                conn, self.run_id, EventKind.TOOL_RESULT, tool=tool,
-                data={"call_id": call_id, "outcome": str(result.outcome), "executed": True, **_clip(result.summary)},
+                conn,
+                self.run_id,
+                EventKind.TOOL_RESULT,
+                tool=tool,
+                data={
+                    "call_id": call_id,
+                    "outcome": str(result.outcome),
+                    "executed": True,
+                    **_clip(result.summary),
+                },
             )
             changes: dict[str, Any] = {"next_step": "model"}
             found = result.summary.get("sources_found")
             if found:
                 changes["sources_found"] = _merge(self.state["sources_found"], found)
             if tool == "read_document":
-                changes["sources_read"] = _merge(self.state["sources_read"], [result.summary["source_id"]])
+                changes["sources_read"] = _merge(
+                    self.state["sources_read"], [result.summary["source_id"]]
+                )
             self.driver.record.write_state(conn, **changes)
             if approval is not None and approval.status is ApprovalStatus.APPROVED:
-                approval_rows.transition(conn, approval, _with_status(approval, ApprovalStatus.CONSUMED, consumed=True))
+                approval_rows.transition(
+                    conn, approval, _with_status(approval, ApprovalStatus.CONSUMED, consumed=True)
+                )
             self.driver.save_checkpoint(conn, "B", call_id, "model")
 
     def _replay(self, conn: Connection, tool: str, call_id: str, entry: ledger.LedgerEntry) -> str:
@@ -485,8 +637,16 @@ class ToolGate:
         else:
             text = record.get("text") or get_blob(conn, record["blob"]).decode("utf-8")
         append_event(
-            conn, self.run_id, EventKind.TOOL_RESULT, tool=tool,
-            data={"call_id": call_id, "outcome": entry.outcome, "executed": False, "replayed": True},
+            conn,
+            self.run_id,
+            EventKind.TOOL_RESULT,
+            tool=tool,
+            data={
+                "call_id": call_id,
+                "outcome": entry.outcome,
+                "executed": False,
+                "replayed": True,
+            },
         )
         return text
 
@@ -496,7 +656,12 @@ def _merge(existing: list[str], new: list[str]) -> list[str]:
 
 
 def _saved(target: Path, content: str, *, reconciled: bool) -> bodies.ToolResult:
-    data = {"saved": True, "path": str(target), "bytes": len(content.encode("utf-8")), "sha256": sha256_hex(content)}
+    data = {
+        "saved": True,
+        "path": str(target),
+        "bytes": len(content.encode("utf-8")),
+        "sha256": sha256_hex(content),
+    }
     summary = {"path": str(target), "bytes": data["bytes"], "reconciled": reconciled}
     return bodies.ToolResult(ToolOutcomeStatus.SUCCESS, json.dumps(data), summary)
 
@@ -504,8 +669,12 @@ def _saved(target: Path, content: str, *, reconciled: bool) -> bodies.ToolResult
 def _with_status(approval: Approval, status: ApprovalStatus, *, consumed: bool = False) -> Approval:
     from dataclasses import replace
 
-    return replace(approval, status=status, consumed_at=now_iso() if consumed else approval.consumed_at,
-                   decided_at=approval.decided_at or now_iso())
+    return replace(
+        approval,
+        status=status,
+        consumed_at=now_iso() if consumed else approval.consumed_at,
+        decided_at=approval.decided_at or now_iso(),
+    )
 
 
 def new_call_token() -> str:

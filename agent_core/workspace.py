@@ -93,15 +93,26 @@ class Workspace:
         validate_model_spec(model)
         mode = mode or str(prefs["mode"])
         if mode not in settings_store.MODES:
-            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"Unknown mode {mode!r}: use one of {settings_store.MODES}.")
+            raise BriefDeskError(
+                ErrorCode.INVALID_ARGUMENTS,
+                f"Unknown mode {mode!r}: use one of {settings_store.MODES}.",
+            )
         ttl = float(approval_ttl if approval_ttl is not None else prefs["approval_ttl"])
-        for name, value in (("--approval-ttl", ttl), ("--max-turns", max_turns), ("--max-tool-calls", max_tool_calls)):
+        for name, value in (
+            ("--approval-ttl", ttl),
+            ("--max-turns", max_turns),
+            ("--max-tool-calls", max_tool_calls),
+        ):
             if value is not None and value <= 0:
-                raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"{name} takes a positive number.")
+                raise BriefDeskError(
+                    ErrorCode.INVALID_ARGUMENTS, f"{name} takes a positive number."
+                )
         corpus_dir = Path(corpus).expanduser().resolve() if corpus else self.home.corpus
         artifacts_dir = Path(artifacts).expanduser().resolve() if artifacts else self.home.artifacts
         if not corpus_dir.is_dir():
-            raise BriefDeskError(ErrorCode.NOT_FOUND, f"The corpus folder {corpus_dir} does not exist.")
+            raise BriefDeskError(
+                ErrorCode.NOT_FOUND, f"The corpus folder {corpus_dir} does not exist."
+            )
         artifacts_dir.mkdir(parents=True, exist_ok=True)
         limits = {
             **DEFAULT_LIMITS,
@@ -182,19 +193,40 @@ class Workspace:
             needs_input = not conn.execute(
                 select(checkpoints.c.id).where(checkpoints.c.run_id == run_id).limit(1)
             ).first()
-            fresh = needs_input and row.state_digest is None and not conn.execute(
-                select(events.c.seq).where(events.c.run_id == run_id).limit(1)
-            ).first()
+            fresh = (
+                needs_input
+                and row.state_digest is None
+                and not conn.execute(
+                    select(events.c.seq).where(events.c.run_id == run_id).limit(1)
+                ).first()
+            )
             if status is RunStatus.RUNNING and effective is RunStatus.INTERRUPTED:
-                timeline.append_event(conn, run_id, EventKind.RUN_INTERRUPTED, data={"previous_owner_pid": row.owner_pid})
+                timeline.append_event(
+                    conn,
+                    run_id,
+                    EventKind.RUN_INTERRUPTED,
+                    data={"previous_owner_pid": row.owner_pid},
+                )
             run_rows.update_run(
-                conn, run_id, status=str(RunStatus.RUNNING), owner_host=owner.host,
-                owner_pid=owner.pid, owner_started=owner.started, cancel_requested=0,
+                conn,
+                run_id,
+                status=str(RunStatus.RUNNING),
+                owner_host=owner.host,
+                owner_pid=owner.pid,
+                owner_started=owner.started,
+                cancel_requested=0,
             )
             kind = EventKind.RUN_STARTED if fresh else EventKind.RUN_RESUMED
             timeline.append_event(
-                conn, run_id, kind,
-                data={"question": row.question, "model": row.model, "mode": row.mode, "runtime": RUNTIME_VERSION},
+                conn,
+                run_id,
+                kind,
+                data={
+                    "question": row.question,
+                    "model": row.model,
+                    "mode": row.mode,
+                    "runtime": RUNTIME_VERSION,
+                },
             )
             if not needs_input:
                 return True
@@ -208,15 +240,24 @@ class Workspace:
         with self.store.write() as conn:
             row = run_rows.get_run_row(conn, run_id)
             if row.status != RunStatus.WAITING_INPUT:
-                raise BriefDeskError(ErrorCode.RUN_NOT_WAITING, f"Run {run_id} is {row.status}, not waiting_input.")
+                raise BriefDeskError(
+                    ErrorCode.RUN_NOT_WAITING, f"Run {run_id} is {row.status}, not waiting_input."
+                )
             state = run_rows.run_state(row)
             call_id = state.get("waiting_call")
             state.setdefault("answers", {})[call_id] = text.strip()
             state["next_step"] = "continue with the answer"
             run_rows.update_run(conn, run_id, state_json=json.dumps(state), question_pending=None)
             timeline.append_event(
-                conn, run_id, EventKind.ANSWER_RECEIVED, tool="ask_question",
-                data={"call_id": call_id, "question": row.question_pending, "answer": text.strip()[:500]},
+                conn,
+                run_id,
+                EventKind.ANSWER_RECEIVED,
+                tool="ask_question",
+                data={
+                    "call_id": call_id,
+                    "question": row.question_pending,
+                    "answer": text.strip()[:500],
+                },
             )
         return self.get_run(run_id)
 
@@ -231,12 +272,31 @@ class Workspace:
                 run_rows.update_run(conn, run_id, cancel_requested=1)
             else:
                 run_rows.update_run(
-                    conn, run_id, status=str(RunStatus.CANCELLED), question_pending=None,
-                    owner_host=None, owner_pid=None, owner_started=None,
+                    conn,
+                    run_id,
+                    status=str(RunStatus.CANCELLED),
+                    question_pending=None,
+                    owner_host=None,
+                    owner_pid=None,
+                    owner_started=None,
                 )
                 for ap in approval_rows.list_approvals(conn, status="pending", run_id=run_id):
-                    approval_rows.transition(conn, ap, replace(ap, status=ApprovalStatus.REJECTED, reviewer="cancelled", decided_at=now_iso()))
-                timeline.append_event(conn, run_id, EventKind.RUN_FINISHED, data={"status": "cancelled", "by": "cancel"})
+                    approval_rows.transition(
+                        conn,
+                        ap,
+                        replace(
+                            ap,
+                            status=ApprovalStatus.REJECTED,
+                            reviewer="cancelled",
+                            decided_at=now_iso(),
+                        ),
+                    )
+                timeline.append_event(
+                    conn,
+                    run_id,
+                    EventKind.RUN_FINISHED,
+                    data={"status": "cancelled", "by": "cancel"},
+                )
         return self.get_run(run_id)
 
     def get_run(self, run_id: str) -> dict[str, Any]:
@@ -279,7 +339,8 @@ class Workspace:
             row = run_rows.get_run_row(conn, run_id)
             if not RunStatus(row.status).is_terminal:
                 raise BriefDeskError(
-                    ErrorCode.RUN_NOT_FINISHED, f"Run {run_id} is {row.status}; cancel it before deleting it."
+                    ErrorCode.RUN_NOT_FINISHED,
+                    f"Run {run_id} is {row.status}; cancel it before deleting it.",
                 )
             # Blobs are shared by content: one still used by another run passes to it.
             release_run_blobs(conn, run_id)
@@ -290,11 +351,16 @@ class Workspace:
 
     # -- timeline -------------------------------------------------------------------------
 
-    def timeline(self, run_id: str | None = None, since: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+    def timeline(
+        self, run_id: str | None = None, since: int = 0, limit: int | None = None
+    ) -> list[dict[str, Any]]:
         with self.store.read() as conn:
             if run_id is not None:
                 run_rows.get_run_row(conn, run_id)
-            return [e.to_json() for e in timeline.read_events(conn, run_id=run_id, since=since, limit=limit)]
+            return [
+                e.to_json()
+                for e in timeline.read_events(conn, run_id=run_id, since=since, limit=limit)
+            ]
 
     # -- approvals ------------------------------------------------------------------------
 
@@ -302,7 +368,9 @@ class Workspace:
         """Expire every pending proposal past its time; their runs become `expired`."""
         with self.store.read() as conn:
             due = conn.execute(
-                select(approvals.c.id).where(approvals.c.status == "pending", approvals.c.expires_at <= now_iso()).limit(1)
+                select(approvals.c.id)
+                .where(approvals.c.status == "pending", approvals.c.expires_at <= now_iso())
+                .limit(1)
             ).first()
         if due is None:
             return 0
@@ -310,21 +378,33 @@ class Workspace:
             changed = approval_rows.expire_due(conn)
             for ap in changed:
                 timeline.append_event(
-                    conn, ap.run_id, EventKind.APPROVAL_DECIDED, tool=ap.tool,
+                    conn,
+                    ap.run_id,
+                    EventKind.APPROVAL_DECIDED,
+                    tool=ap.tool,
                     data={"approval_id": ap.id, "status": "expired", "reviewer": None},
                 )
                 row = run_rows.get_run_row(conn, ap.run_id)
                 if row.status == RunStatus.WAITING_APPROVAL:
                     run_rows.update_run(conn, ap.run_id, status=str(RunStatus.EXPIRED))
-                    timeline.append_event(conn, ap.run_id, EventKind.RUN_FINISHED, data={"status": "expired"})
+                    timeline.append_event(
+                        conn, ap.run_id, EventKind.RUN_FINISHED, data={"status": "expired"}
+                    )
         return len(changed)
 
-    def list_approvals(self, *, status: str | None = None, run_id: str | None = None) -> list[dict[str, Any]]:
+    def list_approvals(
+        self, *, status: str | None = None, run_id: str | None = None
+    ) -> list[dict[str, Any]]:
         if status and status not in ApprovalStatus._value2member_map_:
-            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"Unknown approval status {status!r}.")
+            raise BriefDeskError(
+                ErrorCode.INVALID_ARGUMENTS, f"Unknown approval status {status!r}."
+            )
         self.sweep_expired()
         with self.store.read() as conn:
-            return [a.to_json() for a in approval_rows.list_approvals(conn, status=status, run_id=run_id)]
+            return [
+                a.to_json()
+                for a in approval_rows.list_approvals(conn, status=status, run_id=run_id)
+            ]
 
     def get_approval(self, approval_id: str) -> dict[str, Any]:
         self.sweep_expired()
@@ -332,17 +412,29 @@ class Workspace:
             return approval_rows.get_approval(conn, approval_id).to_json()
 
     def approve(
-        self, approval_id: str, *, reviewer: str, reason: str | None = None, remember: str | None = None
+        self,
+        approval_id: str,
+        *,
+        reviewer: str,
+        reason: str | None = None,
+        remember: str | None = None,
     ) -> dict[str, Any]:
         if remember not in (None, "run", "home"):
             raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "--remember takes run or home.")
         return self._decide(approval_id, ApprovalStatus.APPROVED, reviewer, reason, remember)
 
-    def reject(self, approval_id: str, *, reviewer: str, reason: str | None = None) -> dict[str, Any]:
+    def reject(
+        self, approval_id: str, *, reviewer: str, reason: str | None = None
+    ) -> dict[str, Any]:
         return self._decide(approval_id, ApprovalStatus.REJECTED, reviewer, reason, None)
 
     def _decide(
-        self, approval_id: str, status: ApprovalStatus, reviewer: str, reason: str | None, remember: str | None
+        self,
+        approval_id: str,
+        status: ApprovalStatus,
+        reviewer: str,
+        reason: str | None,
+        remember: str | None,
     ) -> dict[str, Any]:
         reviewer = _require_reviewer(reviewer)
         self.sweep_expired()
@@ -352,35 +444,60 @@ class Workspace:
             if status is ApprovalStatus.APPROVED:
                 _check_target_unchanged(current)
             after = approval_rows.transition(
-                conn, current, decide(current, status, reviewer=reviewer, reason=reason, now_iso=now_iso())
+                conn,
+                current,
+                decide(current, status, reviewer=reviewer, reason=reason, now_iso=now_iso()),
             )
             rule_id = self._remember(conn, after, reviewer, remember) if remember else None
             timeline.append_event(
-                conn, after.run_id, EventKind.APPROVAL_DECIDED, tool=after.tool,
-                data={"approval_id": after.id, "status": str(after.status), "reviewer": reviewer, "rule": rule_id},
+                conn,
+                after.run_id,
+                EventKind.APPROVAL_DECIDED,
+                tool=after.tool,
+                data={
+                    "approval_id": after.id,
+                    "status": str(after.status),
+                    "reviewer": reviewer,
+                    "rule": rule_id,
+                },
             )
             audit.record(
-                conn, entry="decision", principal=f"person:{reviewer}", run_id=after.run_id, tool=after.tool,
-                arg_hash=after.arg_hash, resource=after.target, rule_id=rule_id, decision=str(after.status),
+                conn,
+                entry="decision",
+                principal=f"person:{reviewer}",
+                run_id=after.run_id,
+                tool=after.tool,
+                arg_hash=after.arg_hash,
+                resource=after.target,
+                rule_id=rule_id,
+                decision=str(after.status),
                 detail=reason,
             )
             return after.to_json()
 
     def _remember(self, conn: Connection, approval: Approval, reviewer: str, scope: str) -> str:
         if approval.target is None:
-            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "Only calls with a target can be remembered.")
+            raise BriefDeskError(
+                ErrorCode.INVALID_ARGUMENTS, "Only calls with a target can be remembered."
+            )
         folder = str(Path(approval.target).parent)
         rule_id = "rule-" + uuid.uuid4().hex[:10]
         conn.execute(
             insert(rules).values(
-                id=rule_id, tool=approval.tool, folder=folder, scope=scope,
+                id=rule_id,
+                tool=approval.tool,
+                folder=folder,
+                scope=scope,
                 run_id=approval.run_id if scope == "run" else None,
-                created_by=reviewer, created_at=now_iso(),
+                created_by=reviewer,
+                created_at=now_iso(),
             )
         )
         return rule_id
 
-    def edit(self, approval_id: str, *, reviewer: str, args: dict[str, Any] | str) -> dict[str, Any]:
+    def edit(
+        self, approval_id: str, *, reviewer: str, args: dict[str, Any] | str
+    ) -> dict[str, Any]:
         from agent_core.tools.validation import validate_call
 
         reviewer = _require_reviewer(reviewer)
@@ -388,7 +505,9 @@ class Workspace:
             try:
                 args = json.loads(args)
             except json.JSONDecodeError as exc:
-                raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"--args is not valid JSON ({exc.msg}).") from None
+                raise BriefDeskError(
+                    ErrorCode.INVALID_ARGUMENTS, f"--args is not valid JSON ({exc.msg})."
+                ) from None
         if not isinstance(args, dict):
             raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "--args must be a JSON object.")
         self.sweep_expired()
@@ -397,16 +516,30 @@ class Workspace:
             check_decidable(current, utcnow())
             row = run_rows.get_run_row(conn, current.run_id)
             normalized, target = validate_call(
-                current.tool, json.dumps(args), corpus=Path(row.corpus_dir),
-                artifacts=Path(row.artifacts_dir), settings=self.settings(),
+                current.tool,
+                json.dumps(args),
+                corpus=Path(row.corpus_dir),
+                artifacts=Path(row.artifacts_dir),
+                settings=self.settings(),
             )
-            approval_rows.transition(conn, current, replace(current, status=ApprovalStatus.SUPERSEDED, reviewer=reviewer, decided_at=now_iso()))
+            approval_rows.transition(
+                conn,
+                current,
+                replace(
+                    current,
+                    status=ApprovalStatus.SUPERSEDED,
+                    reviewer=reviewer,
+                    decided_at=now_iso(),
+                ),
+            )
             new = replace(
                 current,
                 id=approval_rows.new_approval_id(),
                 args=normalized,
                 target=target,
-                base_hash=file_sha256(Path(target)) if current.tool == "save_brief" and target else None,
+                base_hash=file_sha256(Path(target))
+                if current.tool == "save_brief" and target
+                else None,
                 arg_hash=arg_hash(current.tool, normalized),
                 version=current.version + 1,
                 status=ApprovalStatus.PENDING,
@@ -415,16 +548,40 @@ class Workspace:
             )
             approval_rows.insert_approval(conn, new)
             timeline.append_event(
-                conn, current.run_id, EventKind.APPROVAL_DECIDED, tool=current.tool,
-                data={"approval_id": current.id, "status": "superseded", "reviewer": reviewer, "by": new.id},
+                conn,
+                current.run_id,
+                EventKind.APPROVAL_DECIDED,
+                tool=current.tool,
+                data={
+                    "approval_id": current.id,
+                    "status": "superseded",
+                    "reviewer": reviewer,
+                    "by": new.id,
+                },
             )
             timeline.append_event(
-                conn, current.run_id, EventKind.APPROVAL_REQUESTED, tool=current.tool,
-                data={"approval_id": new.id, "status": "pending", "reviewer": None, "target": target, "version": new.version},
+                conn,
+                current.run_id,
+                EventKind.APPROVAL_REQUESTED,
+                tool=current.tool,
+                data={
+                    "approval_id": new.id,
+                    "status": "pending",
+                    "reviewer": None,
+                    "target": target,
+                    "version": new.version,
+                },
             )
             audit.record(
-                conn, entry="decision", principal=f"person:{reviewer}", run_id=current.run_id, tool=current.tool,
-                arg_hash=new.arg_hash, resource=target, decision="edited", detail=f"{current.id} -> {new.id}",
+                conn,
+                entry="decision",
+                principal=f"person:{reviewer}",
+                run_id=current.run_id,
+                tool=current.tool,
+                arg_hash=new.arg_hash,
+                resource=target,
+                decision="edited",
+                detail=f"{current.id} -> {new.id}",
             )
             return new.to_json()
 
@@ -462,8 +619,11 @@ class Workspace:
             row = run_rows.get_run_row(conn, approval.run_id)
         try:
             normalized, target = validate_call(
-                approval.tool, json.dumps(args), corpus=Path(row.corpus_dir),
-                artifacts=Path(row.artifacts_dir), settings=self.settings(),
+                approval.tool,
+                json.dumps(args),
+                corpus=Path(row.corpus_dir),
+                artifacts=Path(row.artifacts_dir),
+                settings=self.settings(),
             )
         except BriefDeskError as exc:
             return {"ok": False, "error": exc.to_json(), "target": None}
@@ -488,7 +648,9 @@ class Workspace:
             if row is None:
                 raise BriefDeskError(ErrorCode.NOT_FOUND, f"No rule {rule_id!r}.")
             if row.revoked_at is None:
-                conn.execute(rules.update().where(rules.c.id == rule_id).values(revoked_at=now_iso()))
+                conn.execute(
+                    rules.update().where(rules.c.id == rule_id).values(revoked_at=now_iso())
+                )
             return _rule_json(conn.execute(select(rules).where(rules.c.id == rule_id)).one())
 
     def audit_entries(self, run_id: str | None = None) -> list[dict[str, Any]]:
@@ -516,7 +678,9 @@ def _rule_json(row: Any) -> dict[str, Any]:
 def _require_reviewer(reviewer: str | None) -> str:
     reviewer = (reviewer or "").strip()
     if not reviewer:
-        raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "A reviewer name is required (--reviewer).")
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS, "A reviewer name is required (--reviewer)."
+        )
     return reviewer[:80]
 
 
@@ -527,7 +691,8 @@ def _check_target_unchanged(approval: Approval) -> None:
     if current != approval.base_hash:
         raise BriefDeskError(
             ErrorCode.TARGET_CHANGED,
-            f"{approval.target} changed since this proposal was made; reject it or edit it to see the new diff.",
+            f"{approval.target} changed since this proposal was made; "
+            "reject it or edit it to see the new diff.",
         )
 
 

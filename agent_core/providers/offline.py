@@ -14,11 +14,83 @@ import re
 from agent_core.providers.planned import History, PlannedCall, PlannedModel, TurnPlan
 
 STOPWORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how", "i", "in", "is", "it", "its", "me", "my", "of", "on", "or", "our", "should", "so", "that", "the", "their", "them", "there", "these", "this", "to", "us", "was", "we", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your", "about", "into", "over", "under", "write", "brief", "briefs", "summary", "summarize", "explain", "tell", "please", "give", "make", "need", "want", "who", "whom", "audience", "readers", "reader"]
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "our",
+        "should",
+        "so",
+        "that",
+        "the",
+        "their",
+        "them",
+        "there",
+        "these",
+        "this",
+        "to",
+        "us",
+        "was",
+        "we",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+        "about",
+        "into",
+        "over",
+        "under",
+        "write",
+        "brief",
+        "briefs",
+        "summary",
+        "summarize",
+        "explain",
+        "tell",
+        "please",
+        "give",
+        "make",
+        "need",
+        "want",
+        "who",
+        "whom",
+        "audience",
+        "readers",
+        "reader",
+    ]
 )
 READ_LIMIT = 3
 SENTENCES_PER_DOC = 3
-_AUDIENCE = re.compile(r"\bfor (?:an? |the |our )?([a-z][a-z -]{2,40}?)(?: audience| readers|[.?!,]|$)", re.I)
+_AUDIENCE = re.compile(
+    r"\bfor (?:an? |the |our )?([a-z][a-z -]{2,40}?)(?: audience| readers|[.?!,]|$)", re.I
+)
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 # Sentences that speak to the model, or tell it to do something, are data we refuse to echo.
 _INSTRUCTION = re.compile(
@@ -132,11 +204,15 @@ class OfflineModel(PlannedModel):
         question = history.question
         searches = history.outputs("search_corpus")
         if not searches:
-            return TurnPlan([PlannedCall("search_corpus", {"query": " ".join(key_terms(question)), "limit": 5})])
+            return TurnPlan(
+                [PlannedCall("search_corpus", {"query": " ".join(key_terms(question)), "limit": 5})]
+            )
         hits = _search_hits(searches[-1].output or "")
         reads = history.outputs("read_document")
         if not reads and hits:
-            return TurnPlan([PlannedCall("read_document", {"path": h["source_id"]}) for h in hits[:READ_LIMIT]])
+            return TurnPlan(
+                [PlannedCall("read_document", {"path": h["source_id"]}) for h in hits[:READ_LIMIT]]
+            )
         audience = audience_of(question)
         if audience and not history.outputs("remember_audience"):
             return TurnPlan([PlannedCall("remember_audience", {"audience": audience})])
@@ -144,12 +220,23 @@ class OfflineModel(PlannedModel):
         if not saves:
             titles = {h.get("source_id"): h.get("title", "") for h in hits}
             docs = [
-                (c.args.get("path", ""), str(titles.get(c.args.get("path"), "")), document_body(c.output or ""))
+                (
+                    c.args.get("path", ""),
+                    str(titles.get(c.args.get("path"), "")),
+                    document_body(c.output or ""),
+                )
                 for c in reads
                 if c.output and c.output.startswith("<untrusted_document")
             ]
             content = compose_brief(question, docs, audience)
-            return TurnPlan([PlannedCall("save_brief", {"relative_path": f"briefs/{slug(question)}.md", "content": content})])
+            return TurnPlan(
+                [
+                    PlannedCall(
+                        "save_brief",
+                        {"relative_path": f"briefs/{slug(question)}.md", "content": content},
+                    )
+                ]
+            )
         return TurnPlan(say=self._final_answer(saves[-1].output or ""))
 
     @staticmethod

@@ -28,7 +28,9 @@ class OpenAICompatModel(Model):
 
     async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
         key = get_key(KEY_NAME)
-        client = AsyncOpenAI(api_key=key, base_url=self.base_url, timeout=self.timeout, max_retries=1)
+        client = AsyncOpenAI(
+            api_key=key, base_url=self.base_url, timeout=self.timeout, max_retries=1
+        )
         try:
             inner = OpenAIChatCompletionsModel(model=self.model_name, openai_client=client)
             return await inner.get_response(*args, **kwargs)

@@ -89,13 +89,17 @@ def parse_history(items: str | list[Any], call_prefix: str) -> History:
                 args = json.loads(item.get("arguments") or "{}")
             except json.JSONDecodeError:
                 args = {}
-            calls[call_id] = PastCall(call_id, str(item.get("name")), args if isinstance(args, dict) else {}, None)
+            calls[call_id] = PastCall(
+                call_id, str(item.get("name")), args if isinstance(args, dict) else {}, None
+            )
             order.append(call_id)
             if m := _STEP.search(call_id):
                 steps.add(int(m.group(1)))
         elif kind == "function_call_output" and item.get("call_id") in calls:
             past = calls[item["call_id"]]
-            calls[past.call_id] = PastCall(past.call_id, past.tool, past.args, _text_of(item.get("output")))
+            calls[past.call_id] = PastCall(
+                past.call_id, past.tool, past.args, _text_of(item.get("output"))
+            )
     return History(question, [calls[c] for c in order], len(steps))
 
 
@@ -107,7 +111,9 @@ def plan_to_response(plan: TurnPlan, call_prefix: str, step: int) -> ModelRespon
             ResponseFunctionToolCall(
                 type="function_call",
                 name=call.tool,
-                arguments=call.raw if call.raw is not None else json.dumps(call.args, ensure_ascii=False),
+                arguments=call.raw
+                if call.raw is not None
+                else json.dumps(call.args, ensure_ascii=False),
                 call_id=call_id,
                 id=f"fc_{call_id}",
                 status="completed",
@@ -120,7 +126,9 @@ def plan_to_response(plan: TurnPlan, call_prefix: str, step: int) -> ModelRespon
                 id=f"msg_{call_prefix}-s{step}",
                 role="assistant",
                 status="completed",
-                content=[ResponseOutputText(type="output_text", text=plan.say or "", annotations=[])],
+                content=[
+                    ResponseOutputText(type="output_text", text=plan.say or "", annotations=[])
+                ],
             )
         )
     return ModelResponse(output=output, usage=Usage(), response_id=None)
@@ -135,7 +143,9 @@ class PlannedModel(Model):
     def plan(self, history: History) -> TurnPlan:
         raise NotImplementedError
 
-    async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any) -> ModelResponse:
+    async def get_response(
+        self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any
+    ) -> ModelResponse:
         history = parse_history(input, self.call_prefix)
         return plan_to_response(self.plan(history), self.call_prefix, history.steps_taken + 1)
 

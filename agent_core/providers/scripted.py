@@ -19,9 +19,13 @@ def load_script(path: Path) -> list[dict[str, Any]]:
     try:
         turns = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
-        raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"Cannot read script {path}: {exc}") from None
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS, f"Cannot read script {path}: {exc}"
+        ) from None
     if not isinstance(turns, list) or not all(isinstance(t, dict) for t in turns):
-        raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"Script {path} must be a JSON array of turns.")
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS, f"Script {path} must be a JSON array of turns."
+        )
     for index, turn in enumerate(turns):
         if not ({"call", "calls", "say"} & set(turn)):
             raise BriefDeskError(
@@ -33,7 +37,9 @@ def load_script(path: Path) -> list[dict[str, Any]]:
 def _planned(call: dict[str, Any]) -> PlannedCall:
     args = call.get("args", {})
     # Send exactly what the script says, even if no schema would accept it.
-    return PlannedCall(str(call.get("call")), args if isinstance(args, dict) else {}, json.dumps(args))
+    return PlannedCall(
+        str(call.get("call")), args if isinstance(args, dict) else {}, json.dumps(args)
+    )
 
 
 class ScriptedModel(PlannedModel):

@@ -34,8 +34,9 @@ def _database(conn: Connection) -> str:
     return str(conn.engine.url.database)
 
 
-def _forget_from_cache(conn: Connection, *, user: str, tenant: str | None = None,
-                       purpose: str | None = None) -> None:
+def _forget_from_cache(
+    conn: Connection, *, user: str, tenant: str | None = None, purpose: str | None = None
+) -> None:
     db = _database(conn)
     for key in [k for k in _cache if k[0] == db and k[2] == user]:
         if (tenant is None or key[1] == tenant) and (purpose is None or key[3] == purpose):
@@ -50,9 +51,11 @@ def _delete_ids(conn: Connection, ids: list[str]) -> None:
 
 def purge_expired(conn: Connection) -> int:
     """Remove expired memories from the table, the index and the cache."""
-    expired = list(conn.execute(
-        select(memories.c.id, memories.c.user).where(memories.c.expires_at <= now_iso())
-    ))
+    expired = list(
+        conn.execute(
+            select(memories.c.id, memories.c.user).where(memories.c.expires_at <= now_iso())
+        )
+    )
     _delete_ids(conn, [r.id for r in expired])
     for user in {r.user for r in expired}:
         _forget_from_cache(conn, user=user)

@@ -1,4 +1,7 @@
-"""Conversation threads: the messages one thread needs to continue. A new thread inherits nothing."""
+"""Conversation threads: the messages one thread needs to continue.
+
+A new thread inherits nothing.
+"""
 
 from __future__ import annotations
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -16,12 +17,10 @@ MODES = ("default", "acceptEdits", "dangerouslySkipPermissions")
 
 
 def _coerce(key: str, value: Any) -> Any:
-    """Validate a value for a known key; strings from the CLI are parsed as JSON when they can be."""
+    """Validate a value for a known key; CLI strings are parsed as JSON when they can be."""
     if isinstance(value, str):
-        try:
+        with contextlib.suppress(json.JSONDecodeError):
             value = json.loads(value)
-        except json.JSONDecodeError:
-            pass
     default = DEFAULT_SETTINGS[key]
     if key == "network.allowlist":
         if isinstance(value, str):
@@ -53,10 +52,14 @@ def get_settings(conn: Connection) -> dict[str, Any]:
 def set_setting(conn: Connection, key: str, value: Any) -> Any:
     if key not in DEFAULT_SETTINGS:
         known = ", ".join(sorted(DEFAULT_SETTINGS))
-        raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"Unknown setting {key!r}. Known: {known}")
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS, f"Unknown setting {key!r}. Known: {known}"
+        )
     value = _coerce(key, value)
     stmt = insert(settings).values(key=key, value_json=json.dumps(value))
     conn.execute(
-        stmt.on_conflict_do_update(index_elements=["key"], set_={"value_json": stmt.excluded.value_json})
+        stmt.on_conflict_do_update(
+            index_elements=["key"], set_={"value_json": stmt.excluded.value_json}
+        )
     )
     return value

@@ -28,7 +28,9 @@ class ToolResult:
 
     @staticmethod
     def from_record(record: dict[str, Any]) -> ToolResult:
-        return ToolResult(ToolOutcomeStatus(record["outcome"]), record["text"], record.get("summary", {}))
+        return ToolResult(
+            ToolOutcomeStatus(record["outcome"]), record["text"], record.get("summary", {})
+        )
 
 
 def search_corpus(store: Store, corpus: Path, args: dict[str, Any]) -> ToolResult:
@@ -67,4 +69,6 @@ def remember_audience(
             provenance={"run_id": run_id, "tool": "remember_audience"},
             ttl_days=ttl_days,
         )
-    return ToolResult(ToolOutcomeStatus.SUCCESS, f"Remembered the audience: {audience}.", {"audience": audience})
+    return ToolResult(
+        ToolOutcomeStatus.SUCCESS, f"Remembered the audience: {audience}.", {"audience": audience}
+    )

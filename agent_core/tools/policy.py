@@ -68,7 +68,9 @@ def decide(
     if tier in (Tier.READ, Tier.PLAN, Tier.INTERACTION, Tier.MEMORY):
         return Decision(Verdict.ALLOW, f"{tier} tools never ask", f"policy:{mode}")
     if mode is Mode.DANGEROUSLY_SKIP_PERMISSIONS:
-        return Decision(Verdict.ALLOW, "dangerouslySkipPermissions asks for nothing", f"policy:{mode}")
+        return Decision(
+            Verdict.ALLOW, "dangerouslySkipPermissions asks for nothing", f"policy:{mode}"
+        )
     for rule in rules:
         if rule.covers(tool, target, run_id):
             return Decision(
@@ -76,10 +78,14 @@ def decide(
             )
     if tier is Tier.WRITE and mode is Mode.ACCEPT_EDITS:
         return Decision(
-            Verdict.ALLOW, "acceptEdits approves writes inside the artifacts folder", f"policy:{mode}"
+            Verdict.ALLOW,
+            "acceptEdits approves writes inside the artifacts folder",
+            f"policy:{mode}",
         )
     if tier is Tier.WRITE:
-        return Decision(Verdict.ASK, "writes a file: a person approves every write", f"policy:{mode}")
+        return Decision(
+            Verdict.ASK, "writes a file: a person approves every write", f"policy:{mode}"
+        )
     return Decision(Verdict.ASK, "reaches the network: a person approves it", f"policy:{mode}")
 
 

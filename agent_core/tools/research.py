@@ -92,7 +92,9 @@ def sync_index(conn: Connection, root: Path) -> int:
                 {"r": key, "s": source_id},
             )
         conn.execute(
-            text("INSERT INTO corpus_fts(corpus_root, source_id, title, body) VALUES (:r,:s,:t,:b)"),
+            text(
+                "INSERT INTO corpus_fts(corpus_root, source_id, title, body) VALUES (:r,:s,:t,:b)"
+            ),
             {"r": key, "s": source_id, "t": title, "b": body},
         )
         changed += 1
@@ -101,7 +103,9 @@ def sync_index(conn: Connection, root: Path) -> int:
 
 def _drop(conn: Connection, key: str, source_id: str) -> None:
     conn.execute(
-        delete(corpus_docs).where(corpus_docs.c.corpus_root == key, corpus_docs.c.source_id == source_id)
+        delete(corpus_docs).where(
+            corpus_docs.c.corpus_root == key, corpus_docs.c.source_id == source_id
+        )
     )
     conn.execute(
         text("DELETE FROM corpus_fts WHERE corpus_root = :r AND source_id = :s"),

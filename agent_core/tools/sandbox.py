@@ -237,7 +237,11 @@ def remove_stale_temps(target: Path) -> int:
     except FileNotFoundError:
         return 0
     for entry in entries:
-        if entry.name.startswith(prefix) and is_temp_artifact(entry.name) and entry.is_file(follow_symlinks=False):
+        if (
+            entry.name.startswith(prefix)
+            and is_temp_artifact(entry.name)
+            and entry.is_file(follow_symlinks=False)
+        ):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(entry.path)
                 removed += 1

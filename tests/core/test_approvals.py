@@ -24,7 +24,9 @@ QUESTION = "How do checkpoints make agent runs durable?"
 
 
 def _events(ws: Any, run_id: str, kind: str, tool: str | None = None) -> list[dict[str, Any]]:
-    return [e for e in ws.timeline(run_id) if e["kind"] == kind and (tool is None or e["tool"] == tool)]
+    return [
+        e for e in ws.timeline(run_id) if e["kind"] == kind and (tool is None or e["tool"] == tool)
+    ]
 
 
 def _executions(ws: Any, run_id: str, tool: str) -> int:
@@ -65,9 +67,21 @@ def _approval(status: ApprovalStatus, expires_in: float = 60) -> Approval:
 
     now = utcnow()
     return Approval(
-        id="ap-1", run_id="r", thread_id="t", call_id="c", tool="save_brief", args={},
-        target="/x", base_hash=None, risk="write", reason="", arg_hash="0" * 64,
-        state_version=1, version=1, status=status, created_at=now.isoformat(),
+        id="ap-1",
+        run_id="r",
+        thread_id="t",
+        call_id="c",
+        tool="save_brief",
+        args={},
+        target="/x",
+        base_hash=None,
+        risk="write",
+        reason="",
+        arg_hash="0" * 64,
+        state_version=1,
+        version=1,
+        status=status,
+        created_at=now.isoformat(),
         expires_at=(now + timedelta(seconds=expires_in)).isoformat(),
     )
 
@@ -83,7 +97,9 @@ def _approval(status: ApprovalStatus, expires_in: float = 60) -> Approval:
         (ApprovalStatus.CONSUMED, 60, "approval_already_resolved"),
     ],
 )
-def test_transition_errors_follow_contract_precedence(status: ApprovalStatus, expires_in: float, code: str) -> None:
+def test_transition_errors_follow_contract_precedence(
+    status: ApprovalStatus, expires_in: float, code: str
+) -> None:
     with pytest.raises(BriefDeskError) as info:
         check_decidable(_approval(status, expires_in), utcnow())
     assert info.value.code == code
@@ -133,8 +149,12 @@ def test_approve_writes_exactly_once_and_is_audited(waiting: Any) -> None:
     row = _rows(ws, approvals, id=ap["id"])[0]
     assert row.status == "consumed" and row.consumed_at and row.reviewer == "alice"
     decisions = [r for r in _rows(ws, audit, run_id=run["run_id"]) if r.entry == "decision"]
-    assert [(r.principal, r.arg_hash, r.decision) for r in decisions] == [("person:alice", ap["arg_hash"], "approved")]
-    assert [r.status for r in _rows(ws, ledger, run_id=run["run_id"]) if r.tool == "save_brief"] == ["confirmed"]
+    assert [(r.principal, r.arg_hash, r.decision) for r in decisions] == [
+        ("person:alice", ap["arg_hash"], "approved")
+    ]
+    assert [
+        r.status for r in _rows(ws, ledger, run_id=run["run_id"]) if r.tool == "save_brief"
+    ] == ["confirmed"]
 
 
 def test_write_refused_when_target_changed_after_approval(waiting: Any) -> None:
@@ -161,14 +181,20 @@ def test_approving_a_stale_proposal_answers_target_changed(waiting: Any) -> None
     assert _rows(ws, approvals, id=ap["id"])[0].status == "pending"
 
 
-def test_reject_cancels_and_a_repeat_request_in_the_thread_is_refused(waiting: Any, tmp_path: Path) -> None:
+def test_reject_cancels_and_a_repeat_request_in_the_thread_is_refused(
+    waiting: Any, tmp_path: Path
+) -> None:
     ws, run, ap = waiting
     ws.reject(ap["id"], reviewer="carol", reason="not now")
     ended = ws.resume(run["run_id"])
     assert ended["status"] == "cancelled"
     assert _files(Path(run["artifacts"])) == []
     assert "not saved" in (ended["output"] or "")
-    assert not [e for e in _events(ws, run["run_id"], "model_turn") if "save_brief" in e["data"]["calls"][1:]]
+    assert not [
+        e
+        for e in _events(ws, run["run_id"], "model_turn")
+        if "save_brief" in e["data"]["calls"][1:]
+    ]
     # A later model in the same thread asks again for the same write: refused automatically.
     model = _script(tmp_path, [{"call": "save_brief", "args": ap["args"]}, {"say": "tried again"}])
     again = ws.start_run("again", thread=run["thread_id"], model=model)
@@ -238,13 +264,24 @@ def test_accept_edits_auto_approves_writes_inside_artifacts(ws: Any) -> None:
 
 @pytest.mark.parametrize("mode", ["default", "acceptEdits", "dangerouslySkipPermissions"])
 def test_no_mode_allows_a_path_outside_scope(ws: Any, tmp_path: Path, mode: str) -> None:
-    model = _script(tmp_path, [
-        {"calls": [
-            {"call": "save_brief", "args": {"relative_path": "../escape.md", "content": "x"}},
-            {"call": "save_brief", "args": {"relative_path": "/tmp/escape.md", "content": "x"}},
-        ]},
-        {"say": "done"},
-    ])
+    model = _script(
+        tmp_path,
+        [
+            {
+                "calls": [
+                    {
+                        "call": "save_brief",
+                        "args": {"relative_path": "../escape.md", "content": "x"},
+                    },
+                    {
+                        "call": "save_brief",
+                        "args": {"relative_path": "/tmp/escape.md", "content": "x"},
+                    },
+                ]
+            },
+            {"say": "done"},
+        ],
+    )
     run = ws.start_run("escape", model=model, mode=mode)
     assert run["status"] == "succeeded" and run["approvals"] == []
     codes = sorted(b["data"]["code"] for b in _events(ws, run["run_id"], "blocked"))
@@ -262,23 +299,41 @@ def test_remembered_home_rule_is_scoped_exactly_and_revocable(waiting: Any, tmp_
     ws.resume(run["run_id"])
     rules = ws.list_rules()
     folder = str(Path(ap["target"]).parent)
-    assert [(r["tool"], r["folder"], r["scope"], r["active"]) for r in rules] == [("save_brief", folder, "home", True)]
+    assert [(r["tool"], r["folder"], r["scope"], r["active"]) for r in rules] == [
+        ("save_brief", folder, "home", True)
+    ]
     assert folder in rules[0]["describes"]
 
-    inside = _script(tmp_path, [
-        {"call": "save_brief", "args": {"relative_path": "briefs/second.md", "content": "two\n"}},
-        {"say": "ok"},
-    ], "inside.json")
+    inside = _script(
+        tmp_path,
+        [
+            {
+                "call": "save_brief",
+                "args": {"relative_path": "briefs/second.md", "content": "two\n"},
+            },
+            {"say": "ok"},
+        ],
+        "inside.json",
+    )
     second = ws.start_run("second", model=inside)
     assert second["status"] == "succeeded"
     assert (Path(run["artifacts"]) / "briefs" / "second.md").read_text() == "two\n"
     by_rule = [r for r in _rows(ws, audit, run_id=second["run_id"]) if r.entry == "decision"]
-    assert [(r.principal, r.rule_id) for r in by_rule] == [(f"rule:{rules[0]['id']}", rules[0]["id"])]
+    assert [(r.principal, r.rule_id) for r in by_rule] == [
+        (f"rule:{rules[0]['id']}", rules[0]["id"])
+    ]
 
-    outside = _script(tmp_path, [
-        {"call": "save_brief", "args": {"relative_path": "other/third.md", "content": "three\n"}},
-        {"say": "ok"},
-    ], "outside.json")
+    outside = _script(
+        tmp_path,
+        [
+            {
+                "call": "save_brief",
+                "args": {"relative_path": "other/third.md", "content": "three\n"},
+            },
+            {"say": "ok"},
+        ],
+        "outside.json",
+    )
     third = ws.start_run("third", model=outside)
     assert third["status"] == "waiting_approval"  # a sibling folder is not covered
 
@@ -289,11 +344,14 @@ def test_remembered_home_rule_is_scoped_exactly_and_revocable(waiting: Any, tmp_
 
 
 def test_remembered_run_rule_does_not_leak_to_other_runs(ws: Any, tmp_path: Path) -> None:
-    model = _script(tmp_path, [
-        {"call": "save_brief", "args": {"relative_path": "briefs/a.md", "content": "a\n"}},
-        {"call": "save_brief", "args": {"relative_path": "briefs/b.md", "content": "b\n"}},
-        {"say": "ok"},
-    ])
+    model = _script(
+        tmp_path,
+        [
+            {"call": "save_brief", "args": {"relative_path": "briefs/a.md", "content": "a\n"}},
+            {"call": "save_brief", "args": {"relative_path": "briefs/b.md", "content": "b\n"}},
+            {"say": "ok"},
+        ],
+    )
     run = ws.start_run("two writes", model=model)
     ws.approve(run["approvals"][0]["id"], reviewer="gil", remember="run")
     done = ws.resume(run["run_id"])
@@ -335,18 +393,33 @@ def test_race_over_100_proposals_has_exactly_one_winner_each(ws: Any, home: Path
     with ws.store.write() as conn:
         for n in range(100):
             ap = Approval(
-                id=f"ap-race-{n:03d}", run_id="run-race", thread_id="th", call_id=f"c{n}",
-                tool="fetch_url", args={"url": f"https://example.org/{n}"}, target=None, base_hash=None,
-                risk="network", reason="race", arg_hash=f"{n:064d}", state_version=1, version=1,
-                status=ApprovalStatus.PENDING, created_at=iso(now) or "",
+                id=f"ap-race-{n:03d}",
+                run_id="run-race",
+                thread_id="th",
+                call_id=f"c{n}",
+                tool="fetch_url",
+                args={"url": f"https://example.org/{n}"},
+                target=None,
+                base_hash=None,
+                risk="network",
+                reason="race",
+                arg_hash=f"{n:064d}",
+                state_version=1,
+                version=1,
+                status=ApprovalStatus.PENDING,
+                created_at=iso(now) or "",
                 expires_at=iso(now + timedelta(hours=1)) or "",
             )
             insert_approval(conn, ap)
             ids.append(ap.id)
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     procs = [
-        subprocess.Popen([sys.executable, "-c", RACER, str(home), json.dumps(ids), str(seed)],
-                         stdout=subprocess.PIPE, text=True, env=env)
+        subprocess.Popen(
+            [sys.executable, "-c", RACER, str(home), json.dumps(ids), str(seed)],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         for seed in range(4)
     ]
     results = [json.loads(p.communicate(timeout=120)[0]) for p in procs]

@@ -65,8 +65,12 @@ def test_an_existing_home_is_not_seeded_again(home: Path) -> None:
 
 def _cli(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "agent_core.cli", *args], capture_output=True, text=True,
-        env=child_env(**env), cwd=REPO_ROOT, timeout=60,
+        [sys.executable, "-m", "agent_core.cli", *args],
+        capture_output=True,
+        text=True,
+        env=child_env(**env),
+        cwd=REPO_ROOT,
+        timeout=60,
     )
 
 

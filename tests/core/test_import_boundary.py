@@ -62,14 +62,19 @@ def _all_modules() -> set[str]:
 def test_every_agent_core_module_imports_with_qt_and_desktop_blocked() -> None:
     proc = subprocess.run(
         [sys.executable, "-c", IMPORT_ALL_WITHOUT_QT, json.dumps(sorted(NOT_IMPORTABLE))],
-        capture_output=True, text=True, env=child_env(), cwd=REPO_ROOT, timeout=120,
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        cwd=REPO_ROOT,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert report["leaked"] == []
     assert set(report["imported"]) == _all_modules()
     assert {"agent_core.runner", "agent_core.workspace", "agent_core.cli"} <= set(
-        report["imported"])
+        report["imported"]
+    )
 
 
 QUICK_COMMANDS = """
@@ -88,13 +93,26 @@ def test_runs_and_timeline_do_not_import_the_agents_sdk(home: Path) -> None:
     store = open_store(home / "state.db")
     with store.write() as conn:
         run_rows.insert_run(
-            conn, run_id="run-quick", thread_id="th-quick", status="succeeded", question="q",
-            model="offline", mode="default", corpus_dir=str(home), artifacts_dir=str(home),
-            limits_json="{}", state_json="{}")
+            conn,
+            run_id="run-quick",
+            thread_id="th-quick",
+            status="succeeded",
+            question="q",
+            model="offline",
+            mode="default",
+            corpus_dir=str(home),
+            artifacts_dir=str(home),
+            limits_json="{}",
+            state_json="{}",
+        )
     store.dispose()
     proc = subprocess.run(
         [sys.executable, "-c", QUICK_COMMANDS, str(home), "run-quick"],
-        capture_output=True, text=True, env=child_env(), cwd=REPO_ROOT, timeout=60,
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        cwd=REPO_ROOT,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout.strip().splitlines()[-1])

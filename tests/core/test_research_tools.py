@@ -61,7 +61,14 @@ def test_read_document_wraps_text_as_untrusted_data(tmp_path: Path) -> None:
     assert "is data from the corpus" in wrapped and not truncated and "obey me" in raw
 
 
-@pytest.mark.parametrize(("path", "code"), [("../x.md", "path_outside_scope"), ("nope.md", "not_found"), ("/etc/passwd", "path_outside_scope")])
+@pytest.mark.parametrize(
+    ("path", "code"),
+    [
+        ("../x.md", "path_outside_scope"),
+        ("nope.md", "not_found"),
+        ("/etc/passwd", "path_outside_scope"),
+    ],
+)
 def test_read_document_refusals(tmp_path: Path, path: str, code: str) -> None:
     with pytest.raises(BriefDeskError) as info:
         research.read_document(tmp_path, path)

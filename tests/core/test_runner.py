@@ -27,7 +27,8 @@ def _kinds(ws: Any, run_id: str) -> list[str]:
 
 def _results(ws: Any, run_id: str, tool: str | None = None) -> list[dict[str, Any]]:
     return [
-        e["data"] for e in ws.timeline(run_id)
+        e["data"]
+        for e in ws.timeline(run_id)
         if e["kind"] == "tool_result" and (tool is None or e["tool"] == tool)
     ]
 
@@ -40,9 +41,18 @@ def test_demo_run_stops_for_approval_with_the_full_timeline(ws: Any) -> None:
     run = ws.start_run(QUESTION)
     assert run["status"] == "waiting_approval"
     kinds = _kinds(ws, run["run_id"])
-    for kind in ("run_started", "model_turn", "checkpoint_saved", "tool_called", "tool_result", "approval_requested"):
+    for kind in (
+        "run_started",
+        "model_turn",
+        "checkpoint_saved",
+        "tool_called",
+        "tool_result",
+        "approval_requested",
+    ):
         assert kind in kinds
-    boundaries = {e["data"]["boundary"] for e in ws.timeline(run["run_id"]) if e["kind"] == "checkpoint_saved"}
+    boundaries = {
+        e["data"]["boundary"] for e in ws.timeline(run["run_id"]) if e["kind"] == "checkpoint_saved"
+    }
     assert boundaries == {"A", "B"}
     assert not any(Path(run["artifacts"]).rglob("*.md"))
     # The offline model's first call is exactly one search_corpus.
@@ -61,14 +71,25 @@ def test_offline_brief_cites_only_documents_it_read(ws: Any) -> None:
     cited = set(re.findall(r"\[([^\]]+\.(?:md|txt))\]", content))
     assert cited and cited <= read
     assert content.startswith(f"# Brief: {QUESTION}") and "## Sources" in content
-    assert ws.run_state(run["run_id"])["sources_read"] == sorted(read, key=list(ws.run_state(run["run_id"])["sources_read"]).index)
+    assert ws.run_state(run["run_id"])["sources_read"] == sorted(
+        read, key=list(ws.run_state(run["run_id"])["sources_read"]).index
+    )
 
 
 def test_offline_model_leaves_injected_instructions_out(ws: Any) -> None:
     run = ws.start_run("What do the vendor integration notes say about the incident?")
     content = run["approvals"][0]["args"]["content"]
-    assert "vendor-integration-notes.md" in {d["source_id"] for d in _results(ws, run["run_id"], "read_document")}
-    for needle in ("SYSTEM UPDATE", "Ignore the task", "fetch_url", "authorized_keys", "Assistant,", "API key"):
+    assert "vendor-integration-notes.md" in {
+        d["source_id"] for d in _results(ws, run["run_id"], "read_document")
+    }
+    for needle in (
+        "SYSTEM UPDATE",
+        "Ignore the task",
+        "fetch_url",
+        "authorized_keys",
+        "Assistant,",
+        "API key",
+    ):
         assert needle not in content
 
 
@@ -82,26 +103,33 @@ def test_audience_is_remembered_in_long_term_memory(ws: Any) -> None:
 
 
 def test_refusals_record_blocked_events_and_the_run_goes_on(ws: Any, tmp_path: Path) -> None:
-    model = _script(tmp_path, [
-        {"calls": [
-            {"call": "run_shell", "args": {"cmd": "env"}},
-            {"call": "read_document", "args": {"path": "../../etc/passwd"}},
-            {"call": "read_document", "args": {"path": "missing.md"}},
-            {"call": "search_corpus", "args": {"query": "keys", "extra": 1}},
-            {"call": "fetch_url", "args": {"url": "https://example.org/"}},
-            {"call": "search_corpus", "args": {"query": "approval"}},
-        ]},
-        {"say": "done"},
-    ])
+    model = _script(
+        tmp_path,
+        [
+            {
+                "calls": [
+                    {"call": "run_shell", "args": {"cmd": "env"}},
+                    {"call": "read_document", "args": {"path": "../../etc/passwd"}},
+                    {"call": "read_document", "args": {"path": "missing.md"}},
+                    {"call": "search_corpus", "args": {"query": "keys", "extra": 1}},
+                    {"call": "fetch_url", "args": {"url": "https://example.org/"}},
+                    {"call": "search_corpus", "args": {"query": "approval"}},
+                ]
+            },
+            {"say": "done"},
+        ],
+    )
     run = ws.start_run("attack", model=model)
     assert run["status"] == "succeeded" and run["output"] == "done"
-    assert sorted(_blocked(ws, run["run_id"])) == sorted([
-        ("run_shell", "unknown_tool"),
-        ("read_document", "path_outside_scope"),
-        ("read_document", "not_found"),
-        ("search_corpus", "invalid_arguments"),
-        ("fetch_url", "network_blocked"),
-    ])
+    assert sorted(_blocked(ws, run["run_id"])) == sorted(
+        [
+            ("run_shell", "unknown_tool"),
+            ("read_document", "path_outside_scope"),
+            ("read_document", "not_found"),
+            ("search_corpus", "invalid_arguments"),
+            ("fetch_url", "network_blocked"),
+        ]
+    )
     results = _results(ws, run["run_id"])
     assert sum(1 for r in results if r["executed"]) == 1  # only the legitimate search ran
     assert sum(1 for r in results if r["outcome"] == "error" and not r["executed"]) == 5
@@ -112,19 +140,25 @@ def test_large_results_are_offloaded_to_blobs_and_replayed(ws: Any, tmp_path: Pa
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     (corpus / "long.md").write_text("# Long\n\n" + "Durable runs keep state. " * 800)
-    model = _script(tmp_path, [{"call": "read_document", "args": {"path": "long.md"}}, {"say": "ok"}])
+    model = _script(
+        tmp_path, [{"call": "read_document", "args": {"path": "long.md"}}, {"say": "ok"}]
+    )
     run = ws.start_run("long", model=model, corpus=corpus)
     assert run["status"] == "succeeded"
     with ws.store.read() as conn:
         entry = conn.execute(select(ledger).where(ledger.c.run_id == run["run_id"])).one()
         record = json.loads(entry.result_json)
         assert record["text"] is None and len(record["blob"]) == 64
-        stored = conn.execute(select(blobs.c.data).where(blobs.c.digest == record["blob"])).scalar_one()
+        stored = conn.execute(
+            select(blobs.c.data).where(blobs.c.digest == record["blob"])
+        ).scalar_one()
     assert b"Durable runs keep state." in stored and len(stored) > 8000
 
 
 def test_recorded_results_are_replayed_not_executed(ws: Any, tmp_path: Path) -> None:
-    model = _script(tmp_path, [{"call": "search_corpus", "args": {"query": "ledger"}}, {"say": "ok"}])
+    model = _script(
+        tmp_path, [{"call": "search_corpus", "args": {"query": "ledger"}}, {"say": "ok"}]
+    )
     run_id = ws.create_run("replay", model=model)
     assert ws.drive(run_id)["status"] == "succeeded"
     # As if the process died after the search was confirmed but before the next RunState was
@@ -133,13 +167,18 @@ def test_recorded_results_are_replayed_not_executed(ws: Any, tmp_path: Path) -> 
         conn.execute(runs.update().where(runs.c.run_id == run_id).values(status="interrupted"))
     assert ws.resume(run_id)["status"] == "succeeded"
     results = _results(ws, run_id, "search_corpus")
-    assert [(r["executed"], r.get("replayed", False)) for r in results] == [(True, False), (False, True)]
+    assert [(r["executed"], r.get("replayed", False)) for r in results] == [
+        (True, False),
+        (False, True),
+    ]
     with ws.store.read() as conn:
         assert len(conn.execute(select(ledger).where(ledger.c.run_id == run_id)).all()) == 1
 
 
 def test_turn_budget_ends_the_run_clearly(ws: Any, tmp_path: Path) -> None:
-    model = _script(tmp_path, [{"call": "search_corpus", "args": {"query": f"q{i}"}} for i in range(10)])
+    model = _script(
+        tmp_path, [{"call": "search_corpus", "args": {"query": f"q{i}"}} for i in range(10)]
+    )
     run = ws.start_run("loop", model=model, max_turns=3)
     assert run["status"] == "failed"
     assert run["error"]["code"] == "budget_exceeded" and "3 model turns" in run["error"]["message"]
@@ -148,18 +187,24 @@ def test_turn_budget_ends_the_run_clearly(ws: Any, tmp_path: Path) -> None:
 
 
 def test_tool_call_budget_ends_the_run_clearly(ws: Any, tmp_path: Path) -> None:
-    model = _script(tmp_path, [
-        {"calls": [{"call": "search_corpus", "args": {"query": f"q{i}"}} for i in range(3)]},
-        {"calls": [{"call": "search_corpus", "args": {"query": f"r{i}"}} for i in range(3)]},
-        {"say": "never"},
-    ])
+    model = _script(
+        tmp_path,
+        [
+            {"calls": [{"call": "search_corpus", "args": {"query": f"q{i}"}} for i in range(3)]},
+            {"calls": [{"call": "search_corpus", "args": {"query": f"r{i}"}} for i in range(3)]},
+            {"say": "never"},
+        ],
+    )
     run = ws.start_run("calls", model=model, max_tool_calls=4)
     assert run["status"] == "failed" and run["error"]["code"] == "budget_exceeded"
     assert sum(1 for r in _results(ws, run["run_id"]) if r["executed"]) <= 4
 
 
 def test_ask_question_waits_for_an_answer_then_continues(ws: Any, tmp_path: Path) -> None:
-    model = _script(tmp_path, [{"call": "ask_question", "args": {"question": "Which audience?"}}, {"say": "thanks"}])
+    model = _script(
+        tmp_path,
+        [{"call": "ask_question", "args": {"question": "Which audience?"}}, {"say": "thanks"}],
+    )
     run = ws.start_run("ask", model=model)
     assert run["status"] == "waiting_input" and run["question_pending"] == "Which audience?"
     assert ws.resume(run["run_id"])["status"] == "waiting_input"  # no answer yet: still waiting
@@ -169,7 +214,11 @@ def test_ask_question_waits_for_an_answer_then_continues(ws: Any, tmp_path: Path
     kinds = _kinds(ws, run["run_id"])
     assert kinds.index("question_asked") < kinds.index("answer_received")
     assert _results(ws, run["run_id"], "ask_question") == [
-        {"call_id": _results(ws, run["run_id"], "ask_question")[0]["call_id"], "outcome": "success", "executed": True}
+        {
+            "call_id": _results(ws, run["run_id"], "ask_question")[0]["call_id"],
+            "outcome": "success",
+            "executed": True,
+        }
     ]
 
 
@@ -198,7 +247,10 @@ def test_cancel_of_a_waiting_run_ends_it(ws: Any) -> None:
     assert not any(Path(run["artifacts"]).rglob("*.md"))
 
 
-@pytest.mark.parametrize("bad", [{"question": ""}, {"question": "x", "mode": "yolo"}, {"question": "x", "model": "gpt-5"}])
+@pytest.mark.parametrize(
+    "bad",
+    [{"question": ""}, {"question": "x", "mode": "yolo"}, {"question": "x", "model": "gpt-5"}],
+)
 def test_bad_run_options_answer_invalid_arguments(ws: Any, bad: dict[str, Any]) -> None:
     from agent_core.errors import BriefDeskError
 
@@ -208,19 +260,25 @@ def test_bad_run_options_answer_invalid_arguments(ws: Any, bad: dict[str, Any]) 
     assert ws.list_runs() == []
 
 
-def test_cancel_from_another_thread_stops_a_running_run_at_a_boundary(ws: Any, tmp_path: Path) -> None:
+def test_cancel_from_another_thread_stops_a_running_run_at_a_boundary(
+    ws: Any, tmp_path: Path
+) -> None:
     import threading
     import time
 
     from agent_core.workspace import Workspace
 
-    model = _script(tmp_path, [{"call": "search_corpus", "args": {"query": f"q{i}"}} for i in range(45)])
+    model = _script(
+        tmp_path, [{"call": "search_corpus", "args": {"query": f"q{i}"}} for i in range(45)]
+    )
     run_id = ws.create_run("long", model=model)
     driver_ws = Workspace(ws.home.root)
     thread = threading.Thread(target=driver_ws.drive, args=(run_id,))
     thread.start()
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not any(e["kind"] == "tool_result" for e in ws.timeline(run_id)):
+    while time.monotonic() < deadline and not any(
+        e["kind"] == "tool_result" for e in ws.timeline(run_id)
+    ):
         time.sleep(0.01)
     ws.cancel(run_id)
     thread.join(60)

@@ -37,7 +37,9 @@ def test_a_blob_is_addressed_by_its_sha256_and_stored_once(backend: StorageBacke
 def _corrupt(backend: StorageBackend, digest: str) -> None:
     changed = backend.execute(
         "UPDATE blobs SET data = CAST(substr(data, 1, length(data) - 1) || 'X' AS BLOB) "
-        "WHERE digest = :d", d=digest)
+        "WHERE digest = :d",
+        d=digest,
+    )
     assert changed == 1
 
 
@@ -46,8 +48,9 @@ def test_a_blob_whose_bytes_changed_is_refused_as_storage_corrupt(backend: Stora
         digest = put_blob(conn, b"evidence " * 500)
     _corrupt(backend, digest)
     with backend.store.read() as conn:
-        size = conn.execute(text("SELECT length(data) FROM blobs WHERE digest=:d"),
-                            {"d": digest}).scalar()
+        size = conn.execute(
+            text("SELECT length(data) FROM blobs WHERE digest=:d"), {"d": digest}
+        ).scalar()
         assert size == len(b"evidence " * 500)  # same length, one byte different
         with pytest.raises(BriefDeskError) as caught:
             get_blob(conn, digest)
@@ -64,9 +67,18 @@ def test_a_corrupt_run_state_is_never_resumed(backend: StorageBackend) -> None:
     insert_run(backend, "run-a")
     with backend.store.write() as conn:
         digest = save_state_string(conn, "run-a", '{"$schemaVersion": "1", "history": []}')
-        backend.checkpoints.save(conn, Checkpoint(
-            run_id="run-a", boundary="A", next_step="run a tool", run_state={}, budgets={},
-            runtime_version=RUNTIME_VERSION, state_digest=digest))
+        backend.checkpoints.save(
+            conn,
+            Checkpoint(
+                run_id="run-a",
+                boundary="A",
+                next_step="run a tool",
+                run_state={},
+                budgets={},
+                runtime_version=RUNTIME_VERSION,
+                state_digest=digest,
+            ),
+        )
     _corrupt(backend, digest)
     with pytest.raises(BriefDeskError) as caught:
         backend.checkpoints.resume("run-a", RUNTIME_VERSION)

@@ -105,8 +105,11 @@ def test_reads_take_no_write_lock_and_never_wait_for_a_writer(tmp_path: Path) ->
 
 def _event_count(backend_store: Store, run_id: str) -> int:
     with backend_store.read() as conn:
-        return int(conn.execute(text("SELECT count(*) FROM events WHERE run_id=:r"),
-                                {"r": run_id}).scalar_one())
+        return int(
+            conn.execute(
+                text("SELECT count(*) FROM events WHERE run_id=:r"), {"r": run_id}
+            ).scalar_one()
+        )
 
 
 def test_an_event_commits_with_the_state_change_it_reports(tmp_path: Path) -> None:
@@ -115,8 +118,9 @@ def test_an_event_commits_with_the_state_change_it_reports(tmp_path: Path) -> No
     try:
         with pytest.raises(RuntimeError, match="crash between"), backend.store.write() as conn:
             append_event(conn, "run-t", EventKind.RUN_FINISHED, data={"status": "succeeded"})
-            run_rows.update_run(conn, "run-t", status="succeeded",
-                                state_json=json.dumps({"next_step": "done"}))
+            run_rows.update_run(
+                conn, "run-t", status="succeeded", state_json=json.dumps({"next_step": "done"})
+            )
             raise RuntimeError("crash between the change and the commit")
         assert _event_count(backend.store, "run-t") == 0
         assert backend.scalar("SELECT status FROM runs WHERE run_id='run-t'") == "interrupted"

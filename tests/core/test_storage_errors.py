@@ -67,8 +67,12 @@ def test_a_database_locked_by_another_process_answers_storage_locked(
     home: Path, cli: CliRunner
 ) -> None:
     _settle(home)
-    locker = subprocess.Popen([sys.executable, "-c", LOCKER, str(home / "state.db")],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    locker = subprocess.Popen(
+        [sys.executable, "-c", LOCKER, str(home / "state.db")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert locker.stdout is not None and locker.stdout.readline().strip() == "locked"
         started = time.monotonic()
@@ -98,8 +102,10 @@ def _read_only(path: Path) -> Iterator[None]:
             path.chmod(0o644)
         return
     chattr = shutil.which("chattr")
-    made = chattr is not None and subprocess.run(
-        [chattr, "+i", str(path)], capture_output=True).returncode == 0
+    made = (
+        chattr is not None
+        and subprocess.run([chattr, "+i", str(path)], capture_output=True).returncode == 0
+    )
     if not made:
         message = "cannot make a file read-only for root (needs chattr and CAP_LINUX_IMMUTABLE)"
         if os.environ.get("CI") == "true":
@@ -168,7 +174,11 @@ def test_storage_errors_never_print_a_traceback_in_text_mode(home: Path) -> None
     db.write_bytes(b"this is not a database at all" * 200)
     proc = subprocess.run(
         [sys.executable, "-m", "agent_core.cli", "--home", str(home), "runs"],
-        capture_output=True, text=True, env=child_env(), cwd=REPO_ROOT, timeout=60,
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        cwd=REPO_ROOT,
+        timeout=60,
     )
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr + proc.stdout

@@ -18,17 +18,25 @@ from tests.support.cli import CliRunner
 PROVENANCE = {"run_id": "run-m1", "tool": "remember_audience"}
 
 
-def _remember(ws: Any, user: str, value: str, *, purpose: str = "brief_audience",
-              ttl_days: float = 90) -> dict[str, Any]:
+def _remember(
+    ws: Any, user: str, value: str, *, purpose: str = "brief_audience", ttl_days: float = 90
+) -> dict[str, Any]:
     with ws.store.write() as conn:
-        return memory.remember(conn, tenant="local", user=user, purpose=purpose, key="audience",
-                               value=value, provenance=PROVENANCE, ttl_days=ttl_days)
+        return memory.remember(
+            conn,
+            tenant="local",
+            user=user,
+            purpose=purpose,
+            key="audience",
+            value=value,
+            provenance=PROVENANCE,
+            ttl_days=ttl_days,
+        )
 
 
 def _recall(ws: Any, user: str, purpose: str = "brief_audience") -> list[str]:
     with ws.store.read() as conn:
-        return [m["value"] for m in memory.recall(conn, tenant="local", user=user,
-                                                  purpose=purpose)]
+        return [m["value"] for m in memory.recall(conn, tenant="local", user=user, purpose=purpose)]
 
 
 def _search(ws: Any, query: str) -> list[str]:
@@ -52,8 +60,10 @@ def _cached_users(ws: Any) -> set[str]:
 def test_a_memory_records_namespace_provenance_times_and_policy(ws: Any, home: Path) -> None:
     saved = _remember(ws, "alice", "executives", ttl_days=30)
     ((tenant, user, purpose, value, provenance, created, expires, policy),) = _table(
-        home, "SELECT tenant, user, purpose, value, provenance_json, created_at, expires_at, "
-              "policy_version FROM memories")
+        home,
+        "SELECT tenant, user, purpose, value, provenance_json, created_at, expires_at, "
+        "policy_version FROM memories",
+    )
     assert (tenant, user, purpose, value) == ("local", "alice", "brief_audience", "executives")
     assert '"run_id": "run-m1"' in provenance
     assert policy == memory.POLICY_VERSION
@@ -77,12 +87,16 @@ def test_a_new_fact_replaces_the_old_one_in_table_index_and_cache(ws: Any, home:
 def test_expired_memories_are_never_returned(ws: Any, home: Path) -> None:
     _remember(ws, "alice", "executives", ttl_days=-1)
     with ws.store.write() as conn:  # written long ago by raw SQL, long expired
-        conn.execute(text(
-            "INSERT INTO memories VALUES ('mem-old', 'local', 'bob', 'brief_audience', "
-            "'audience', 'auditors', '{}', '2020-01-01T00:00:00.000+00:00', "
-            "'2020-04-01T00:00:00.000+00:00', 1)"))
-        conn.execute(text("INSERT INTO memories_fts(memory_id, value) "
-                          "VALUES ('mem-old', 'auditors')"))
+        conn.execute(
+            text(
+                "INSERT INTO memories VALUES ('mem-old', 'local', 'bob', 'brief_audience', "
+                "'audience', 'auditors', '{}', '2020-01-01T00:00:00.000+00:00', "
+                "'2020-04-01T00:00:00.000+00:00', 1)"
+            )
+        )
+        conn.execute(
+            text("INSERT INTO memories_fts(memory_id, value) VALUES ('mem-old', 'auditors')")
+        )
     assert _recall(ws, "alice") == [] and _recall(ws, "bob") == []
     assert ws.memories() == []
     assert _search(ws, "executives") == [] and _search(ws, "auditors") == []
@@ -101,8 +115,10 @@ def test_expired_memories_are_never_returned(ws: Any, home: Path) -> None:
 
 
 def test_deleting_a_users_data_clears_table_index_and_cache(ws: Any, home: Path) -> None:
-    alice = [_remember(ws, "alice", "executives")["id"],
-             _remember(ws, "alice", "board members", purpose="brief_tone")["id"]]
+    alice = [
+        _remember(ws, "alice", "executives")["id"],
+        _remember(ws, "alice", "board members", purpose="brief_tone")["id"],
+    ]
     bob = _remember(ws, "bob", "engineers")["id"]
     _recall(ws, "alice")
     _recall(ws, "alice", "brief_tone")
@@ -115,8 +131,7 @@ def test_deleting_a_users_data_clears_table_index_and_cache(ws: Any, home: Path)
     assert _table(home, "SELECT user FROM memories") == [("bob",)]
     marks = ",".join("?" * len(alice))
     assert _table(home, f"SELECT * FROM memories_fts WHERE memory_id IN ({marks})", *alice) == []
-    assert _table(home, "SELECT memory_id FROM memories_fts WHERE memories_fts MATCH 'board'") \
-        == []
+    assert _table(home, "SELECT memory_id FROM memories_fts WHERE memories_fts MATCH 'board'") == []
     assert "alice" not in _cached_users(ws)
     assert _recall(ws, "alice") == [] and _recall(ws, "alice", "brief_tone") == []
     # Bob's data is untouched in all three places.

@@ -17,9 +17,20 @@ from agent_core.workspace import Workspace
 from tests.core.conformance.backends import REPO_ROOT, child_env
 from tests.support.cli import CliRunner
 
-OLD_RUN = ("run-old", "th-old", "waiting_approval", "Written by revision 0001", "offline",
-           "default", "/c", "/a", "{}", '{"turns": 3}', "2024-01-01T00:00:00.000+00:00",
-           "2024-01-01T00:00:00.000+00:00")
+OLD_RUN = (
+    "run-old",
+    "th-old",
+    "waiting_approval",
+    "Written by revision 0001",
+    "offline",
+    "default",
+    "/c",
+    "/a",
+    "{}",
+    '{"turns": 3}',
+    "2024-01-01T00:00:00.000+00:00",
+    "2024-01-01T00:00:00.000+00:00",
+)
 
 
 def _old_database(db: Path) -> None:
@@ -30,7 +41,9 @@ def _old_database(db: Path) -> None:
     conn.execute(
         "INSERT INTO runs (run_id, thread_id, status, question, model, mode, corpus_dir, "
         "artifacts_dir, limits_json, state_json, created_at, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", OLD_RUN)
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        OLD_RUN,
+    )
     conn.commit()
     conn.close()
 
@@ -78,8 +91,10 @@ def test_opening_an_old_database_upgrades_it_and_keeps_a_backup(home: Path) -> N
     try:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0001"
-        assert conn.execute("SELECT question FROM runs WHERE run_id='run-old'").fetchone()[0] \
+        assert (
+            conn.execute("SELECT question FROM runs WHERE run_id='run-old'").fetchone()[0]
             == OLD_RUN[3]
+        )
     finally:
         conn.close()
 
@@ -107,9 +122,14 @@ def test_processes_opening_at_once_migrate_exactly_once(tmp_path: Path, start: s
         _old_database(db)
     go = tmp_path / "go"
     procs = [
-        subprocess.Popen([sys.executable, "-c", OPENER, str(db), str(go)], cwd=REPO_ROOT,
-                         env=child_env(), text=True, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE)
+        subprocess.Popen(
+            [sys.executable, "-c", OPENER, str(db), str(go)],
+            cwd=REPO_ROOT,
+            env=child_env(),
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         for _ in range(4)
     ]
     for proc in procs:  # every child has imported everything and waits at the line
@@ -127,7 +147,8 @@ def test_processes_opening_at_once_migrate_exactly_once(tmp_path: Path, start: s
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert conn.execute("SELECT count(*) FROM alembic_version").fetchone()[0] == 1
         assert conn.execute("SELECT count(*) FROM runs").fetchone()[0] == (
-            1 if start == "old" else 0)
+            1 if start == "old" else 0
+        )
     finally:
         conn.close()
 

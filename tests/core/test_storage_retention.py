@@ -15,15 +15,25 @@ from tests.core.conformance.backends import DEMO_QUESTION, REPO_ROOT
 from tests.support.cli import CliRunner
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
-RUN_TABLES = ("runs", "checkpoints", "events", "blobs", "approvals", "ledger", "tool_calls",
-              "session_items")
+RUN_TABLES = (
+    "runs",
+    "checkpoints",
+    "events",
+    "blobs",
+    "approvals",
+    "ledger",
+    "tool_calls",
+    "session_items",
+)
 
 
 def _counts(db: Path, run_id: str) -> dict[str, int]:
     conn = sqlite3.connect(db)
     try:
-        return {t: conn.execute(f"SELECT count(*) FROM {t} WHERE run_id = ?", (run_id,))
-                .fetchone()[0] for t in (*RUN_TABLES, "audit")}
+        return {
+            t: conn.execute(f"SELECT count(*) FROM {t} WHERE run_id = ?", (run_id,)).fetchone()[0]
+            for t in (*RUN_TABLES, "audit")
+        }
     finally:
         conn.close()
 
@@ -105,8 +115,9 @@ def test_deleting_a_run_keeps_a_blob_another_run_still_uses(home: Path) -> None:
 
         ws.delete_run(second)
         with ws.store.read() as conn:
-            left = conn.exec_driver_sql("SELECT count(*) FROM blobs WHERE digest = ?",
-                                        (digest,)).scalar()
+            left = conn.exec_driver_sql(
+                "SELECT count(*) FROM blobs WHERE digest = ?", (digest,)
+            ).scalar()
         assert left == 0  # and gone with the last run that used it
     finally:
         ws.close()

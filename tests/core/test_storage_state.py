@@ -70,15 +70,22 @@ def test_each_kind_of_state_lives_in_its_own_table(demo: DemoRun) -> None:
 
     # Checkpoints live until the run ends; an ended run keeps only its latest one.
     cps = demo.rows("SELECT * FROM checkpoints WHERE run_id = ? ORDER BY sequence", run_id)
-    saved = demo.rows("SELECT data_json FROM events WHERE run_id = ? AND kind = 'checkpoint_saved'", run_id)
+    saved = demo.rows(
+        "SELECT data_json FROM events WHERE run_id = ? AND kind = 'checkpoint_saved'", run_id
+    )
     assert len(saved) >= 5 and {json.loads(r["data_json"])["boundary"] for r in saved} == {"A", "B"}
     assert [r["sequence"] for r in cps] == [json.loads(saved[-1]["data_json"])["sequence"]]
-    assert all(r["runtime_version"] and r["next_step"] and json.loads(r["budgets_json"])
-               for r in cps)
+    assert all(
+        r["runtime_version"] and r["next_step"] and json.loads(r["budgets_json"]) for r in cps
+    )
 
     (mem,) = demo.rows("SELECT * FROM memories")
     assert (mem["tenant"], mem["purpose"], mem["key"], mem["value"]) == (
-        "local", "brief_audience", "audience", "executives")
+        "local",
+        "brief_audience",
+        "audience",
+        "executives",
+    )
     assert mem["user"] and mem["policy_version"] >= 1
     assert mem["created_at"] < mem["expires_at"]
     assert json.loads(mem["provenance_json"])["run_id"] == run_id
@@ -94,15 +101,18 @@ def test_run_and_checkpoint_rows_hold_references_not_document_bodies(demo: DemoR
         for name in read:
             body = docs[name].strip()
             assert body not in stored, f"{name} copied into a state row"
-            middle = body[len(body) // 4: len(body) // 4 + 400]
+            middle = body[len(body) // 4 : len(body) // 4 + 400]
             assert middle not in stored, f"a 400-char stretch of {name} copied into a state row"
 
 
 def test_the_sdk_run_state_is_stored_once_per_run(demo: DemoRun) -> None:
     run_id = demo.run["run_id"]
     blobs = demo.rows("SELECT digest, data FROM blobs WHERE run_id = ?", run_id)
-    states = [b for b in blobs if bytes(b["data"]).lstrip().startswith(b"{")
-              and b'"$schemaVersion"' in bytes(b["data"])]
+    states = [
+        b
+        for b in blobs
+        if bytes(b["data"]).lstrip().startswith(b"{") and b'"$schemaVersion"' in bytes(b["data"])
+    ]
     assert len(states) == 1
     (runs_digest,) = demo.rows("SELECT state_digest FROM runs WHERE run_id = ?", run_id)
     assert states[0]["digest"] == runs_digest[0]
@@ -117,7 +127,9 @@ def test_checkpoint_rows_stay_small_so_storage_grows_linearly(demo: DemoRun) -> 
         for r in demo.rows("SELECT * FROM checkpoints WHERE run_id = ?", run_id)
     ]
     assert sizes and max(sizes) < MAX_CHECKPOINT_ROW_BYTES, sizes
-    (state_size,) = demo.rows("SELECT size FROM blobs WHERE digest = "
-                              "(SELECT state_digest FROM runs WHERE run_id = ?)", run_id)
+    (state_size,) = demo.rows(
+        "SELECT size FROM blobs WHERE digest = (SELECT state_digest FROM runs WHERE run_id = ?)",
+        run_id,
+    )
     # A full RunState per checkpoint would cost len(checkpoints) x the state; we pay it once.
     assert sum(sizes) < state_size[0]

@@ -32,6 +32,7 @@ def test_cli_runs_appear_and_update_live(
         lambda: window.runs_panel.model.run(first["run_id"])["status"] == "succeeded",
         timeout=10_000,
     )
+
     def kinds() -> list[str]:
         model = window.timeline.model
         return [model.event_at(r)["kind"] for r in range(model.rowCount())]
@@ -39,6 +40,7 @@ def test_cli_runs_appear_and_update_live(
     # The CLI's watcher confirms the write after the run finished: wait for the whole story.
     qtbot.waitUntil(lambda: "artifact_confirmed" in kinds(), timeout=10_000)
     seen = kinds()
+    assert len(seen) > rows_before
     assert seen.count("run_started") == 1 and "run_resumed" in seen
     assert seen.index("run_finished") < seen.index("artifact_confirmed")
     assert seen.count("artifact_confirmed") == 1  # the app's watcher and the CLI's count once

@@ -422,4 +422,9 @@ def test_remove_stale_temps_only_removes_our_temp_files_for_that_target(tmp_path
     lookalike = tmp_path / ".brief.md.notours.tmp"
     lookalike.write_text("not our pattern")
     assert remove_stale_temps(target) == 1
-    assert not stale.exists() and other.exists() and lookalike.exists() and target.read_text() == "kept"
+    assert (
+        not stale.exists()
+        and other.exists()
+        and lookalike.exists()
+        and target.read_text() == "kept"
+    )

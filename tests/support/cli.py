@@ -32,11 +32,21 @@ class CliResult:
 class CliRunner:
     home: Path
 
-    def __call__(self, *args: str, env: dict[str, str] | None = None, stdin: str | None = None,
-                 timeout: float = 120, check: bool = False) -> CliResult:
+    def __call__(
+        self,
+        *args: str,
+        env: dict[str, str] | None = None,
+        stdin: str | None = None,
+        timeout: float = 120,
+        check: bool = False,
+    ) -> CliResult:
         proc = subprocess.run(
             [sys.executable, "-m", "agent_core.cli", "--home", str(self.home), "--json", *args],
-            capture_output=True, text=True, env=cli_env(**(env or {})), input=stdin, timeout=timeout,
+            capture_output=True,
+            text=True,
+            env=cli_env(**(env or {})),
+            input=stdin,
+            timeout=timeout,
         )
         body: dict[str, Any] = {}
         if proc.stdout.strip():
@@ -45,11 +55,16 @@ class CliRunner:
             except json.JSONDecodeError:
                 body = {}
         if check and proc.returncode != 0:
-            raise AssertionError(f"briefdesk-cli {args} failed ({proc.returncode}): {proc.stdout}\n{proc.stderr}")
+            raise AssertionError(
+                f"briefdesk-cli {args} failed ({proc.returncode}): {proc.stdout}\n{proc.stderr}"
+            )
         return CliResult(proc.returncode, body, proc.stdout, proc.stderr)
 
     def text(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "agent_core.cli", "--home", str(self.home), *args],
-            capture_output=True, text=True, env=cli_env(), timeout=120,
+            capture_output=True,
+            text=True,
+            env=cli_env(),
+            timeout=120,
         )

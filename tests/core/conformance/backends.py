@@ -77,13 +77,29 @@ BACKEND_FACTORIES: dict[str, Callable[[Path], StorageBackend]] = {"sqlite": sqli
 
 def insert_run(backend: StorageBackend, run_id: str, *, status: str = "interrupted") -> None:
     """A run row written the way Workspace.create_run writes it, without the agent."""
-    state = {"turns": 0, "tool_calls": 0, "sources_found": [], "sources_read": [],
-             "next_step": "model", "active_s": 0.0, "answers": {}, "rejected": False,
-             "state_version": 0, "created": now_iso(), "counter": 0}
+    state = {
+        "turns": 0,
+        "tool_calls": 0,
+        "sources_found": [],
+        "sources_read": [],
+        "next_step": "model",
+        "active_s": 0.0,
+        "answers": {},
+        "rejected": False,
+        "state_version": 0,
+        "created": now_iso(),
+        "counter": 0,
+    }
     with backend.store.write() as conn:
         run_rows.insert_run(
-            conn, run_id=run_id, thread_id="th-" + run_id, status=status, question="conformance",
-            model="offline", mode="default", corpus_dir=str(backend.home / "corpus"),
+            conn,
+            run_id=run_id,
+            thread_id="th-" + run_id,
+            status=status,
+            question="conformance",
+            model="offline",
+            mode="default",
+            corpus_dir=str(backend.home / "corpus"),
             artifacts_dir=str(backend.home / "artifacts"),
             limits_json=json.dumps({"max_turns": 50, "max_tool_calls": 100, "max_seconds": 900}),
             state_json=json.dumps(state),
@@ -100,10 +116,20 @@ def child_env(**extra: str) -> dict[str, str]:
 def spawn_writer(backend: StorageBackend, *args: str) -> subprocess.Popen[str]:
     """Start writer_child.py on this backend's home; it prints `ready`, then waits for `go`."""
     return subprocess.Popen(
-        [sys.executable, "-m", "tests.core.conformance.writer_child", backend.name,
-         str(backend.home), *args],
-        cwd=REPO_ROOT, env=child_env(), text=True,
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-m",
+            "tests.core.conformance.writer_child",
+            backend.name,
+            str(backend.home),
+            *args,
+        ],
+        cwd=REPO_ROOT,
+        env=child_env(),
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
 
 

@@ -31,11 +31,25 @@ from tests.core.conformance.backends import (
 OLD_RUNTIME = "briefdesk-runtime/0"
 
 
-def _cp(run_id: str, *, boundary: str = "A", call_id: str | None = None,
-        version: str = RUNTIME_VERSION, digest: str | None = None, n: int = 0) -> Checkpoint:
-    return Checkpoint(run_id=run_id, boundary=boundary, next_step=f"step {n}",
-                      run_state={"n": n}, budgets={"max_turns": 50}, runtime_version=version,
-                      call_id=call_id, state_digest=digest)
+def _cp(
+    run_id: str,
+    *,
+    boundary: str = "A",
+    call_id: str | None = None,
+    version: str = RUNTIME_VERSION,
+    digest: str | None = None,
+    n: int = 0,
+) -> Checkpoint:
+    return Checkpoint(
+        run_id=run_id,
+        boundary=boundary,
+        next_step=f"step {n}",
+        run_state={"n": n},
+        budgets={"max_turns": 50},
+        runtime_version=version,
+        call_id=call_id,
+        state_digest=digest,
+    )
 
 
 def _save(backend: StorageBackend, cp: Checkpoint) -> Checkpoint:
@@ -78,12 +92,20 @@ def test_latest_is_the_newest_checkpoint_of_that_run(backend: StorageBackend) ->
 
 def test_latest_round_trips_every_field(backend: StorageBackend) -> None:
     insert_run(backend, "run-a")
-    saved = _save(backend, Checkpoint(
-        run_id="run-a", boundary="B", next_step="model",
-        run_state={"turns": 2, "sources_read": ["a.md", "b.md"], "nested": {"x": [1, 2]}},
-        budgets={"max_turns": 7, "max_tool_calls": 9}, runtime_version=RUNTIME_VERSION,
-        confirmed=["key-1", "key-2"], call_id="call-9", state_digest="d" * 64,
-    ))
+    saved = _save(
+        backend,
+        Checkpoint(
+            run_id="run-a",
+            boundary="B",
+            next_step="model",
+            run_state={"turns": 2, "sources_read": ["a.md", "b.md"], "nested": {"x": [1, 2]}},
+            budgets={"max_turns": 7, "max_tool_calls": 9},
+            runtime_version=RUNTIME_VERSION,
+            confirmed=["key-1", "key-2"],
+            call_id="call-9",
+            state_digest="d" * 64,
+        ),
+    )
     got = backend.checkpoints.latest("run-a")
     assert got == saved
     assert got.created_at and got.confirmed == ["key-1", "key-2"]
@@ -107,8 +129,10 @@ def test_resume_answers_not_found_ready_and_migration_required(backend: StorageB
     assert other.state_string is None  # old state is never handed to new code
 
     _save(backend, _cp("run-a", version=OLD_RUNTIME, n=2))  # the latest one decides
-    assert (backend.checkpoints.resume("run-a", RUNTIME_VERSION).status
-            is ResumeStatus.MIGRATION_REQUIRED)
+    assert (
+        backend.checkpoints.resume("run-a", RUNTIME_VERSION).status
+        is ResumeStatus.MIGRATION_REQUIRED
+    )
 
 
 def test_only_the_latest_run_state_is_kept(backend: StorageBackend) -> None:
@@ -126,8 +150,9 @@ def test_only_the_latest_run_state_is_kept(backend: StorageBackend) -> None:
 
 
 def _brief_results(ws: Any, run_id: str) -> list[dict[str, Any]]:
-    return [e for e in ws.timeline(run_id)
-            if e["kind"] == "tool_result" and e["tool"] == "save_brief"]
+    return [
+        e for e in ws.timeline(run_id) if e["kind"] == "tool_result" and e["tool"] == "save_brief"
+    ]
 
 
 def test_resumed_checkpoint_never_reruns_an_approved_tool(backend: StorageBackend) -> None:
@@ -147,8 +172,10 @@ def test_resumed_checkpoint_never_reruns_an_approved_tool(backend: StorageBacken
         assert ws.resume(run_id)["status"] == "succeeded"  # an ended run: nothing happens
         assert ws.resume(run_id)["status"] == "succeeded"
         # As if its process had died after the write: the run goes back to its checkpoint.
-        assert backend.execute("UPDATE runs SET status = 'interrupted' WHERE run_id = :r",
-                               r=run_id) == 1
+        assert (
+            backend.execute("UPDATE runs SET status = 'interrupted' WHERE run_id = :r", r=run_id)
+            == 1
+        )
         assert ws.resume(run_id)["status"] == "succeeded"
 
         after = brief.stat()
@@ -183,17 +210,35 @@ def test_checkpoint_of_another_runtime_is_refused_and_nothing_changes(
         ws.close()
     latest = backend.checkpoints.latest(run_id)
     assert latest is not None
-    backend.execute("UPDATE checkpoints SET runtime_version = :v WHERE run_id = :r "
-                    "AND sequence = :s", v=OLD_RUNTIME, r=run_id, s=latest.sequence)
-    assert (backend.checkpoints.resume(run_id, RUNTIME_VERSION).status
-            is ResumeStatus.MIGRATION_REQUIRED)
+    backend.execute(
+        "UPDATE checkpoints SET runtime_version = :v WHERE run_id = :r AND sequence = :s",
+        v=OLD_RUNTIME,
+        r=run_id,
+        s=latest.sequence,
+    )
+    assert (
+        backend.checkpoints.resume(run_id, RUNTIME_VERSION).status
+        is ResumeStatus.MIGRATION_REQUIRED
+    )
     before = _snapshot(backend, run_id)
     artifacts = sorted(p.name for p in (backend.home / "artifacts").rglob("*"))
 
     proc = subprocess.run(
-        [sys.executable, "-m", "agent_core.cli", "--home", str(backend.home), "--json",
-         "resume", run_id],
-        capture_output=True, text=True, env=child_env(), cwd=REPO_ROOT, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "agent_core.cli",
+            "--home",
+            str(backend.home),
+            "--json",
+            "resume",
+            run_id,
+        ],
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        cwd=REPO_ROOT,
+        timeout=120,
     )
     body = json.loads(proc.stdout)
     assert proc.returncode != 0
@@ -211,8 +256,9 @@ def test_two_processes_writing_at_once_never_meet_a_locked_database(
 ) -> None:
     for run_id in ("run-w1", "run-w2", "run-shared"):
         insert_run(backend, run_id)
-    writers = [spawn_writer(backend, "counter", own, "run-shared", "300")
-               for own in ("run-w1", "run-w2")]
+    writers = [
+        spawn_writer(backend, "counter", own, "run-shared", "300") for own in ("run-w1", "run-w2")
+    ]
     for proc in writers:
         wait_ready(proc)
     for proc in writers:
@@ -223,8 +269,12 @@ def test_two_processes_writing_at_once_never_meet_a_locked_database(
         assert "locked" not in (out + err).lower()
         assert out.strip() == "done 300"
     for own in ("run-w1", "run-w2"):
-        turns = [json.loads(r[0])["turn"] for r in backend.rows(
-            "SELECT data_json FROM events WHERE run_id = :r ORDER BY seq", r=own)]
+        turns = [
+            json.loads(r[0])["turn"]
+            for r in backend.rows(
+                "SELECT data_json FROM events WHERE run_id = :r ORDER BY seq", r=own
+            )
+        ]
         assert turns == list(range(1, 301))
     shared = json.loads(backend.scalar("SELECT state_json FROM runs WHERE run_id = 'run-shared'"))
     assert shared["counter"] == 600  # every read-modify-write was serialised: none lost
@@ -262,7 +312,8 @@ def test_writer_killed_mid_loop_leaves_a_sound_database(
         # The state blob (checksummed on read) belongs to the latest committed checkpoint.
         assert json.loads(point.state_string or "{}")["state"] == latest.run_state["n"]
         saved_events = reopened.scalar(
-            "SELECT count(*) FROM events WHERE run_id = 'run-k' AND kind = 'checkpoint_saved'")
+            "SELECT count(*) FROM events WHERE run_id = 'run-k' AND kind = 'checkpoint_saved'"
+        )
         assert saved_events == latest.sequence  # each event committed with its checkpoint
     finally:
         reopened.close()

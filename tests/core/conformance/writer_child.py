@@ -49,9 +49,16 @@ def _checkpoints(backend: StorageBackend, run_id: str) -> None:
             digest = save_state_string(conn, run_id, json.dumps({"state": n, "pad": "x" * 2000}))
             cp = backend.checkpoints.save(
                 conn,
-                Checkpoint(run_id=run_id, boundary="A" if n % 2 else "B", next_step="model",
-                           run_state={"n": n}, budgets={}, runtime_version=RUNTIME_VERSION,
-                           call_id=f"call-{n}", state_digest=digest),
+                Checkpoint(
+                    run_id=run_id,
+                    boundary="A" if n % 2 else "B",
+                    next_step="model",
+                    run_state={"n": n},
+                    budgets={},
+                    runtime_version=RUNTIME_VERSION,
+                    call_id=f"call-{n}",
+                    state_digest=digest,
+                ),
             )
             append_event(conn, run_id, "checkpoint_saved", data={"sequence": cp.sequence})
         print(cp.sequence, flush=True)

@@ -14,7 +14,7 @@ down_revision = None
 branch_labels = None
 depends_on = None
 
-S, T, I = sa.String, sa.Text, sa.Integer
+S, T, INT = sa.String, sa.Text, sa.Integer
 
 
 def upgrade() -> None:
@@ -34,16 +34,16 @@ def upgrade() -> None:
         sa.Column("question_pending", T),
         sa.Column("output", T),
         sa.Column("error_json", T),
-        sa.Column("cancel_requested", I, nullable=False, server_default="0"),
+        sa.Column("cancel_requested", INT, nullable=False, server_default="0"),
         sa.Column("owner_host", S),
-        sa.Column("owner_pid", I),
+        sa.Column("owner_pid", INT),
         sa.Column("owner_started", sa.Float),
         sa.Column("created_at", S, nullable=False),
         sa.Column("updated_at", S, nullable=False),
     )
     op.create_table(
         "events",
-        sa.Column("seq", I, primary_key=True, autoincrement=True),
+        sa.Column("seq", INT, primary_key=True, autoincrement=True),
         sa.Column("run_id", S, nullable=False, index=True),
         sa.Column("kind", S, nullable=False),
         sa.Column("at", S, nullable=False),
@@ -53,16 +53,16 @@ def upgrade() -> None:
     op.create_table(
         "blobs",
         sa.Column("digest", S, primary_key=True),
-        sa.Column("size", I, nullable=False),
+        sa.Column("size", INT, nullable=False),
         sa.Column("data", sa.LargeBinary, nullable=False),
         sa.Column("run_id", S, index=True),
         sa.Column("created_at", S, nullable=False),
     )
     op.create_table(
         "checkpoints",
-        sa.Column("id", I, primary_key=True, autoincrement=True),
+        sa.Column("id", INT, primary_key=True, autoincrement=True),
         sa.Column("run_id", S, nullable=False, index=True),
-        sa.Column("sequence", I, nullable=False),
+        sa.Column("sequence", INT, nullable=False),
         sa.Column("boundary", S, nullable=False),
         sa.Column("call_id", S),
         sa.Column("next_step", S, nullable=False),
@@ -77,8 +77,8 @@ def upgrade() -> None:
         "tool_calls",
         sa.Column("run_id", S, primary_key=True),
         sa.Column("call_id", S, primary_key=True),
-        sa.Column("idx", I, nullable=False),
-        sa.Column("turn", I, nullable=False),
+        sa.Column("idx", INT, nullable=False),
+        sa.Column("turn", INT, nullable=False),
         sa.Column("tool", S, nullable=False),
         sa.Column("raw_args", T, nullable=False),
         sa.Column("decision", S),
@@ -98,8 +98,8 @@ def upgrade() -> None:
         sa.Column("risk", S, nullable=False),
         sa.Column("reason", T, nullable=False),
         sa.Column("arg_hash", S, nullable=False),
-        sa.Column("state_version", I, nullable=False),
-        sa.Column("version", I, nullable=False),
+        sa.Column("state_version", INT, nullable=False),
+        sa.Column("version", INT, nullable=False),
         sa.Column("status", S, nullable=False),
         sa.Column("created_at", S, nullable=False),
         sa.Column("expires_at", S, nullable=False),
@@ -126,7 +126,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "audit",
-        sa.Column("id", I, primary_key=True, autoincrement=True),
+        sa.Column("id", INT, primary_key=True, autoincrement=True),
         sa.Column("at", S, nullable=False),
         sa.Column("run_id", S, index=True),
         sa.Column("entry", S, nullable=False),
@@ -141,7 +141,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "session_items",
-        sa.Column("id", I, primary_key=True, autoincrement=True),
+        sa.Column("id", INT, primary_key=True, autoincrement=True),
         sa.Column("thread_id", S, nullable=False, index=True),
         sa.Column("run_id", S, nullable=False),
         sa.Column("item_json", T, nullable=False),
@@ -154,6 +154,16 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for name in ("settings", "session_items", "audit", "ledger", "approvals", "tool_calls",
-                 "checkpoints", "blobs", "events", "runs"):
+    for name in (
+        "settings",
+        "session_items",
+        "audit",
+        "ledger",
+        "approvals",
+        "tool_calls",
+        "checkpoints",
+        "blobs",
+        "events",
+        "runs",
+    ):
         op.drop_table(name)

@@ -14,7 +14,7 @@ down_revision = "0001"
 branch_labels = None
 depends_on = None
 
-S, T, I = sa.String, sa.Text, sa.Integer
+S, T, INT = sa.String, sa.Text, sa.Integer
 
 
 def upgrade() -> None:
@@ -40,7 +40,7 @@ def upgrade() -> None:
         sa.Column("provenance_json", T, nullable=False),
         sa.Column("created_at", S, nullable=False),
         sa.Column("expires_at", S, nullable=False),
-        sa.Column("policy_version", I, nullable=False),
+        sa.Column("policy_version", INT, nullable=False),
     )
     op.execute("CREATE VIRTUAL TABLE memories_fts USING fts5(memory_id UNINDEXED, value)")
     op.create_table(
@@ -48,8 +48,8 @@ def upgrade() -> None:
         sa.Column("corpus_root", T, primary_key=True),
         sa.Column("source_id", T, primary_key=True),
         sa.Column("title", T, nullable=False),
-        sa.Column("mtime_ns", I, nullable=False),
-        sa.Column("size", I, nullable=False),
+        sa.Column("mtime_ns", INT, nullable=False),
+        sa.Column("size", INT, nullable=False),
         sa.Column("sha256", S, nullable=False),
     )
     op.execute(
@@ -63,7 +63,7 @@ def upgrade() -> None:
         sa.Column("inode_key", S, primary_key=True),
         sa.Column("run_id", S),
         sa.Column("verdict", S, nullable=False),
-        sa.Column("count", I, nullable=False),
+        sa.Column("count", INT, nullable=False),
         sa.Column("seen_at", S, nullable=False),
     )
     op.create_index("ix_approvals_thread_hash", "approvals", ["thread_id", "arg_hash"])
@@ -73,6 +73,12 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_checkpoints_run_seq", "checkpoints")
     op.drop_index("ix_approvals_thread_hash", "approvals")
-    for name in ("artifact_sightings", "corpus_fts", "corpus_docs", "memories_fts", "memories",
-                 "rules"):
+    for name in (
+        "artifact_sightings",
+        "corpus_fts",
+        "corpus_docs",
+        "memories_fts",
+        "memories",
+        "rules",
+    ):
         op.execute(f"DROP TABLE {name}")
