@@ -9,4 +9,5 @@ lint:
 sweep-long:
 	BRIEFDESK_SWEEP_RANDOM_KILLS=20 ./dev.sh test tests/drills/test_crash_sweep.py -s
 bench:
-	.venv/bin/python benchmarks/run_all.py
+	.venv/bin/python benchmarks/bench_startup.py
+	.venv/bin/python benchmarks/bench_storage_growth.py
