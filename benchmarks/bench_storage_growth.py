@@ -47,8 +47,8 @@ def measure(turns: int, workdir: Path) -> dict[str, float]:
         (run["run_id"],),
     ).fetchone()[0]
     kept_rows = db.execute(
-        "SELECT coalesce(sum(length(run_state_json) + length(budgets_json) + length(confirmed_json)), 0)"
-        " FROM checkpoints WHERE run_id = ?",
+        "SELECT coalesce(sum(length(run_state_json) + length(budgets_json)"
+        " + length(confirmed_json)), 0) FROM checkpoints WHERE run_id = ?",
         (run["run_id"],),
     ).fetchone()[0]
     db.close()
