@@ -65,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--approval-ttl", type=float)
     run.add_argument("--max-turns", type=int)
     run.add_argument("--max-tool-calls", type=int)
+    run.add_argument("--max-tokens", type=int, help="token budget for remote models")
+    run.add_argument("--max-seconds", type=float, help="wall-time budget of the run")
 
     for name in ("resume", "cancel"):
         sub.add_parser(name).add_argument("run_id")
@@ -155,6 +157,8 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> dict[str, Any]:
                 approval_ttl=args.approval_ttl,
                 max_turns=args.max_turns,
                 max_tool_calls=args.max_tool_calls,
+                max_tokens=args.max_tokens,
+                max_seconds=args.max_seconds,
                 corpus=g.get("corpus"),
                 artifacts=g.get("artifacts"),
             )

@@ -145,6 +145,9 @@ class RunDriver:
             raise BudgetExceeded(f"The run used its {limits['max_turns']} model turns.")
         if next_call and state["tool_calls"] >= int(limits["max_tool_calls"]):
             raise BudgetExceeded(f"The run used its {limits['max_tool_calls']} tool calls.")
+        max_tokens = limits.get("max_tokens")
+        if next_turn and max_tokens and int(state.get("tokens", 0)) >= int(max_tokens):
+            raise BudgetExceeded(f"The run used its {max_tokens} model tokens.")
         if self.active_seconds() > float(limits["max_seconds"]):
             raise BudgetExceeded(f"The run used its {limits['max_seconds']} s of wall time.")
 

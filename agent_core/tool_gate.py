@@ -116,6 +116,7 @@ class ToolGate:
                 conn,
                 turns=turn,
                 tool_calls=proposed + len(fresh),
+                tokens=int(self.state.get("tokens", 0)) + _tokens_of(response),
                 next_step="tools" if calls else "answer",
             )
             append_event(
@@ -679,3 +680,8 @@ def _with_status(approval: Approval, status: ApprovalStatus, *, consumed: bool =
 
 def new_call_token() -> str:
     return uuid.uuid4().hex[:8]
+
+
+def _tokens_of(response: ModelResponse) -> int:
+    usage = getattr(response, "usage", None)
+    return int(getattr(usage, "total_tokens", 0) or 0)

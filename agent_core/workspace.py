@@ -42,7 +42,8 @@ from agent_core.storage.schema import (
 from agent_core.tools.sandbox import file_sha256
 from agent_core.tools.specs import TOOLS, Tier
 
-DEFAULT_LIMITS = {"max_turns": 50, "max_tool_calls": 100, "max_seconds": 900}
+# Defaults: at least 50 turns and 100 tool calls (the contract); tokens bound a remote model's cost.
+DEFAULT_LIMITS = {"max_turns": 50, "max_tool_calls": 100, "max_seconds": 900, "max_tokens": 500_000}
 
 
 class Workspace:
@@ -80,6 +81,8 @@ class Workspace:
         approval_ttl: float | None = None,
         max_turns: int | None = None,
         max_tool_calls: int | None = None,
+        max_tokens: int | None = None,
+        max_seconds: float | None = None,
         corpus: str | Path | None = None,
         artifacts: str | Path | None = None,
     ) -> str:
@@ -102,6 +105,8 @@ class Workspace:
             ("--approval-ttl", ttl),
             ("--max-turns", max_turns),
             ("--max-tool-calls", max_tool_calls),
+            ("--max-tokens", max_tokens),
+            ("--max-seconds", max_seconds),
         ):
             if value is not None and value <= 0:
                 raise BriefDeskError(
@@ -119,6 +124,8 @@ class Workspace:
             "approval_ttl": ttl,
             **({"max_turns": int(max_turns)} if max_turns else {}),
             **({"max_tool_calls": int(max_tool_calls)} if max_tool_calls else {}),
+            **({"max_tokens": int(max_tokens)} if max_tokens else {}),
+            **({"max_seconds": float(max_seconds)} if max_seconds else {}),
         }
         run_id = "run-" + uuid.uuid4().hex[:12]
         with self.store.write() as conn:
