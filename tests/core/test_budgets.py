@@ -21,7 +21,8 @@ def test_token_budget_ends_a_remote_run_before_the_next_model_call(
         run = ws.start_run(QUESTION, model="openai", max_tokens=300)
         calls = len(server.requests)
     assert run["status"] == "failed"
-    assert run["error"]["code"] == "budget_exceeded" and "300 model tokens" in run["error"]["message"]
+    assert run["error"]["code"] == "budget_exceeded"
+    assert "300 model tokens" in run["error"]["message"]
     assert calls == 2  # the third model call was never made
     assert ws.run_state(run["run_id"])["tokens"] == 340
 
