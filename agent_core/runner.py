@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents import Agent, FunctionTool, RunConfig, Runner, RunState
+from agents import Agent, FunctionTool, RunConfig, Runner, RunState, Tool
 from agents.exceptions import AgentsException
 from agents.items import ModelResponse
 from agents.models.interface import Model
@@ -195,7 +195,7 @@ class RunDriver:
     # -- the loop -----------------------------------------------------------------------
 
     def build_agent(self, model: Model | None) -> Agent[Any]:
-        tools = [
+        tools: list[Tool] = [
             FunctionTool(
                 name=spec.name,
                 description=spec.description,

@@ -15,6 +15,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from openai.types.responses import ResponseFunctionToolCall
 from sqlalchemy import Connection, select
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -84,7 +85,7 @@ class ToolGate:
     # -- model turns ----------------------------------------------------------------------
 
     def record_model_turn(self, response: ModelResponse) -> None:
-        calls = [o for o in response.output if getattr(o, "type", None) == "function_call"]
+        calls = [o for o in response.output if isinstance(o, ResponseFunctionToolCall)]
         texts = [
             part.text
             for o in response.output

@@ -97,9 +97,7 @@ class Automation:
                 flush=True,
             )
             self.window.bridge.ready.connect(lambda: self._report("HOME_OPEN"))
-            self.window.bridge.warmed.connect(
-                lambda: (self._report("SDK_WARM"), self.window.close())
-            )
+            self.window.bridge.warmed.connect(self._report_warm_and_close)
             return
         if self.screenshot or self.demo:
             self.window.bridge.ready.connect(self._act)
@@ -110,6 +108,10 @@ class Automation:
             f"{what} {json.dumps({'elapsed_s': round(time.perf_counter() - _STARTED, 4)})}",
             flush=True,
         )
+
+    def _report_warm_and_close(self) -> None:
+        self._report("SDK_WARM")
+        self.window.close()
 
     def _act(self) -> None:
         ctx = self.window.context

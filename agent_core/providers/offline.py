@@ -152,7 +152,7 @@ def sentences_of(body: str) -> list[str]:
             continue
         prose.append(stripped.lstrip("-*0123456789. ").strip())
     text = " ".join(prose)
-    out = []
+    out: list[str] = []
     for chunk in text.split("\n"):
         out.extend(s.strip() for s in _SENTENCE_SPLIT.split(chunk) if s.strip())
     return [s for s in out if 40 <= len(s) <= 400 and s[-1] in ".!?"]

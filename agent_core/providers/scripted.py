@@ -53,5 +53,5 @@ class ScriptedModel(PlannedModel):
         turn = self.turns[history.steps_taken]
         if "say" in turn:
             return TurnPlan(say=str(turn["say"]))
-        calls = turn.get("calls") if "calls" in turn else [turn]
+        calls = turn.get("calls") or [] if "calls" in turn else [turn]
         return TurnPlan([_planned(c) for c in calls if isinstance(c, dict)])

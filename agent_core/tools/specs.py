@@ -49,10 +49,11 @@ class ToolSpec:
         # Strict mode wants every property required; optional ones accept null.
         props: dict[str, Any] = {}
         for p in self.params:
-            base = {"type": "string" if p.kind is str else "integer", "description": p.description}
-            if not p.required:
-                base = {"type": [base["type"], "null"], "description": p.description}
-            props[p.name] = base
+            kind = "string" if p.kind is str else "integer"
+            props[p.name] = {
+                "type": kind if p.required else [kind, "null"],
+                "description": p.description,
+            }
         return {
             "type": "object",
             "properties": props,

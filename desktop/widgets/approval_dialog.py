@@ -165,7 +165,7 @@ class ApprovalDialog(QDialog):
         layout.addWidget(self.error_label)
         layout.addWidget(self._build_actions())
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(QKeySequence(keys), self, activated=self._primary_action)
+            QShortcut(QKeySequence(keys), self).activated.connect(self._primary_action)
 
     def _build_edit_panel(self, mono: Any) -> QWidget:
         panel = QWidget()
@@ -196,7 +196,7 @@ class ApprovalDialog(QDialog):
         return _row(self.remember_check, self.scope_combo, self.scope_label)
 
     def _build_actions(self) -> QStackedWidget:
-        self.actions = QStackedWidget()
+        self.action_stack = QStackedWidget()
         self.edit_button = QPushButton("Edit…")
         self.reject_button = QPushButton("Reject…")
         self.reviewer_label = _label(rich=True)
@@ -206,7 +206,7 @@ class ApprovalDialog(QDialog):
             "QPushButton:enabled { background: #1a7f37; color: white; font-weight: bold;"
             " padding: 6px 16px; }"
         )
-        self.actions.addWidget(
+        self.action_stack.addWidget(
             _row(
                 self.edit_button,
                 self.reject_button,
@@ -219,18 +219,18 @@ class ApprovalDialog(QDialog):
         self.reason_edit = QLineEdit(placeholderText="Why is this write refused? (required)")
         self.reject_back = QPushButton("Back")
         self.confirm_reject_button = QPushButton("Reject")
-        self.actions.addWidget(
+        self.action_stack.addWidget(
             _row(QLabel("Reason:"), self.reason_edit, self.reject_back, self.confirm_reject_button)
         )
         self.remember_confirm_label = _label(rich=True, wrap=True)
         self.remember_back = QPushButton("Back")
         self.confirm_remember_button = QPushButton("Approve and remember")
-        self.actions.addWidget(
+        self.action_stack.addWidget(
             _row(self.remember_confirm_label, self.remember_back, self.confirm_remember_button)
         )
         self.cancel_edit_button = QPushButton("Discard edits")
         self.approve_edited_button = QPushButton("Approve edited  (Ctrl+Enter)")
-        self.actions.addWidget(_row(self.cancel_edit_button, None, self.approve_edited_button))
+        self.action_stack.addWidget(_row(self.cancel_edit_button, None, self.approve_edited_button))
         self.approve_button.clicked.connect(self._on_approve_clicked)
         self.reject_button.clicked.connect(lambda: self._show_page(REJECT))
         self.reject_back.clicked.connect(lambda: self._show_page(MAIN))
@@ -242,7 +242,7 @@ class ApprovalDialog(QDialog):
         self.cancel_edit_button.clicked.connect(self._stop_edit)
         self.approve_edited_button.clicked.connect(self._approve_edited)
         self.close_button.clicked.connect(self.reject)
-        return self.actions
+        return self.action_stack
 
     # -- loading and live state ---------------------------------------------------------------
 
@@ -388,7 +388,7 @@ class ApprovalDialog(QDialog):
             widget.setEnabled(usable)
         self.confirm_reject_button.setEnabled(usable and bool(self.reason_edit.text().strip()))
         self.approve_edited_button.setEnabled(usable and self._valid_args is not None)
-        if not decidable and self.actions.currentIndex() != MAIN:
+        if not decidable and self.action_stack.currentIndex() != MAIN:
             self.edit_panel.hide()
             self._show_page(MAIN)
 
@@ -402,7 +402,7 @@ class ApprovalDialog(QDialog):
     # -- decisions ----------------------------------------------------------------------------
 
     def _primary_action(self) -> None:
-        page = self.actions.currentIndex()
+        page = self.action_stack.currentIndex()
         if page == EDIT and self.approve_edited_button.isEnabled():
             self._approve_edited()
         elif page == REMEMBER and self.confirm_remember_button.isEnabled():
@@ -466,7 +466,7 @@ class ApprovalDialog(QDialog):
         self.error_label.show()
 
     def _show_page(self, page: int) -> None:
-        self.actions.setCurrentIndex(page)
+        self.action_stack.setCurrentIndex(page)
         if page == REJECT:
             self.reason_edit.setFocus()
 

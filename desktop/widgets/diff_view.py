@@ -135,7 +135,8 @@ def build_diff(old: str | None, new: str) -> DiffModel:
     old_lines = [] if old is None else old.splitlines()
     new_lines = new.splitlines()
     matcher = difflib.SequenceMatcher(a=old_lines, b=new_lines, autojunk=False)
-    return DiffModel(old_lines, new_lines, old is None, matcher.get_opcodes())
+    opcodes: list[tuple[str, int, int, int, int]] = list(matcher.get_opcodes())
+    return DiffModel(old_lines, new_lines, old is None, opcodes)
 
 
 # -- rendering ------------------------------------------------------------------------------

@@ -81,7 +81,7 @@ class QuestionDialog(QDialog):
         self.cancel_button.clicked.connect(self._cancel)
         self.close_button.clicked.connect(self.reject)
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(QKeySequence(keys), self, activated=self._send)
+            QShortcut(QKeySequence(keys), self).activated.connect(self._send)
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._poll)

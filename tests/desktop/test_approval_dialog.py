@@ -154,7 +154,7 @@ def test_reject_asks_for_a_reason(qtbot: Any, bridge: Bridge, ws: Workspace) -> 
     ap = waiting_run(ws, "reject")["approvals"][0]
     dialog = open_dialog(qtbot, bridge, ap["id"])
     qtbot.mouseClick(dialog.reject_button, Qt.MouseButton.LeftButton)
-    assert dialog.actions.currentIndex() == 1 and not dialog.confirm_reject_button.isEnabled()
+    assert dialog.action_stack.currentIndex() == 1 and not dialog.confirm_reject_button.isEnabled()
     qtbot.keyClicks(dialog.reason_edit, "cites too few sources")
     with qtbot.waitSignal(dialog.decided, timeout=10_000) as signal:
         qtbot.mouseClick(dialog.confirm_reject_button, Qt.MouseButton.LeftButton)
@@ -169,7 +169,7 @@ def test_reject_asks_for_a_reason(qtbot: Any, bridge: Bridge, ws: Workspace) -> 
 
 def _start_edit(qtbot: Any, dialog: ApprovalDialog, path: str, extra: str = "") -> None:
     qtbot.mouseClick(dialog.edit_button, Qt.MouseButton.LeftButton)
-    assert dialog.edit_panel.isVisible() and dialog.actions.currentIndex() == 3
+    assert dialog.edit_panel.isVisible() and dialog.action_stack.currentIndex() == 3
     dialog.path_edit.clear()
     qtbot.keyClicks(dialog.path_edit, path)
     if extra:
@@ -236,7 +236,7 @@ def test_always_allow_shows_the_exact_scope_before_creating_the_rule(
     dialog.scope_combo.setCurrentIndex(dialog.scope_combo.findData(scope))
     assert folder in dialog.scope_label.text() and words in dialog.scope_label.text()
     qtbot.mouseClick(dialog.approve_button, Qt.MouseButton.LeftButton)
-    assert dialog.actions.currentIndex() == 2
+    assert dialog.action_stack.currentIndex() == 2
     assert f"save_brief of files under {folder}/ {words}" in dialog.remember_confirm_label.text()
     assert ws.get_approval(ap["id"])["status"] == "pending" and not _rules_for(ws, folder)
     with qtbot.waitSignal(dialog.decided, timeout=10_000):
