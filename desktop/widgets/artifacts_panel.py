@@ -52,6 +52,9 @@ class ArtifactsPanel(QWidget):
         self.tree.setRootIsDecorated(False)
         self.tree.setAlternatingRowColors(True)
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # The panel is narrow: writes seen and the time live in each row's tooltip instead.
+        for column in (2, 4):
+            self.tree.setColumnHidden(column, True)
         self.open_button = QPushButton("Open")
         self.folder_button = QPushButton("Open folder")
         self.refresh_button = QPushButton("Refresh")
@@ -123,7 +126,12 @@ class ArtifactsPanel(QWidget):
                 ]
             )
             item.setForeground(1, QBrush(QColor(colour)))
-            item.setToolTip(0, state["path"])
+            details = (
+                f"{state['path']}\nwrites seen: {state['writes_seen']}"
+                f"\nmodified: {item.text(4)} UTC"
+            )
+            for column in range(len(COLUMNS)):
+                item.setToolTip(column, details)
             item.setData(0, Qt.ItemDataRole.UserRole, state["path"])
             self.tree.addTopLevelItem(item)
             if state["path"] == selected:
