@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, func, select
 
+from agent_core.canonical import now_iso
 from agent_core.events import EventKind
 from agent_core.statuses import RunStatus
 from agent_core.storage import runs as run_rows
@@ -120,3 +121,19 @@ def prune_checkpoints(conn: Connection, run_id: str) -> int:
         delete(checkpoints).where(checkpoints.c.run_id == run_id, checkpoints.c.sequence < latest)
     )
     return int(result.rowcount or 0)
+
+
+def new_run_state() -> dict[str, Any]:
+    """The run state of a run that has not started: counters, evidence, next step."""
+    return {
+        "turns": 0,
+        "tool_calls": 0,
+        "sources_found": [],
+        "sources_read": [],
+        "next_step": "model",
+        "active_s": 0.0,
+        "answers": {},
+        "rejected": False,
+        "state_version": 0,
+        "created": now_iso(),
+    }

@@ -21,7 +21,6 @@ from agents.items import ModelResponse
 from agents.models.interface import Model
 
 from agent_core import RUNTIME_VERSION
-from agent_core.canonical import now_iso
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.events import EventKind
 from agent_core.run_record import RunRecord
@@ -308,18 +307,3 @@ def _our_cause(exc: BaseException) -> BaseException:
         seen.add(id(current))
         current = current.__cause__ or current.__context__
     return exc
-
-
-def new_run_state() -> dict[str, Any]:
-    return {
-        "turns": 0,
-        "tool_calls": 0,
-        "sources_found": [],
-        "sources_read": [],
-        "next_step": "model",
-        "active_s": 0.0,
-        "answers": {},
-        "rejected": False,
-        "state_version": 0,
-        "created": now_iso(),
-    }

@@ -173,17 +173,8 @@ class ToolGate:
                 "message": _clip(error.message, 300),
             },
         )
-        append_event(
-            conn,
-            self.run_id,
-            EventKind.TOOL_RESULT,
-            tool=tool,
-            data={
-                "call_id": call_id,
-                "outcome": str(ToolOutcomeStatus.ERROR),
-                "executed": False,
-                "code": error.code,
-            },
+        self._tool_result(
+            conn, tool, call_id, str(ToolOutcomeStatus.ERROR), executed=False, code=error.code
         )
         audit.record(
             conn,
@@ -604,17 +595,8 @@ class ToolGate:
                 record["text"] = None
                 record["blob"] = put_blob(conn, result.text.encode("utf-8"), run_id=self.run_id)
             ledger.finish(conn, key, SideEffectStatus.CONFIRMED, str(result.outcome), record)
-            append_event(
-                conn,
-                self.run_id,
-                EventKind.TOOL_RESULT,
-                tool=tool,
-                data={
-                    "call_id": call_id,
-                    "outcome": str(result.outcome),
-                    "executed": True,
-                    **_clip(result.summary),
-                },
+            self._tool_result(
+                conn, tool, call_id, str(result.outcome), executed=True, **_clip(result.summary)
             )
             changes: dict[str, Any] = {"next_step": "model"}
             found = result.summary.get("sources_found")
@@ -638,19 +620,22 @@ class ToolGate:
             text = f"Refused by BriefDesk ({error.get('code')}): {error.get('message')}"
         else:
             text = record.get("text") or get_blob(conn, record["blob"]).decode("utf-8")
-        append_event(
-            conn,
-            self.run_id,
-            EventKind.TOOL_RESULT,
-            tool=tool,
-            data={
-                "call_id": call_id,
-                "outcome": entry.outcome,
-                "executed": False,
-                "replayed": True,
-            },
-        )
+        self._tool_result(conn, tool, call_id, entry.outcome, executed=False, replayed=True)
         return text
+
+    def _tool_result(
+        self,
+        conn: Connection,
+        tool: str,
+        call_id: str,
+        outcome: str | None,
+        *,
+        executed: bool,
+        **extra: Any,
+    ) -> None:
+        """`executed` is true on exactly one tool_result per call: its one real execution."""
+        data = {"call_id": call_id, "outcome": outcome, "executed": executed, **extra}
+        append_event(conn, self.run_id, EventKind.TOOL_RESULT, tool=tool, data=data)
 
 
 def _merge(existing: list[str], new: list[str]) -> list[str]:

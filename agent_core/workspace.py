@@ -21,6 +21,7 @@ from agent_core.config import Home, default_reviewer, resolve_home_dir
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.events import EventKind
 from agent_core.logs import configure_logging
+from agent_core.run_record import new_run_state
 from agent_core.statuses import ApprovalStatus, RunStatus
 from agent_core.storage import approvals as approval_rows
 from agent_core.storage import audit, memory, timeline
@@ -86,7 +87,7 @@ class Workspace:
         corpus: str | Path | None = None,
         artifacts: str | Path | None = None,
     ) -> str:
-        from agent_core.runner import new_run_state, validate_model_spec
+        from agent_core.runner import validate_model_spec
 
         prefs = self.settings()
         question = (question or "").strip()

@@ -19,6 +19,7 @@ from desktop.bridge import Bridge
 from desktop.widgets.approval_dialog import ApprovalDialog
 from desktop.widgets.diff_view import ADDED, CHANGED, EQUAL, FOLD, REMOVED, build_diff
 from desktop.widgets.markdown_highlighter import content_summary, markdown_spans
+from tests.desktop.conftest import open_workspace, started_bridge
 from tests.support.cli import CliRunner
 
 QUESTION = "How do checkpoints make agent runs durable?"
@@ -33,18 +34,14 @@ def shared_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def ws(shared_home: Path) -> Iterator[Workspace]:
-    workspace = Workspace(shared_home)
-    yield workspace
-    workspace.close()
+    with open_workspace(shared_home) as workspace:
+        yield workspace
 
 
 @pytest.fixture
 def bridge(qtbot: Any, shared_home: Path) -> Iterator[Bridge]:
-    bridge = Bridge(shared_home)
-    with qtbot.waitSignal(bridge.ready, timeout=10_000):
-        bridge.start()
-    yield bridge
-    bridge.stop()
+    with started_bridge(qtbot, shared_home) as started:
+        yield started
 
 
 def waiting_run(ws: Workspace, name: str, **options: Any) -> dict[str, Any]:

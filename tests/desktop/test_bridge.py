@@ -13,16 +13,14 @@ import pytest
 
 from agent_core.errors import BriefDeskError
 from desktop.bridge import Bridge, error_text
+from tests.desktop.conftest import started_bridge
 from tests.desktop.test_app_helpers import DEMO_QUESTION, FakeOpenAI, tool_call_message
 
 
 @pytest.fixture
 def bridge(qtbot: Any, home: Path) -> Iterator[Bridge]:
-    b = Bridge(home)
-    with qtbot.waitSignal(b.ready, timeout=20_000):
-        b.start()
-    yield b
-    b.stop()
+    with started_bridge(qtbot, home) as started:
+        yield started
 
 
 def test_jobs_run_on_the_bridge_thread_and_results_arrive_on_the_gui_thread(

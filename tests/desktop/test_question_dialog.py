@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from agent_core.workspace import Workspace
 from desktop.bridge import Bridge
 from desktop.widgets.question_dialog import QuestionDialog
+from tests.desktop.conftest import open_workspace, started_bridge
 
 QUESTION = "Which audience should the brief address?"
 
@@ -24,18 +25,14 @@ def shared_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def ws(shared_home: Path) -> Iterator[Workspace]:
-    workspace = Workspace(shared_home)
-    yield workspace
-    workspace.close()
+    with open_workspace(shared_home) as workspace:
+        yield workspace
 
 
 @pytest.fixture
 def bridge(qtbot: Any, shared_home: Path) -> Iterator[Bridge]:
-    bridge = Bridge(shared_home)
-    with qtbot.waitSignal(bridge.ready, timeout=10_000):
-        bridge.start()
-    yield bridge
-    bridge.stop()
+    with started_bridge(qtbot, shared_home) as started:
+        yield started
 
 
 @pytest.fixture
