@@ -12,11 +12,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select
+from sqlalchemy import delete, select
 
-from agent_core import RUNTIME_VERSION
-from agent_core.approvals import Approval, check_decidable, decide
-from agent_core.canonical import arg_hash, now_iso, utcnow
+from agent_core import RUNTIME_VERSION, review
+from agent_core.canonical import now_iso
 from agent_core.config import Home, default_reviewer, resolve_home_dir
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.events import EventKind
@@ -35,13 +34,10 @@ from agent_core.storage.schema import (
     checkpoints,
     events,
     ledger,
-    rules,
     runs,
     session_items,
     tool_calls,
 )
-from agent_core.tools.sandbox import file_sha256
-from agent_core.tools.specs import TOOLS, Tier
 
 # Defaults: at least 50 turns and 100 tool calls (the contract); tokens bound a remote model's cost.
 DEFAULT_LIMITS = {"max_turns": 50, "max_tool_calls": 100, "max_seconds": 900, "max_tokens": 500_000}
@@ -274,7 +270,7 @@ class Workspace:
             row = run_rows.get_run_row(conn, run_id)
             status = RunStatus(row.status)
             if status.is_terminal:
-                return self._run_json(conn, row)
+                return review.run_json(conn, row)
             if status is RunStatus.RUNNING and run_rows.effective_status(row) is RunStatus.RUNNING:
                 # The owner stops at its next boundary and records the end itself.
                 run_rows.update_run(conn, run_id, cancel_requested=1)
@@ -310,37 +306,16 @@ class Workspace:
     def get_run(self, run_id: str) -> dict[str, Any]:
         self.sweep_expired()
         with self.store.read() as conn:
-            return self._run_json(conn, run_rows.get_run_row(conn, run_id))
+            return review.run_json(conn, run_rows.get_run_row(conn, run_id))
 
     def list_runs(self) -> list[dict[str, Any]]:
         self.sweep_expired()
         with self.store.read() as conn:
-            return [self._run_json(conn, row) for row in run_rows.list_run_rows(conn)]
+            return [review.run_json(conn, row) for row in run_rows.list_run_rows(conn)]
 
     def run_state(self, run_id: str) -> dict[str, Any]:
         with self.store.read() as conn:
             return run_rows.run_state(run_rows.get_run_row(conn, run_id))
-
-    def _run_json(self, conn: Connection, row: Any) -> dict[str, Any]:
-        pending = approval_rows.list_approvals(conn, status="pending", run_id=row.run_id)
-        status = run_rows.effective_status(row)
-        data: dict[str, Any] = {
-            "run_id": row.run_id,
-            "thread_id": row.thread_id,
-            "status": str(status),
-            "question": row.question,
-            "model": row.model,
-            "mode": row.mode,
-            "created_at": row.created_at,
-            "updated_at": row.updated_at,
-            "approvals": [a.to_json() for a in pending],
-            "question_pending": row.question_pending if status is RunStatus.WAITING_INPUT else None,
-            "output": row.output,
-            "error": json.loads(row.error_json) if row.error_json else None,
-            "corpus": row.corpus_dir,
-            "artifacts": row.artifacts_dir,
-        }
-        return data
 
     def delete_run(self, run_id: str) -> str:
         with self.store.write() as conn:
@@ -370,54 +345,19 @@ class Workspace:
                 for e in timeline.read_events(conn, run_id=run_id, since=since, limit=limit)
             ]
 
-    # -- approvals ------------------------------------------------------------------------
+    # -- approvals (agent_core/review.py) --------------------------------------------------
 
     def sweep_expired(self) -> int:
         """Expire every pending proposal past its time; their runs become `expired`."""
-        with self.store.read() as conn:
-            due = conn.execute(
-                select(approvals.c.id)
-                .where(approvals.c.status == "pending", approvals.c.expires_at <= now_iso())
-                .limit(1)
-            ).first()
-        if due is None:
-            return 0
-        with self.store.write() as conn:
-            changed = approval_rows.expire_due(conn)
-            for ap in changed:
-                timeline.append_event(
-                    conn,
-                    ap.run_id,
-                    EventKind.APPROVAL_DECIDED,
-                    tool=ap.tool,
-                    data={"approval_id": ap.id, "status": "expired", "reviewer": None},
-                )
-                row = run_rows.get_run_row(conn, ap.run_id)
-                if row.status == RunStatus.WAITING_APPROVAL:
-                    run_rows.update_run(conn, ap.run_id, status=str(RunStatus.EXPIRED))
-                    timeline.append_event(
-                        conn, ap.run_id, EventKind.RUN_FINISHED, data={"status": "expired"}
-                    )
-        return len(changed)
+        return review.sweep_expired(self.store)
 
     def list_approvals(
         self, *, status: str | None = None, run_id: str | None = None
     ) -> list[dict[str, Any]]:
-        if status and status not in ApprovalStatus._value2member_map_:
-            raise BriefDeskError(
-                ErrorCode.INVALID_ARGUMENTS, f"Unknown approval status {status!r}."
-            )
-        self.sweep_expired()
-        with self.store.read() as conn:
-            return [
-                a.to_json()
-                for a in approval_rows.list_approvals(conn, status=status, run_id=run_id)
-            ]
+        return review.list_approvals(self.store, status=status, run_id=run_id)
 
     def get_approval(self, approval_id: str) -> dict[str, Any]:
-        self.sweep_expired()
-        with self.store.read() as conn:
-            return approval_rows.get_approval(conn, approval_id).to_json()
+        return review.get_approval(self.store, approval_id)
 
     def approve(
         self,
@@ -427,239 +367,49 @@ class Workspace:
         reason: str | None = None,
         remember: str | None = None,
     ) -> dict[str, Any]:
-        if remember not in (None, "run", "home"):
-            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "--remember takes run or home.")
-        return self._decide(approval_id, ApprovalStatus.APPROVED, reviewer, reason, remember)
+        """Approve these exact arguments; with `remember`, also this tool under the folder."""
+        return review.approve(
+            self.store, approval_id, reviewer=reviewer, reason=reason, remember=remember
+        )
 
     def reject(
         self, approval_id: str, *, reviewer: str, reason: str | None = None
     ) -> dict[str, Any]:
-        return self._decide(approval_id, ApprovalStatus.REJECTED, reviewer, reason, None)
-
-    def _decide(
-        self,
-        approval_id: str,
-        status: ApprovalStatus,
-        reviewer: str,
-        reason: str | None,
-        remember: str | None,
-    ) -> dict[str, Any]:
-        reviewer = _require_reviewer(reviewer)
-        self.sweep_expired()
-        with self.store.write() as conn:
-            current = approval_rows.get_approval(conn, approval_id)
-            check_decidable(current, utcnow())
-            if status is ApprovalStatus.APPROVED:
-                _check_target_unchanged(current)
-            after = approval_rows.transition(
-                conn,
-                current,
-                decide(current, status, reviewer=reviewer, reason=reason, now_iso=now_iso()),
-            )
-            rule_id = self._remember(conn, after, reviewer, remember) if remember else None
-            timeline.append_event(
-                conn,
-                after.run_id,
-                EventKind.APPROVAL_DECIDED,
-                tool=after.tool,
-                data={
-                    "approval_id": after.id,
-                    "status": str(after.status),
-                    "reviewer": reviewer,
-                    "rule": rule_id,
-                },
-            )
-            audit.record(
-                conn,
-                entry="decision",
-                principal=f"person:{reviewer}",
-                run_id=after.run_id,
-                tool=after.tool,
-                arg_hash=after.arg_hash,
-                resource=after.target,
-                rule_id=rule_id,
-                decision=str(after.status),
-                detail=reason,
-            )
-            return after.to_json()
-
-    def _remember(self, conn: Connection, approval: Approval, reviewer: str, scope: str) -> str:
-        if approval.target is None:
-            raise BriefDeskError(
-                ErrorCode.INVALID_ARGUMENTS, "Only calls with a target can be remembered."
-            )
-        folder = str(Path(approval.target).parent)
-        rule_id = "rule-" + uuid.uuid4().hex[:10]
-        conn.execute(
-            insert(rules).values(
-                id=rule_id,
-                tool=approval.tool,
-                folder=folder,
-                scope=scope,
-                run_id=approval.run_id if scope == "run" else None,
-                created_by=reviewer,
-                created_at=now_iso(),
-            )
-        )
-        return rule_id
+        return review.reject(self.store, approval_id, reviewer=reviewer, reason=reason)
 
     def edit(
         self, approval_id: str, *, reviewer: str, args: dict[str, Any] | str
     ) -> dict[str, Any]:
-        from agent_core.tools.validation import validate_call
-
-        reviewer = _require_reviewer(reviewer)
-        if isinstance(args, str):
-            try:
-                args = json.loads(args)
-            except json.JSONDecodeError as exc:
-                raise BriefDeskError(
-                    ErrorCode.INVALID_ARGUMENTS, f"--args is not valid JSON ({exc.msg})."
-                ) from None
-        if not isinstance(args, dict):
-            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "--args must be a JSON object.")
-        self.sweep_expired()
-        with self.store.write() as conn:
-            current = approval_rows.get_approval(conn, approval_id)
-            check_decidable(current, utcnow())
-            row = run_rows.get_run_row(conn, current.run_id)
-            normalized, target = validate_call(
-                current.tool,
-                json.dumps(args),
-                corpus=Path(row.corpus_dir),
-                artifacts=Path(row.artifacts_dir),
-                settings=self.settings(),
-            )
-            approval_rows.transition(
-                conn,
-                current,
-                replace(
-                    current,
-                    status=ApprovalStatus.SUPERSEDED,
-                    reviewer=reviewer,
-                    decided_at=now_iso(),
-                ),
-            )
-            new = replace(
-                current,
-                id=approval_rows.new_approval_id(),
-                args=normalized,
-                target=target,
-                base_hash=file_sha256(Path(target))
-                if current.tool == "save_brief" and target
-                else None,
-                arg_hash=arg_hash(current.tool, normalized),
-                version=current.version + 1,
-                status=ApprovalStatus.PENDING,
-                created_at=now_iso(),
-                reason=f"edited by {reviewer}: " + current.reason,
-            )
-            approval_rows.insert_approval(conn, new)
-            timeline.append_event(
-                conn,
-                current.run_id,
-                EventKind.APPROVAL_DECIDED,
-                tool=current.tool,
-                data={
-                    "approval_id": current.id,
-                    "status": "superseded",
-                    "reviewer": reviewer,
-                    "by": new.id,
-                },
-            )
-            timeline.append_event(
-                conn,
-                current.run_id,
-                EventKind.APPROVAL_REQUESTED,
-                tool=current.tool,
-                data={
-                    "approval_id": new.id,
-                    "status": "pending",
-                    "reviewer": None,
-                    "target": target,
-                    "version": new.version,
-                },
-            )
-            audit.record(
-                conn,
-                entry="decision",
-                principal=f"person:{reviewer}",
-                run_id=current.run_id,
-                tool=current.tool,
-                arg_hash=new.arg_hash,
-                resource=target,
-                decision="edited",
-                detail=f"{current.id} -> {new.id}",
-            )
-            return new.to_json()
+        """A new version with edited arguments, validated again; the old one is superseded."""
+        return review.edit(self.store, self.settings(), approval_id, reviewer=reviewer, args=args)
 
     def describe_approval(self, approval_id: str) -> dict[str, Any]:
-        """Everything a reviewer's dialog shows, read off the GUI thread: the proposal, the
-        target's current text, and whether it changed since the proposal was made."""
-        self.sweep_expired()
-        with self.store.read() as conn:
-            approval = approval_rows.get_approval(conn, approval_id)
-            run = self._run_json(conn, run_rows.get_run_row(conn, approval.run_id))
-            newest = approval_rows.latest_for_call(conn, approval.run_id, approval.call_id)
-        current_text: str | None = None
-        current_hash: str | None = None
-        if approval.tool == "save_brief" and approval.target:
-            target = Path(approval.target)
-            current_hash = file_sha256(target)
-            if current_hash is not None:
-                current_text = target.read_text(encoding="utf-8", errors="replace")
-        return {
-            "approval": approval.to_json(),
-            "run": run,
-            "current_text": current_text,
-            "current_hash": current_hash,
-            "target_changed": approval.tool == "save_brief" and current_hash != approval.base_hash,
-            "newest_id": newest.id if newest else approval.id,
-            "artifacts_root": run["artifacts"],
-        }
+        """What a reviewer's dialog shows: the proposal, the target's text, whether it changed."""
+        return review.describe_approval(self.store, approval_id)
 
     def validate_edit(self, approval_id: str, args: dict[str, Any]) -> dict[str, Any]:
-        """Validate edited arguments exactly as `edit` would, without changing anything."""
-        from agent_core.tools.validation import validate_call
-
-        with self.store.read() as conn:
-            approval = approval_rows.get_approval(conn, approval_id)
-            row = run_rows.get_run_row(conn, approval.run_id)
-        try:
-            normalized, target = validate_call(
-                approval.tool,
-                json.dumps(args),
-                corpus=Path(row.corpus_dir),
-                artifacts=Path(row.artifacts_dir),
-                settings=self.settings(),
-            )
-        except BriefDeskError as exc:
-            return {"ok": False, "error": exc.to_json(), "target": None}
-        return {"ok": True, "error": None, "target": target, "args": normalized}
+        return review.validate_edit(self.store, self.settings(), approval_id, args)
 
     def approve_edited(
-        self, approval_id: str, *, reviewer: str, args: dict[str, Any], reason: str | None = None
+        self,
+        approval_id: str,
+        *,
+        reviewer: str,
+        args: dict[str, Any],
+        reason: str | None = None,
     ) -> dict[str, Any]:
         """The dialog's "Approve edited": a new version with these arguments, approved."""
-        new = self.edit(approval_id, reviewer=reviewer, args=args)
-        return self.approve(new["id"], reviewer=reviewer, reason=reason or "approved as edited")
+        return review.approve_edited(
+            self.store, self.settings(), approval_id, reviewer=reviewer, args=args, reason=reason
+        )
 
-    # -- rules, audit, memory, keys -------------------------------------------------------
+    # -- rules, audit, memory -------------------------------------------------------------
 
     def list_rules(self) -> list[dict[str, Any]]:
-        with self.store.read() as conn:
-            return [_rule_json(r) for r in conn.execute(select(rules).order_by(rules.c.created_at))]
+        return review.list_rules(self.store)
 
     def revoke_rule(self, rule_id: str) -> dict[str, Any]:
-        with self.store.write() as conn:
-            row = conn.execute(select(rules).where(rules.c.id == rule_id)).first()
-            if row is None:
-                raise BriefDeskError(ErrorCode.NOT_FOUND, f"No rule {rule_id!r}.")
-            if row.revoked_at is None:
-                conn.execute(
-                    rules.update().where(rules.c.id == rule_id).values(revoked_at=now_iso())
-                )
-            return _rule_json(conn.execute(select(rules).where(rules.c.id == rule_id)).one())
+        return review.revoke_rule(self.store, rule_id)
 
     def audit_entries(self, run_id: str | None = None) -> list[dict[str, Any]]:
         with self.store.read() as conn:
@@ -672,37 +422,3 @@ class Workspace:
     def delete_user_memory(self, user: str) -> int:
         with self.store.write() as conn:
             return memory.delete_user(conn, user)
-
-
-def _rule_json(row: Any) -> dict[str, Any]:
-    from agent_core.tools.policy import Rule
-
-    data = dict(row._mapping)
-    data["active"] = row.revoked_at is None
-    data["describes"] = Rule(row.id, row.tool, row.folder, row.scope, row.run_id).describe()
-    return data
-
-
-def _require_reviewer(reviewer: str | None) -> str:
-    reviewer = (reviewer or "").strip()
-    if not reviewer:
-        raise BriefDeskError(
-            ErrorCode.INVALID_ARGUMENTS, "A reviewer name is required (--reviewer)."
-        )
-    return reviewer[:80]
-
-
-def _check_target_unchanged(approval: Approval) -> None:
-    if approval.tool != "save_brief" or approval.target is None:
-        return
-    current = file_sha256(Path(approval.target))
-    if current != approval.base_hash:
-        raise BriefDeskError(
-            ErrorCode.TARGET_CHANGED,
-            f"{approval.target} changed since this proposal was made; "
-            "reject it or edit it to see the new diff.",
-        )
-
-
-def tier_of(tool: str) -> Tier:
-    return TOOLS[tool].tier

@@ -1,0 +1,387 @@
+"""Reviewing proposals: list, decide, edit, expire, remember; every change is one transaction.
+
+The Workspace facade delegates here. Transitions are the pure functions of approvals.py,
+persisted with conditional updates (storage/approvals.py) so the first reviewer wins.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, insert, select
+
+from agent_core.approvals import Approval, check_decidable, decide
+from agent_core.canonical import arg_hash, now_iso, utcnow
+from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.events import EventKind
+from agent_core.statuses import ApprovalStatus, RunStatus
+from agent_core.storage import approvals as approval_rows
+from agent_core.storage import audit, timeline
+from agent_core.storage import runs as run_rows
+from agent_core.storage.engine import Store
+from agent_core.storage.schema import approvals, rules
+from agent_core.tools.sandbox import file_sha256
+
+
+def run_json(conn: Connection, row: Any) -> dict[str, Any]:
+    pending = approval_rows.list_approvals(conn, status="pending", run_id=row.run_id)
+    status = run_rows.effective_status(row)
+    data: dict[str, Any] = {
+        "run_id": row.run_id,
+        "thread_id": row.thread_id,
+        "status": str(status),
+        "question": row.question,
+        "model": row.model,
+        "mode": row.mode,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+        "approvals": [a.to_json() for a in pending],
+        "question_pending": row.question_pending if status is RunStatus.WAITING_INPUT else None,
+        "output": row.output,
+        "error": json.loads(row.error_json) if row.error_json else None,
+        "corpus": row.corpus_dir,
+        "artifacts": row.artifacts_dir,
+    }
+    return data
+
+
+def sweep_expired(store: Store) -> int:
+    """Expire every pending proposal past its time; their runs become `expired`."""
+    with store.read() as conn:
+        due = conn.execute(
+            select(approvals.c.id)
+            .where(approvals.c.status == "pending", approvals.c.expires_at <= now_iso())
+            .limit(1)
+        ).first()
+    if due is None:
+        return 0
+    with store.write() as conn:
+        changed = approval_rows.expire_due(conn)
+        for ap in changed:
+            timeline.append_event(
+                conn,
+                ap.run_id,
+                EventKind.APPROVAL_DECIDED,
+                tool=ap.tool,
+                data={"approval_id": ap.id, "status": "expired", "reviewer": None},
+            )
+            row = run_rows.get_run_row(conn, ap.run_id)
+            if row.status == RunStatus.WAITING_APPROVAL:
+                run_rows.update_run(conn, ap.run_id, status=str(RunStatus.EXPIRED))
+                timeline.append_event(
+                    conn, ap.run_id, EventKind.RUN_FINISHED, data={"status": "expired"}
+                )
+    return len(changed)
+
+
+def list_approvals(
+    store: Store, *, status: str | None = None, run_id: str | None = None
+) -> list[dict[str, Any]]:
+    if status and status not in ApprovalStatus._value2member_map_:
+        raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"Unknown approval status {status!r}.")
+    sweep_expired(store)
+    with store.read() as conn:
+        return [
+            a.to_json() for a in approval_rows.list_approvals(conn, status=status, run_id=run_id)
+        ]
+
+
+def get_approval(store: Store, approval_id: str) -> dict[str, Any]:
+    sweep_expired(store)
+    with store.read() as conn:
+        return approval_rows.get_approval(conn, approval_id).to_json()
+
+
+def approve(
+    store: Store,
+    approval_id: str,
+    *,
+    reviewer: str,
+    reason: str | None = None,
+    remember: str | None = None,
+) -> dict[str, Any]:
+    if remember not in (None, "run", "home"):
+        raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "--remember takes run or home.")
+    return _decide(store, approval_id, ApprovalStatus.APPROVED, reviewer, reason, remember)
+
+
+def reject(
+    store: Store, approval_id: str, *, reviewer: str, reason: str | None = None
+) -> dict[str, Any]:
+    return _decide(store, approval_id, ApprovalStatus.REJECTED, reviewer, reason, None)
+
+
+def _decide(
+    store: Store,
+    approval_id: str,
+    status: ApprovalStatus,
+    reviewer: str,
+    reason: str | None,
+    remember: str | None,
+) -> dict[str, Any]:
+    reviewer = _require_reviewer(reviewer)
+    sweep_expired(store)
+    with store.write() as conn:
+        current = approval_rows.get_approval(conn, approval_id)
+        check_decidable(current, utcnow())
+        if status is ApprovalStatus.APPROVED:
+            _check_target_unchanged(current)
+        after = approval_rows.transition(
+            conn,
+            current,
+            decide(current, status, reviewer=reviewer, reason=reason, now_iso=now_iso()),
+        )
+        rule_id = _remember(conn, after, reviewer, remember) if remember else None
+        timeline.append_event(
+            conn,
+            after.run_id,
+            EventKind.APPROVAL_DECIDED,
+            tool=after.tool,
+            data={
+                "approval_id": after.id,
+                "status": str(after.status),
+                "reviewer": reviewer,
+                "rule": rule_id,
+            },
+        )
+        audit.record(
+            conn,
+            entry="decision",
+            principal=f"person:{reviewer}",
+            run_id=after.run_id,
+            tool=after.tool,
+            arg_hash=after.arg_hash,
+            resource=after.target,
+            rule_id=rule_id,
+            decision=str(after.status),
+            detail=reason,
+        )
+        return after.to_json()
+
+
+def _remember(conn: Connection, approval: Approval, reviewer: str, scope: str) -> str:
+    if approval.target is None:
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS, "Only calls with a target can be remembered."
+        )
+    folder = str(Path(approval.target).parent)
+    rule_id = "rule-" + uuid.uuid4().hex[:10]
+    conn.execute(
+        insert(rules).values(
+            id=rule_id,
+            tool=approval.tool,
+            folder=folder,
+            scope=scope,
+            run_id=approval.run_id if scope == "run" else None,
+            created_by=reviewer,
+            created_at=now_iso(),
+        )
+    )
+    return rule_id
+
+
+def edit(
+    store: Store,
+    settings: dict[str, Any],
+    approval_id: str,
+    *,
+    reviewer: str,
+    args: dict[str, Any] | str,
+) -> dict[str, Any]:
+    from agent_core.tools.validation import validate_call
+
+    reviewer = _require_reviewer(reviewer)
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except json.JSONDecodeError as exc:
+            raise BriefDeskError(
+                ErrorCode.INVALID_ARGUMENTS, f"--args is not valid JSON ({exc.msg})."
+            ) from None
+    if not isinstance(args, dict):
+        raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "--args must be a JSON object.")
+    sweep_expired(store)
+    with store.write() as conn:
+        current = approval_rows.get_approval(conn, approval_id)
+        check_decidable(current, utcnow())
+        row = run_rows.get_run_row(conn, current.run_id)
+        normalized, target = validate_call(
+            current.tool,
+            json.dumps(args),
+            corpus=Path(row.corpus_dir),
+            artifacts=Path(row.artifacts_dir),
+            settings=settings,
+        )
+        approval_rows.transition(
+            conn,
+            current,
+            replace(
+                current,
+                status=ApprovalStatus.SUPERSEDED,
+                reviewer=reviewer,
+                decided_at=now_iso(),
+            ),
+        )
+        new = replace(
+            current,
+            id=approval_rows.new_approval_id(),
+            args=normalized,
+            target=target,
+            base_hash=file_sha256(Path(target))
+            if current.tool == "save_brief" and target
+            else None,
+            arg_hash=arg_hash(current.tool, normalized),
+            version=current.version + 1,
+            status=ApprovalStatus.PENDING,
+            created_at=now_iso(),
+            reason=f"edited by {reviewer}: " + current.reason,
+        )
+        approval_rows.insert_approval(conn, new)
+        timeline.append_event(
+            conn,
+            current.run_id,
+            EventKind.APPROVAL_DECIDED,
+            tool=current.tool,
+            data={
+                "approval_id": current.id,
+                "status": "superseded",
+                "reviewer": reviewer,
+                "by": new.id,
+            },
+        )
+        timeline.append_event(
+            conn,
+            current.run_id,
+            EventKind.APPROVAL_REQUESTED,
+            tool=current.tool,
+            data={
+                "approval_id": new.id,
+                "status": "pending",
+                "reviewer": None,
+                "target": target,
+                "version": new.version,
+            },
+        )
+        audit.record(
+            conn,
+            entry="decision",
+            principal=f"person:{reviewer}",
+            run_id=current.run_id,
+            tool=current.tool,
+            arg_hash=new.arg_hash,
+            resource=target,
+            decision="edited",
+            detail=f"{current.id} -> {new.id}",
+        )
+        return new.to_json()
+
+
+def describe_approval(store: Store, approval_id: str) -> dict[str, Any]:
+    """Everything a reviewer's dialog shows, read off the GUI thread: the proposal, the
+    target's current text, and whether it changed since the proposal was made."""
+    sweep_expired(store)
+    with store.read() as conn:
+        approval = approval_rows.get_approval(conn, approval_id)
+        run = run_json(conn, run_rows.get_run_row(conn, approval.run_id))
+        newest = approval_rows.latest_for_call(conn, approval.run_id, approval.call_id)
+    current_text: str | None = None
+    current_hash: str | None = None
+    if approval.tool == "save_brief" and approval.target:
+        target = Path(approval.target)
+        current_hash = file_sha256(target)
+        if current_hash is not None:
+            current_text = target.read_text(encoding="utf-8", errors="replace")
+    return {
+        "approval": approval.to_json(),
+        "run": run,
+        "current_text": current_text,
+        "current_hash": current_hash,
+        "target_changed": approval.tool == "save_brief" and current_hash != approval.base_hash,
+        "newest_id": newest.id if newest else approval.id,
+        "artifacts_root": run["artifacts"],
+    }
+
+
+def validate_edit(
+    store: Store, settings: dict[str, Any], approval_id: str, args: dict[str, Any]
+) -> dict[str, Any]:
+    """Validate edited arguments exactly as `edit` would, without changing anything."""
+    from agent_core.tools.validation import validate_call
+
+    with store.read() as conn:
+        approval = approval_rows.get_approval(conn, approval_id)
+        row = run_rows.get_run_row(conn, approval.run_id)
+    try:
+        normalized, target = validate_call(
+            approval.tool,
+            json.dumps(args),
+            corpus=Path(row.corpus_dir),
+            artifacts=Path(row.artifacts_dir),
+            settings=settings,
+        )
+    except BriefDeskError as exc:
+        return {"ok": False, "error": exc.to_json(), "target": None}
+    return {"ok": True, "error": None, "target": target, "args": normalized}
+
+
+def approve_edited(
+    store: Store,
+    settings: dict[str, Any],
+    approval_id: str,
+    *,
+    reviewer: str,
+    args: dict[str, Any],
+    reason: str | None = None,
+) -> dict[str, Any]:
+    """The dialog's "Approve edited": a new version with these arguments, approved."""
+    new = edit(store, settings, approval_id, reviewer=reviewer, args=args)
+    return approve(store, new["id"], reviewer=reviewer, reason=reason or "approved as edited")
+
+
+def list_rules(store: Store) -> list[dict[str, Any]]:
+    with store.read() as conn:
+        return [_rule_json(r) for r in conn.execute(select(rules).order_by(rules.c.created_at))]
+
+
+def revoke_rule(store: Store, rule_id: str) -> dict[str, Any]:
+    with store.write() as conn:
+        row = conn.execute(select(rules).where(rules.c.id == rule_id)).first()
+        if row is None:
+            raise BriefDeskError(ErrorCode.NOT_FOUND, f"No rule {rule_id!r}.")
+        if row.revoked_at is None:
+            conn.execute(rules.update().where(rules.c.id == rule_id).values(revoked_at=now_iso()))
+        return _rule_json(conn.execute(select(rules).where(rules.c.id == rule_id)).one())
+
+
+def _rule_json(row: Any) -> dict[str, Any]:
+    from agent_core.tools.policy import Rule
+
+    data = dict(row._mapping)
+    data["active"] = row.revoked_at is None
+    data["describes"] = Rule(row.id, row.tool, row.folder, row.scope, row.run_id).describe()
+    return data
+
+
+def _require_reviewer(reviewer: str | None) -> str:
+    reviewer = (reviewer or "").strip()
+    if not reviewer:
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS, "A reviewer name is required (--reviewer)."
+        )
+    return reviewer[:80]
+
+
+def _check_target_unchanged(approval: Approval) -> None:
+    if approval.tool != "save_brief" or approval.target is None:
+        return
+    current = file_sha256(Path(approval.target))
+    if current != approval.base_hash:
+        raise BriefDeskError(
+            ErrorCode.TARGET_CHANGED,
+            f"{approval.target} changed since this proposal was made; "
+            "reject it or edit it to see the new diff.",
+        )
