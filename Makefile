@@ -13,3 +13,4 @@ sweep-long:
 bench:
 	.venv/bin/python benchmarks/bench_startup.py
 	.venv/bin/python benchmarks/bench_storage_growth.py
+	.venv/bin/python benchmarks/bench_gui_stall.py

@@ -157,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     from agent_core.secrets import install_log_redaction
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    # The home's log file takes INFO and up; the terminal only hears about problems.
+    for handler in logging.getLogger().handlers:
+        handler.setLevel(logging.WARNING)
     install_log_redaction()
     app = QApplication.instance() or QApplication([sys.argv[0]])
     assert isinstance(app, QApplication)
