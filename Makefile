@@ -14,3 +14,4 @@ bench:
 	.venv/bin/python benchmarks/bench_startup.py
 	.venv/bin/python benchmarks/bench_storage_growth.py
 	.venv/bin/python benchmarks/bench_gui_stall.py
+	.venv/bin/python benchmarks/bench_search.py

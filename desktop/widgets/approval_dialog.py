@@ -5,19 +5,19 @@ dialog polls the proposal and the target's hash every second and listens to
 `bridge.events_arrived`, so a decision made elsewhere (another process, the CLI), an expiry or a
 file changed on disk shows at once. `decided(approval_id, status)` is emitted only for a decision
 this dialog made; after "Approve edited" the id is that of the new, approved version.
+
+The texts live in approval_text, editing in approval_edit_panel; this module lays them out,
+keeps them live and decides.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Callable
 from datetime import UTC, datetime
-from html import escape
 from pathlib import Path
 from typing import Any
 
-import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -27,63 +27,21 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from agent_core.tools.policy import Rule
+from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions
+from desktop.widgets.approval_edit_panel import ApprovalEditPanel
+from desktop.widgets.approval_parts import label, row
+from desktop.widgets import approval_text
 from desktop.widgets.diff_view import DiffView
-from desktop.widgets.markdown_highlighter import MarkdownHighlighter, cited_sources, content_summary
+from desktop.widgets.guarded_submit import Job, OnDone, OnError, submit_while_open
 
 POLL_MS = 1000
-VALIDATE_DEBOUNCE_MS = 300
-SCOPES = (("run", "this run only"), ("home", "every run in this home"))
-MAIN, REJECT, REMEMBER, EDIT = range(4)  # pages of the action area
-_BANNER = "border-radius: 4px; padding: 6px; color: #1f2328; background: {}; border: 1px solid {};"
-BANNER_STYLES = {
-    "info": _BANNER.format("#ddf4ff", "#54aeff"),
-    "success": _BANNER.format("#dafbe1", "#4ac26b"),
-    "warning": _BANNER.format("#fff8c5", "#d4a72c"),
-    "error": _BANNER.format("#ffebe9", "#ff8182"),
-}
-DETAILS = (
-    ("Tool", "tool"),
-    ("Risk tier", "risk"),
-    ("Expires in", "expires"),
-    ("Reason", "reason"),
-    ("Arg hash", "arg_hash"),
-    ("Created", "created"),
-    ("Run", "run"),
-    ("State version", "state_version"),
-    ("Reviewer", "reviewer"),
-)
-
-
-def _label(text: str = "", *, rich: bool = False, wrap: bool = False, style: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    label.setStyleSheet(style)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
-
-
-def _row(*items: QWidget | None) -> QWidget:
-    page = QWidget()
-    row = QHBoxLayout(page)
-    row.setContentsMargins(0, 0, 0, 0)
-    for item in items:
-        if item is None:
-            row.addStretch(1)
-        else:
-            grows = isinstance(item, QLineEdit) or (isinstance(item, QLabel) and item.wordWrap())
-            row.addWidget(item, 1 if grows else 0)
-    return page
 
 
 class ApprovalDialog(QDialog):
@@ -97,16 +55,12 @@ class ApprovalDialog(QDialog):
         self.approval: dict[str, Any] | None = None
         self.info: dict[str, Any] | None = None
         self._alive, self._busy, self._poll_inflight = True, False, False
-        self._edit_generation = 0
-        self._valid_args: dict[str, Any] | None = None
         self.setWindowTitle("Approve a write — BriefDesk")
         self.setMinimumSize(1000, 720)
         self._build()
         self._timer = QTimer(self, interval=POLL_MS)
         self._timer.timeout.connect(self._tick)
         self._timer.start()
-        self._validate_timer = QTimer(self, interval=VALIDATE_DEBOUNCE_MS, singleShot=True)
-        self._validate_timer.timeout.connect(self._validate_now)
         if getattr(bridge, "events_arrived", None) is not None:
             bridge.events_arrived.connect(self._on_events)
         self.reload()
@@ -115,8 +69,8 @@ class ApprovalDialog(QDialog):
 
     def _build(self) -> None:
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        self.title_label = _label("Loading the proposal…", rich=True, style="font-size: 17px;")
-        self.target_label = _label(
+        self.title_label = label("Loading the proposal…", rich=True, style="font-size: 17px;")
+        self.target_label = label(
             wrap=True,
             style=(
                 "font-size: 14px; font-weight: bold; padding: 4px 6px; color: #0b2e6b;"
@@ -124,7 +78,7 @@ class ApprovalDialog(QDialog):
             ),
         )
         self.target_label.setFont(mono)
-        self.banner = _label(rich=True, wrap=True)
+        self.banner = label(rich=True, wrap=True)
         self.banner.hide()
         self.newest_button = QPushButton("Show the newest version")
         self.newest_button.hide()
@@ -132,14 +86,14 @@ class ApprovalDialog(QDialog):
         grid = QGridLayout()
         grid.setHorizontalSpacing(14)
         self.details: dict[str, QLabel] = {}
-        for index, (caption, key) in enumerate(DETAILS):
-            row, col = divmod(index, 3)
-            grid.addWidget(_label(caption + ":", style="color: #57606a;"), row, col * 2)
-            self.details[key] = _label("—")
-            grid.addWidget(self.details[key], row, col * 2 + 1)
+        for index, (caption, key) in enumerate(approval_text.DETAILS):
+            grid_row, col = divmod(index, 3)
+            grid.addWidget(label(caption + ":", style="color: #57606a;"), grid_row, col * 2)
+            self.details[key] = label("—")
+            grid.addWidget(self.details[key], grid_row, col * 2 + 1)
         for column, stretch in ((1, 2), (3, 1), (5, 1)):
             grid.setColumnStretch(column, stretch)
-        self.summary_label = _label(rich=True, wrap=True)
+        self.summary_label = label(rich=True, wrap=True)
         self.diff = DiffView()
         self.args_view = QPlainTextEdit(readOnly=True)  # arguments of tools other than save_brief
         self.args_view.setFont(mono)
@@ -149,7 +103,7 @@ class ApprovalDialog(QDialog):
         splitter = QSplitter(Qt.Orientation.Vertical)
         for widget in (self.edit_panel, self.diff, self.args_view):
             splitter.addWidget(widget)
-        self.error_label = _label(wrap=True, style="color: #b42318; font-weight: bold;")
+        self.error_label = label(wrap=True, style="color: #b42318; font-weight: bold;")
         self.error_label.hide()
         layout = QVBoxLayout(self)
         layout.addWidget(self.title_label)
@@ -167,82 +121,47 @@ class ApprovalDialog(QDialog):
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             QShortcut(QKeySequence(keys), self).activated.connect(self._primary_action)
 
-    def _build_edit_panel(self, mono: Any) -> QWidget:
-        panel = QWidget()
-        box = QVBoxLayout(panel)
-        box.setContentsMargins(0, 0, 0, 0)
-        self.path_caption = QLabel("Path inside the artifacts folder:")
-        self.path_edit = QLineEdit()
-        self.path_edit.setFont(mono)
-        box.addWidget(_row(self.path_caption, self.path_edit))
-        self.validation_label = _label(rich=True, wrap=True)
-        box.addWidget(self.validation_label)
-        self.content_edit = QPlainTextEdit()
-        self.content_edit.setFont(mono)
-        self.highlighter = MarkdownHighlighter(self.content_edit.document())
-        box.addWidget(self.content_edit, 1)
-        self.path_edit.textEdited.connect(self._on_edit_changed)
-        self.content_edit.textChanged.connect(self._on_edit_changed)
+    def _build_edit_panel(self, mono: Any) -> ApprovalEditPanel:
+        panel = ApprovalEditPanel(self, self._submit, mono)
+        # the panel's widgets stay reachable under their old names on the dialog
+        self.path_caption, self.path_edit = panel.path_caption, panel.path_edit
+        self.validation_label, self.content_edit = panel.validation_label, panel.content_edit
+        self.highlighter = panel.highlighter
+        self.cancel_edit_button = panel.cancel_edit_button
+        self.approve_edited_button = panel.approve_edited_button
+        panel.preview_changed.connect(self._show_edited)
+        panel.validated.connect(self._refresh_state)
         return panel
 
     def _build_remember_row(self) -> QWidget:
         self.remember_check = QCheckBox("Always allow for this folder")
         self.scope_combo = QComboBox()
-        for value, caption in SCOPES:
+        for value, caption in approval_text.SCOPES:
             self.scope_combo.addItem(caption, value)
-        self.scope_label = _label(wrap=True, style="color: #57606a;")
+        self.scope_label = label(wrap=True, style="color: #57606a;")
         self.remember_check.toggled.connect(self._update_scope_text)
         self.scope_combo.currentIndexChanged.connect(self._update_scope_text)
-        return _row(self.remember_check, self.scope_combo, self.scope_label)
+        return row(self.remember_check, self.scope_combo, self.scope_label)
 
-    def _build_actions(self) -> QStackedWidget:
-        self.action_stack = QStackedWidget()
-        self.edit_button = QPushButton("Edit…")
-        self.reject_button = QPushButton("Reject…")
-        self.reviewer_label = _label(rich=True)
-        self.close_button = QPushButton("Close")
-        self.approve_button = QPushButton("Approve  (Ctrl+Enter)")
-        self.approve_button.setStyleSheet(
-            "QPushButton:enabled { background: #1a7f37; color: white; font-weight: bold;"
-            " padding: 6px 16px; }"
-        )
-        self.action_stack.addWidget(
-            _row(
-                self.edit_button,
-                self.reject_button,
-                None,
-                self.reviewer_label,
-                self.close_button,
-                self.approve_button,
-            )
-        )
-        self.reason_edit = QLineEdit(placeholderText="Why is this write refused? (required)")
-        self.reject_back = QPushButton("Back")
-        self.confirm_reject_button = QPushButton("Reject")
-        self.action_stack.addWidget(
-            _row(QLabel("Reason:"), self.reason_edit, self.reject_back, self.confirm_reject_button)
-        )
-        self.remember_confirm_label = _label(rich=True, wrap=True)
-        self.remember_back = QPushButton("Back")
-        self.confirm_remember_button = QPushButton("Approve and remember")
-        self.action_stack.addWidget(
-            _row(self.remember_confirm_label, self.remember_back, self.confirm_remember_button)
-        )
-        self.cancel_edit_button = QPushButton("Discard edits")
-        self.approve_edited_button = QPushButton("Approve edited  (Ctrl+Enter)")
-        self.action_stack.addWidget(_row(self.cancel_edit_button, None, self.approve_edited_button))
+    def _build_actions(self) -> ApprovalActions:
+        self.action_stack = actions = ApprovalActions(self.edit_panel.actions)
+        # its widgets stay reachable under their old names on the dialog
+        self.edit_button, self.reject_button = actions.edit_button, actions.reject_button
+        self.close_button, self.approve_button = actions.close_button, actions.approve_button
+        self.reviewer_label, self.reason_edit = actions.reviewer_label, actions.reason_edit
+        self.reject_back, self.remember_back = actions.reject_back, actions.remember_back
+        self.confirm_reject_button = actions.confirm_reject_button
+        self.remember_confirm_label = actions.remember_confirm_label
+        self.confirm_remember_button = actions.confirm_remember_button
         self.approve_button.clicked.connect(self._on_approve_clicked)
-        self.reject_button.clicked.connect(lambda: self._show_page(REJECT))
-        self.reject_back.clicked.connect(lambda: self._show_page(MAIN))
         self.reason_edit.textChanged.connect(lambda _text: self._refresh_state())
         self.confirm_reject_button.clicked.connect(self._reject)
-        self.remember_back.clicked.connect(lambda: self._show_page(MAIN))
         self.confirm_remember_button.clicked.connect(self._approve)
         self.edit_button.clicked.connect(self._start_edit)
         self.cancel_edit_button.clicked.connect(self._stop_edit)
         self.approve_edited_button.clicked.connect(self._approve_edited)
         self.close_button.clicked.connect(self.reject)
-        return self.action_stack
+        return actions
 
     # -- loading and live state ---------------------------------------------------------------
 
@@ -253,57 +172,40 @@ class ApprovalDialog(QDialog):
     def _on_described(self, info: dict[str, Any]) -> None:
         self.info, self.approval = info, info["approval"]
         ap, run = info["approval"], info["run"]
-        if ap["tool"] == "save_brief":
-            new = info["current_text"] is None
-            verb = "create a new file" if new else "overwrite an existing file"
-            self.title_label.setText(f"<b>save_brief</b> wants to {verb} — version {ap['version']}")
-        else:
-            self.title_label.setText(
-                f"<b>{escape(ap['tool'])}</b> needs approval ({escape(ap['risk'])})"
-            )
-        self.target_label.setText(ap["target"] or json.dumps(ap["args"], ensure_ascii=False))
-        question = run["question"] if len(run["question"]) <= 60 else run["question"][:57] + "…"
-        for key, value in (
-            ("tool", ap["tool"]),
-            ("risk", ap["risk"]),
-            ("reason", ap["reason"]),
-            ("arg_hash", ap["arg_hash"][:12]),
-            ("created", local_time(ap["created_at"])),
-            ("state_version", f"{ap['state_version']} (proposal v{ap['version']})"),
-            ("run", f"{run['run_id']} ({run['status']}): “{question}”"),
-            ("reviewer", self.reviewer),
-        ):
+        self.title_label.setText(approval_text.title_text(info))
+        self.target_label.setText(approval_text.target_text(ap))
+        for key, value in approval_text.detail_texts(ap, run, self.reviewer):
             self.details[key].setText(value)
         self.details["arg_hash"].setToolTip(ap["arg_hash"])
-        self.reviewer_label.setText(f"Deciding as <b>{escape(self.reviewer)}</b>")
-        self.reviewer_label.setMinimumWidth(self.reviewer_label.sizeHint().width())
+        self.action_stack.show_reviewer(self.reviewer)
         if self.edit_panel.isVisible():
-            self._on_edit_changed()  # the file may have changed: validate and diff again
+            self.edit_panel.revalidate()  # the file may have changed: validate and diff again
         elif ap["tool"] == "save_brief":
             content = ap["args"].get("content", "")
             self._show_summary(content)
             self.diff.set_texts(
                 info["current_text"],
                 content,
-                old_label=_old_label(info),
+                old_label=approval_text.old_label(info),
                 new_label="proposed content",
             )
         else:
             self.summary_label.setText("<b>Arguments</b>")
             self.diff.hide()
             self.args_view.show()
-            self.args_view.setPlainText(json.dumps(ap["args"], indent=2, ensure_ascii=False))
+            self.args_view.setPlainText(approval_text.args_text(ap["args"]))
         self._update_scope_text()
         self._update_countdown()
         self._refresh_state()
 
     def _show_summary(self, content: str) -> None:
-        summary, sources = content_summary(content), cited_sources(content)
-        count, listed = summary["sources"], escape(", ".join(sources) or "none")
-        self.summary_label.setText(
-            f"<b>Content:</b> {summary['bytes']:,} bytes · {summary['lines']} lines · "
-            f"<b>{count} source{'s' if count != 1 else ''} cited</b> ({listed})"
-        )
+        self.summary_label.setText(approval_text.summary_text(content))
+
+    def _show_edited(self, current: str | None, content: str) -> None:
+        """A valid edit: summarise it and diff it against the file as it is now."""
+        self._show_summary(content)
+        old = "current file" if current is not None else "(no file yet)"
+        self.diff.set_texts(current, content, old_label=old, new_label="edited content")
 
     def _tick(self) -> None:
         self._update_countdown()
@@ -350,11 +252,13 @@ class ApprovalDialog(QDialog):
     def _update_countdown(self) -> None:
         if self.approval is None or self.approval["status"] != "pending":
             return
-        text, remaining = countdown_text(self.approval["expires_at"], datetime.now(UTC))
-        label = self.details["expires"]
-        label.setText(text)
-        label.setToolTip(f"at {local_time(self.approval['expires_at'])}")
-        label.setStyleSheet("color: #b42318; font-weight: bold;" if remaining < 60 else "")
+        text, remaining = approval_text.countdown_text(
+            self.approval["expires_at"], datetime.now(UTC)
+        )
+        expires = self.details["expires"]
+        expires.setText(text)
+        expires.setToolTip(f"at {approval_text.local_time(self.approval['expires_at'])}")
+        expires.setStyleSheet("color: #b42318; font-weight: bold;" if remaining < 60 else "")
         if remaining <= 0:
             self._refresh_state()
 
@@ -363,12 +267,12 @@ class ApprovalDialog(QDialog):
         ap = self.approval
         if ap is None:
             return
-        level, message = describe_status(ap, datetime.now(UTC))
+        level, message = approval_text.describe_status(ap, datetime.now(UTC))
         decidable = level is None
         if decidable and self.info is not None and self.info.get("target_changed"):
-            level, message = "warning", _changed_message(self.info)
+            level, message = "warning", approval_text.changed_message(self.info)
         self.banner.setVisible(level is not None)
-        self.banner.setStyleSheet(BANNER_STYLES.get(level or "", ""))
+        self.banner.setStyleSheet(approval_text.BANNER_STYLES.get(level or "", ""))
         self.banner.setText(message)
         newest = (self.info or {}).get("newest_id")
         superseded = ap["status"] == "superseded"
@@ -387,10 +291,10 @@ class ApprovalDialog(QDialog):
         ):
             widget.setEnabled(usable)
         self.confirm_reject_button.setEnabled(usable and bool(self.reason_edit.text().strip()))
-        self.approve_edited_button.setEnabled(usable and self._valid_args is not None)
+        self.approve_edited_button.setEnabled(usable and self.edit_panel.valid_args is not None)
         if not decidable and self.action_stack.currentIndex() != MAIN:
             self.edit_panel.hide()
-            self._show_page(MAIN)
+            self.action_stack.show_page(MAIN)
 
     def _show_newest(self) -> None:
         newest = (self.info or {}).get("newest_id")
@@ -415,12 +319,8 @@ class ApprovalDialog(QDialog):
             self._approve()
             return
         scope = self.scope_combo.currentData()
-        which = f" ({self.approval['run_id']})" if scope == "run" and self.approval else ""
-        self.remember_confirm_label.setText(
-            "Approve this write <b>and</b> from now on allow "
-            f"<b>{escape(self._rule_text(scope))}</b>{escape(which)} without asking?"
-        )
-        self._show_page(REMEMBER)
+        self.remember_confirm_label.setText(approval_text.remember_question(self.approval, scope))
+        self.action_stack.show_page(REMEMBER)
 
     def _approve(self) -> None:
         approval_id, reviewer = self.approval_id, self.reviewer
@@ -434,7 +334,7 @@ class ApprovalDialog(QDialog):
             self._decide(lambda ws: ws.reject(approval_id, reviewer=reviewer, reason=reason))
 
     def _approve_edited(self) -> None:
-        approval_id, reviewer, args = self.approval_id, self.reviewer, self._valid_args
+        approval_id, reviewer, args = self.approval_id, self.reviewer, self.edit_panel.valid_args
         if args is not None:
             self._decide(lambda ws: ws.approve_edited(approval_id, reviewer=reviewer, args=args))
 
@@ -450,7 +350,7 @@ class ApprovalDialog(QDialog):
 
         def failed(exc: Exception) -> None:
             self._set_busy(False)
-            self._show_page(EDIT if self.edit_panel.isVisible() else MAIN)
+            self.action_stack.show_page(EDIT if self.edit_panel.isVisible() else MAIN)
             self._show_error(exc)
             self.reload()  # the answer may be expired, superseded or target_changed: show it
 
@@ -461,28 +361,13 @@ class ApprovalDialog(QDialog):
         self._refresh_state()
 
     def _show_error(self, exc: Exception) -> None:
-        code = getattr(exc, "code", None) or type(exc).__name__
-        self.error_label.setText(f"{code}: {getattr(exc, 'message', None) or exc}")
+        self.error_label.setText(approval_text.error_text(exc))
         self.error_label.show()
-
-    def _show_page(self, page: int) -> None:
-        self.action_stack.setCurrentIndex(page)
-        if page == REJECT:
-            self.reason_edit.setFocus()
-
-    # -- remembered decisions -----------------------------------------------------------------
-
-    def _rule_text(self, scope: str) -> str:
-        ap = self.approval or {}
-        if not ap.get("target"):
-            return "(nothing: this call has no target to remember)"
-        folder = str(Path(ap["target"]).parent)  # what Workspace._remember stores
-        return Rule("", ap["tool"], folder, scope, ap.get("run_id")).describe()
 
     def _update_scope_text(self) -> None:
         checked = self.remember_check.isChecked()
         self.scope_combo.setVisible(checked)
-        rule = self._rule_text(self.scope_combo.currentData())
+        rule = approval_text.rule_text(self.approval or {}, self.scope_combo.currentData())
         self.scope_label.setText(f"Rule: {rule}" if checked else "")
 
     # -- editing ------------------------------------------------------------------------------
@@ -490,204 +375,29 @@ class ApprovalDialog(QDialog):
     def _start_edit(self) -> None:
         if self.approval is None:
             return
-        args, is_brief = self.approval["args"], self.approval["tool"] == "save_brief"
-        self.path_caption.setVisible(is_brief)
-        self.path_edit.setVisible(is_brief)
-        self.path_edit.setText(args.get("relative_path", "") if is_brief else "")
-        self.content_edit.setPlainText(
-            args.get("content", "") if is_brief else json.dumps(args, indent=2, ensure_ascii=False)
-        )
+        self.edit_panel.load(self.approval)
         self.edit_panel.show()
-        self._show_page(EDIT)
+        self.action_stack.show_page(EDIT)
         self.content_edit.setFocus()
-        self._on_edit_changed()
+        self.edit_panel.revalidate()
 
     def _stop_edit(self) -> None:
-        self._edit_generation += 1
-        self._valid_args = None
-        self.edit_panel.hide()
-        self._show_page(MAIN)
+        self.edit_panel.discard()
+        self.action_stack.show_page(MAIN)
         self.reload()
-
-    def _edited_args(self) -> dict[str, Any]:
-        if self.approval and self.approval["tool"] == "save_brief":
-            return {
-                "relative_path": self.path_edit.text(),
-                "content": self.content_edit.toPlainText(),
-            }
-        value = json.loads(self.content_edit.toPlainText())  # JSONDecodeError is a ValueError
-        if not isinstance(value, dict):
-            raise ValueError("the arguments must be a JSON object")
-        return value
-
-    def _on_edit_changed(self) -> None:
-        if not self.edit_panel.isVisible():
-            return
-        self._edit_generation += 1
-        self._valid_args = None
-        self.approve_edited_button.setEnabled(False)
-        self.validation_label.setText("<i>checking…</i>")
-        self._validate_timer.start()
-
-    def _validate_now(self) -> None:
-        generation = self._edit_generation
-        try:
-            args = self._edited_args()
-        except ValueError as exc:
-            self._on_validated(
-                generation,
-                {},
-                {"ok": False, "error": {"code": "invalid_arguments", "message": str(exc)}},
-                None,
-            )
-            return
-        approval_id, root = self.approval_id, (self.info or {}).get("artifacts_root")
-        is_brief = bool(self.approval and self.approval["tool"] == "save_brief")
-
-        def work(ws: Any) -> tuple[dict[str, Any], str | None]:
-            result = ws.validate_edit(approval_id, args)
-            readable = result["ok"] and is_brief
-            return result, read_target_text(result["target"], root) if readable else None
-
-        self._submit(work, lambda result: self._on_validated(generation, args, *result))
-
-    def _on_validated(
-        self, generation: int, args: dict[str, Any], result: dict[str, Any], current: str | None
-    ) -> None:
-        if generation != self._edit_generation:
-            return  # the text changed since: a newer validation is on its way
-        if result["ok"]:
-            where = "a new file" if current is None else "replaces the existing file"
-            target = escape(result["target"] or "")
-            self.validation_label.setText(
-                f'<span style="color:#1a7f37;">✓ will write <b>{target}</b> ({where})</span>'
-            )
-            self._valid_args = args
-            if "content" in args:
-                self._show_summary(args["content"])
-                old_label = "current file" if current is not None else "(no file yet)"
-                self.diff.set_texts(
-                    current, args["content"], old_label=old_label, new_label="edited content"
-                )
-        else:
-            error = result["error"]
-            code, message = escape(error["code"]), escape(error["message"])
-            self.validation_label.setText(
-                f'<span style="color:#b42318;">✗ <b>{code}</b>: {message}</span>'
-            )
-            self._valid_args = None
-        self._refresh_state()
 
     # -- plumbing -----------------------------------------------------------------------------
 
-    def _submit(
-        self,
-        job: Callable[[Any], Any],
-        on_done: Callable[[Any], None],
-        on_error: Callable[[Exception], None] | None = None,
-    ) -> None:
+    def _submit(self, job: Job, on_done: OnDone, on_error: OnError | None = None) -> None:
         """bridge.submit, dropping results that arrive after the dialog closed."""
-
-        def done(result: Any) -> None:
-            if self._alive and shiboken6.isValid(self):
-                on_done(result)
-
-        def failed(exc: Exception) -> None:
-            if self._alive and shiboken6.isValid(self):
-                (on_error or self._show_error)(exc)
-
-        self.bridge.submit(job, done, failed)
+        on_error = on_error or self._show_error
+        submit_while_open(self.bridge, self, lambda: self._alive, job, on_done, on_error)
 
     def done(self, result: int) -> None:  # accept(), reject() and closing all end here
         self._alive = False
         self._timer.stop()
-        self._validate_timer.stop()
+        self.edit_panel.stop()
         if getattr(self.bridge, "events_arrived", None) is not None:
             with contextlib.suppress(RuntimeError, TypeError):
                 self.bridge.events_arrived.disconnect(self._on_events)
         super().done(result)
-
-
-# -- pure helpers (no Qt, no I/O unless said) ---------------------------------------------------
-
-
-def parse_time(value: str) -> datetime:
-    parsed = datetime.fromisoformat(value)
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-
-
-def local_time(value: str | None) -> str:
-    return parse_time(value).astimezone().strftime("%Y-%m-%d %H:%M:%S") if value else "—"
-
-
-def countdown_text(expires_at: str, now: datetime) -> tuple[str, float]:
-    """("12:03", seconds left); hours are shown only when there are some."""
-    remaining = (parse_time(expires_at) - now).total_seconds()
-    if remaining <= 0:
-        return "expired", remaining
-    hours, rest = divmod(int(remaining + 0.999), 3600)
-    minutes, seconds = divmod(rest, 60)
-    text = f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
-    return text, remaining
-
-
-def describe_status(ap: dict[str, Any], now: datetime) -> tuple[str | None, str]:
-    """(banner level, rich text) for a proposal that can no longer be decided; (None, "") else."""
-    status, when = ap["status"], local_time(ap.get("decided_at"))
-    by = f" by <b>{escape(ap['reviewer'])}</b>" if ap.get("reviewer") else ""
-    by += f" (remembered rule {escape(ap['decided_by_rule'])})" if ap.get("decided_by_rule") else ""
-    why = f" — “{escape(ap['decision_reason'])}”" if ap.get("decision_reason") else ""
-    if status == "expired" or (status == "pending" and parse_time(ap["expires_at"]) <= now):
-        return "error", (
-            f"<b>Expired</b> at {local_time(ap['expires_at'])}: nobody decided in "
-            "time, so it can no longer be approved and its run has ended."
-        )
-    if status == "superseded":
-        return "info", f"<b>Superseded</b>{by} at {when}: an edit replaced it with a newer version."
-    if status == "approved":
-        return "success", f"<b>Already approved</b>{by} at {when}{why}."
-    if status == "consumed":
-        ran = local_time(ap.get("consumed_at"))
-        return "success", f"<b>Approved</b>{by} and <b>executed</b> at {ran}."
-    if status == "rejected":
-        return "error", f"<b>Rejected</b>{by} at {when}{why}."
-    return None, ""
-
-
-def read_target_text(target: str | None, artifacts_root: str | None) -> str | None:
-    """The current text of an edited target (bridge thread only); None when there is no file."""
-    from agent_core.errors import BriefDeskError
-    from agent_core.tools.sandbox import read_text_nofollow
-
-    if not target or not artifacts_root:
-        return None
-    root = Path(artifacts_root).resolve()
-    try:
-        relative = Path(target).relative_to(root).as_posix()
-        return read_text_nofollow(root, relative, max_bytes=5_000_000)[0]
-    except (BriefDeskError, ValueError, OSError):
-        return None
-
-
-def _old_label(info: dict[str, Any]) -> str:
-    if info["current_text"] is None:
-        return "(no file yet)"
-    changed = " (changed since the proposal)" if info["target_changed"] else ""
-    return "current file on disk" + changed
-
-
-def _changed_message(info: dict[str, Any]) -> str:
-    base, now = info["approval"]["base_hash"], info["current_hash"]
-    what = (
-        "has been deleted"
-        if now is None
-        else "now exists (it did not when the write was proposed)"
-        if base is None
-        else "has different content"
-    )
-    return (
-        f"<b>The target changed on disk since this proposal was made:</b> it {what}. The diff "
-        "below is against what is there now. Approving this proposal answers "
-        "<b>target_changed</b>; reject it, or Edit to propose it again against the current "
-        "file."
-    )

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -23,6 +22,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from desktop.widgets.guarded_submit import Job, OnDone, OnError, submit_while_open
 
 POLL_MS = 1000
 
@@ -152,21 +153,8 @@ class QuestionDialog(QDialog):
         self.status_label.setText(text)
         self.status_label.show()
 
-    def _submit(
-        self,
-        job: Callable[[Any], Any],
-        on_done: Callable[[Any], None],
-        on_error: Callable[[Exception], None],
-    ) -> None:
-        def done(result: Any) -> None:
-            if self._alive and shiboken6.isValid(self):
-                on_done(result)
-
-        def failed(exc: Exception) -> None:
-            if self._alive and shiboken6.isValid(self):
-                on_error(exc)
-
-        self.bridge.submit(job, done, failed)
+    def _submit(self, job: Job, on_done: OnDone, on_error: OnError) -> None:
+        submit_while_open(self.bridge, self, lambda: self._alive, job, on_done, on_error)
 
     def done(self, result: int) -> None:
         self._alive = False

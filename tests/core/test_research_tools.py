@@ -78,3 +78,19 @@ def test_read_document_refusals(tmp_path: Path, path: str, code: str) -> None:
 def test_fts_query_neutralises_operators() -> None:
     assert research.fts_query('a" OR 1=1 NEAR(x) -- keys*') == '"or" OR "near" OR "keys"'
     assert research.fts_query("!!") == ""
+
+
+def test_snippets_show_the_first_matching_words_in_a_bounded_window() -> None:
+    body = (
+        "# Title\n\n"
+        + "Filler words. " * 50
+        + "The ledger records each side effect. "
+        + "More. " * 50
+    )
+    snippet = research.make_snippet(body, ["ledger"])
+    assert "The ledger records each side effect." in snippet
+    assert snippet.startswith("… ") and snippet.endswith(" …")
+    assert len(snippet) <= research.SNIPPET_CHARS + 4
+    assert research.make_snippet("Checkpoints matter.", ["checkpoints"]) == "Checkpoints matter."
+    assert research.make_snippet("A checkpoint.", ["checkpoints"]) == "A checkpoint."  # stemmed
+    assert research.make_snippet("No match here.", ["zebra"]) == "No match here."

@@ -1,0 +1,60 @@
+"""Search over a large corpus document: FTS5 snippet() against BriefDesk's bounded snippet.
+
+A corpus may hold a huge file (an attacker's or a log). FTS5's snippet() tokenizes every
+matching document whole; BriefDesk ranks with bm25 in SQL and cuts the snippet from a bounded
+prefix in Python. Both run side by side on the same index, as a ratio.
+
+    python benchmarks/bench_search.py [--mb 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def main() -> None:
+    from sqlalchemy import text
+
+    from agent_core.tools import research
+    from agent_core.workspace import Workspace
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mb", type=float, default=2.0)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus = Path(tmp) / "corpus"
+        corpus.mkdir()
+        sentence = "Agents checkpoint durable work in a ledger. "
+        (corpus / "big.md").write_text("# Big\n\n" + sentence * int(args.mb * 1e6 / len(sentence)))
+        ws = Workspace(Path(tmp) / "home")
+        with ws.store.write() as conn:
+            research.sync_index(conn, corpus)
+        match = research.fts_query("durable ledger")
+        with ws.store.read() as conn:
+            started = time.perf_counter()
+            conn.execute(
+                text(
+                    "SELECT snippet(corpus_fts, 3, '', '', ' … ', 24) FROM corpus_fts "
+                    "WHERE corpus_fts MATCH :m AND corpus_root = :r LIMIT 5"
+                ),
+                {"m": match, "r": str(corpus)},
+            ).all()
+            fts_snippet = time.perf_counter() - started
+            started = time.perf_counter()
+            research.search(conn, corpus, "durable ledger", 5)
+            ours = time.perf_counter() - started
+        ws.close()
+    print("| document | FTS5 snippet() | BriefDesk search | ratio |")
+    print("| --- | --- | --- | --- |")
+    ratio = fts_snippet / ours
+    print(f"| {args.mb:g} MB | {fts_snippet * 1000:.0f} ms | {ours * 1000:.1f} ms | {ratio:.0f}x |")
+
+
+if __name__ == "__main__":
+    main()

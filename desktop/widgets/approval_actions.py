@@ -1,0 +1,65 @@
+"""The approval dialog's decision area: a stack of button rows, one page per step.
+
+MAIN offers Edit…, Reject…, Close and Approve; REJECT asks for the reason; REMEMBER confirms
+approving and creating an "Always allow" rule; EDIT is the edit panel's row. Going to a page
+and back happens here; what each decision does is the dialog's business.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QStackedWidget, QWidget
+
+from desktop.widgets.approval_parts import label, row
+
+MAIN, REJECT, REMEMBER, EDIT = range(4)  # pages of the action area
+
+
+class ApprovalActions(QStackedWidget):
+    def __init__(self, edit_actions: QWidget) -> None:
+        super().__init__()
+        self.edit_button = QPushButton("Edit…")
+        self.reject_button = QPushButton("Reject…")
+        self.reviewer_label = label(rich=True)
+        self.close_button = QPushButton("Close")
+        self.approve_button = QPushButton("Approve  (Ctrl+Enter)")
+        self.approve_button.setStyleSheet(
+            "QPushButton:enabled { background: #1a7f37; color: white; font-weight: bold;"
+            " padding: 6px 16px; }"
+        )
+        self.addWidget(
+            row(
+                self.edit_button,
+                self.reject_button,
+                None,
+                self.reviewer_label,
+                self.close_button,
+                self.approve_button,
+            )
+        )
+        self.reason_edit = QLineEdit(placeholderText="Why is this write refused? (required)")
+        self.reject_back = QPushButton("Back")
+        self.confirm_reject_button = QPushButton("Reject")
+        self.addWidget(
+            row(QLabel("Reason:"), self.reason_edit, self.reject_back, self.confirm_reject_button)
+        )
+        self.remember_confirm_label = label(rich=True, wrap=True)
+        self.remember_back = QPushButton("Back")
+        self.confirm_remember_button = QPushButton("Approve and remember")
+        self.addWidget(
+            row(self.remember_confirm_label, self.remember_back, self.confirm_remember_button)
+        )
+        self.addWidget(edit_actions)
+        self.reject_button.clicked.connect(lambda: self.show_page(REJECT))
+        self.reject_back.clicked.connect(lambda: self.show_page(MAIN))
+        self.remember_back.clicked.connect(lambda: self.show_page(MAIN))
+
+    def show_page(self, page: int) -> None:
+        self.setCurrentIndex(page)
+        if page == REJECT:
+            self.reason_edit.setFocus()
+
+    def show_reviewer(self, reviewer: str) -> None:
+        self.reviewer_label.setText(f"Deciding as <b>{escape(reviewer)}</b>")
+        self.reviewer_label.setMinimumWidth(self.reviewer_label.sizeHint().width())

@@ -1,0 +1,155 @@
+"""The approval dialog's edit panel: change the path and content (or the JSON arguments of other
+tools), see every change checked by `Workspace.validate_edit` through the bridge, then
+"Approve edited".
+
+Validation is debounced (each keystroke restarts the timer) and numbered: an answer about an
+older text is ignored, so the verdict always matches what is in the editor. The panel never
+decides: the dialog wires "Discard edits" and "Approve edited" (`actions`, its EDIT page) and
+approves `valid_args`, the arguments that last validated (None while unchecked or refused).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+
+from desktop.widgets.approval_parts import label, row
+from desktop.widgets.approval_text import args_text, validation_text
+from desktop.widgets.guarded_submit import Job, OnDone
+from desktop.widgets.markdown_highlighter import MarkdownHighlighter
+
+VALIDATE_DEBOUNCE_MS = 300
+
+Submit = Callable[[Job, OnDone], None]
+
+
+class ProposalHost(Protocol):
+    """What the panel reads from its dialog when it validates: the proposal shown right now."""
+
+    approval_id: str
+    approval: dict[str, Any] | None
+    info: dict[str, Any] | None
+
+
+class ApprovalEditPanel(QWidget):
+    preview_changed = Signal(object, str)  # current file text (None: no file yet), edited content
+    validated = Signal()  # valid_args is settled: the dialog re-checks what may be decided
+
+    def __init__(self, host: ProposalHost, submit: Submit, mono: QFont) -> None:
+        super().__init__()
+        self._host, self._submit = host, submit
+        self._generation = 0
+        self.valid_args: dict[str, Any] | None = None
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        self.path_caption = QLabel("Path inside the artifacts folder:")
+        self.path_edit = QLineEdit()
+        self.path_edit.setFont(mono)
+        box.addWidget(row(self.path_caption, self.path_edit))
+        self.validation_label = label(rich=True, wrap=True)
+        box.addWidget(self.validation_label)
+        self.content_edit = QPlainTextEdit()
+        self.content_edit.setFont(mono)
+        self.highlighter = MarkdownHighlighter(self.content_edit.document())
+        box.addWidget(self.content_edit, 1)
+        self.path_edit.textEdited.connect(self.revalidate)
+        self.content_edit.textChanged.connect(self.revalidate)
+        self.cancel_edit_button = QPushButton("Discard edits")
+        self.approve_edited_button = QPushButton("Approve edited  (Ctrl+Enter)")
+        self.actions = row(self.cancel_edit_button, None, self.approve_edited_button)
+        self._validate_timer = QTimer(self, interval=VALIDATE_DEBOUNCE_MS, singleShot=True)
+        self._validate_timer.timeout.connect(self._validate_now)
+
+    def load(self, approval: dict[str, Any]) -> None:
+        """Fill the editors from a proposal: path and content for save_brief, JSON otherwise."""
+        args, is_brief = approval["args"], approval["tool"] == "save_brief"
+        self.path_caption.setVisible(is_brief)
+        self.path_edit.setVisible(is_brief)
+        self.path_edit.setText(args.get("relative_path", "") if is_brief else "")
+        self.content_edit.setPlainText(args.get("content", "") if is_brief else args_text(args))
+
+    def discard(self) -> None:
+        """Hide and forget the edits; a validation still on its way will be ignored."""
+        self._generation += 1
+        self.valid_args = None
+        self.hide()
+
+    def revalidate(self) -> None:
+        """The text (or the file behind it) changed: check it again once typing pauses."""
+        if not self.isVisible():
+            return
+        self._generation += 1
+        self.valid_args = None
+        self.approve_edited_button.setEnabled(False)
+        self.validation_label.setText("<i>checking…</i>")
+        self._validate_timer.start()
+
+    def stop(self) -> None:
+        """The dialog closed: no more validations."""
+        self._validate_timer.stop()
+
+    def _edited_args(self) -> dict[str, Any]:
+        approval = self._host.approval
+        if approval and approval["tool"] == "save_brief":
+            return {
+                "relative_path": self.path_edit.text(),
+                "content": self.content_edit.toPlainText(),
+            }
+        value = json.loads(self.content_edit.toPlainText())  # JSONDecodeError is a ValueError
+        if not isinstance(value, dict):
+            raise ValueError("the arguments must be a JSON object")
+        return value
+
+    def _validate_now(self) -> None:
+        generation = self._generation
+        try:
+            args = self._edited_args()
+        except ValueError as exc:
+            refused = {"ok": False, "error": {"code": "invalid_arguments", "message": str(exc)}}
+            self._on_validated(generation, {}, refused, None)
+            return
+        host = self._host
+        approval_id, root = host.approval_id, (host.info or {}).get("artifacts_root")
+        is_brief = bool(host.approval and host.approval["tool"] == "save_brief")
+
+        def work(ws: Any) -> tuple[dict[str, Any], str | None]:
+            result = ws.validate_edit(approval_id, args)
+            readable = result["ok"] and is_brief
+            return result, read_target_text(result["target"], root) if readable else None
+
+        self._submit(work, lambda result: self._on_validated(generation, args, *result))
+
+    def _on_validated(
+        self, generation: int, args: dict[str, Any], result: dict[str, Any], current: str | None
+    ) -> None:
+        if generation != self._generation:
+            return  # the text changed since: a newer validation is on its way
+        self.validation_label.setText(validation_text(result, current))
+        if result["ok"]:
+            self.valid_args = args
+            if "content" in args:
+                self.preview_changed.emit(current, args["content"])
+        else:
+            self.valid_args = None
+        self.validated.emit()
+
+
+def read_target_text(target: str | None, artifacts_root: str | None) -> str | None:
+    """The current text of an edited target (bridge thread only); None when there is no file."""
+    from agent_core.errors import BriefDeskError
+    from agent_core.tools.sandbox import read_text_nofollow
+
+    if not target or not artifacts_root:
+        return None
+    root = Path(artifacts_root).resolve()
+    try:
+        relative = Path(target).relative_to(root).as_posix()
+        return read_text_nofollow(root, relative, max_bytes=5_000_000)[0]
+    except (BriefDeskError, ValueError, OSError):
+        return None

@@ -1,0 +1,194 @@
+"""What the approval dialog says: banner and status texts, detail values, times, rule wording.
+
+Pure functions of the proposal dicts that `Workspace.describe_approval` and `get_approval`
+return (no widgets, no I/O), so the dialog's modules only decide where each text goes.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from agent_core.tools.policy import Rule
+from desktop.widgets.markdown_highlighter import cited_sources, content_summary
+
+SCOPES = (("run", "this run only"), ("home", "every run in this home"))
+_BANNER = "border-radius: 4px; padding: 6px; color: #1f2328; background: {}; border: 1px solid {};"
+BANNER_STYLES = {
+    "info": _BANNER.format("#ddf4ff", "#54aeff"),
+    "success": _BANNER.format("#dafbe1", "#4ac26b"),
+    "warning": _BANNER.format("#fff8c5", "#d4a72c"),
+    "error": _BANNER.format("#ffebe9", "#ff8182"),
+}
+DETAILS = (
+    ("Tool", "tool"),
+    ("Risk tier", "risk"),
+    ("Expires in", "expires"),
+    ("Reason", "reason"),
+    ("Arg hash", "arg_hash"),
+    ("Created", "created"),
+    ("Run", "run"),
+    ("State version", "state_version"),
+    ("Reviewer", "reviewer"),
+)
+
+# -- times ------------------------------------------------------------------------------------
+
+
+def parse_time(value: str) -> datetime:
+    parsed = datetime.fromisoformat(value)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def local_time(value: str | None) -> str:
+    return parse_time(value).astimezone().strftime("%Y-%m-%d %H:%M:%S") if value else "—"
+
+
+def countdown_text(expires_at: str, now: datetime) -> tuple[str, float]:
+    """("12:03", seconds left); hours are shown only when there are some."""
+    remaining = (parse_time(expires_at) - now).total_seconds()
+    if remaining <= 0:
+        return "expired", remaining
+    hours, rest = divmod(int(remaining + 0.999), 3600)
+    minutes, seconds = divmod(rest, 60)
+    text = f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+    return text, remaining
+
+
+# -- the proposal -----------------------------------------------------------------------------
+
+
+def title_text(info: dict[str, Any]) -> str:
+    """The rich heading: what the tool wants to do."""
+    ap = info["approval"]
+    if ap["tool"] == "save_brief":
+        new = info["current_text"] is None
+        verb = "create a new file" if new else "overwrite an existing file"
+        return f"<b>save_brief</b> wants to {verb} — version {ap['version']}"
+    return f"<b>{escape(ap['tool'])}</b> needs approval ({escape(ap['risk'])})"
+
+
+def target_text(ap: dict[str, Any]) -> str:
+    return ap["target"] or json.dumps(ap["args"], ensure_ascii=False)
+
+
+def detail_texts(ap: dict[str, Any], run: dict[str, Any], reviewer: str) -> list[tuple[str, str]]:
+    """(DETAILS key, plain text) for every detail but the countdown, which ticks on its own."""
+    question = run["question"] if len(run["question"]) <= 60 else run["question"][:57] + "…"
+    return [
+        ("tool", ap["tool"]),
+        ("risk", ap["risk"]),
+        ("reason", ap["reason"]),
+        ("arg_hash", ap["arg_hash"][:12]),
+        ("created", local_time(ap["created_at"])),
+        ("state_version", f"{ap['state_version']} (proposal v{ap['version']})"),
+        ("run", f"{run['run_id']} ({run['status']}): “{question}”"),
+        ("reviewer", reviewer),
+    ]
+
+
+def args_text(args: dict[str, Any]) -> str:
+    return json.dumps(args, indent=2, ensure_ascii=False)
+
+
+def summary_text(content: str) -> str:
+    summary, sources = content_summary(content), cited_sources(content)
+    count, listed = summary["sources"], escape(", ".join(sources) or "none")
+    return (
+        f"<b>Content:</b> {summary['bytes']:,} bytes · {summary['lines']} lines · "
+        f"<b>{count} source{'s' if count != 1 else ''} cited</b> ({listed})"
+    )
+
+
+def old_label(info: dict[str, Any]) -> str:
+    """The diff's caption for the file on disk."""
+    if info["current_text"] is None:
+        return "(no file yet)"
+    changed = " (changed since the proposal)" if info["target_changed"] else ""
+    return "current file on disk" + changed
+
+
+# -- status and banners -----------------------------------------------------------------------
+
+
+def describe_status(ap: dict[str, Any], now: datetime) -> tuple[str | None, str]:
+    """(banner level, rich text) for a proposal that can no longer be decided; (None, "") else."""
+    status, when = ap["status"], local_time(ap.get("decided_at"))
+    by = f" by <b>{escape(ap['reviewer'])}</b>" if ap.get("reviewer") else ""
+    by += f" (remembered rule {escape(ap['decided_by_rule'])})" if ap.get("decided_by_rule") else ""
+    why = f" — “{escape(ap['decision_reason'])}”" if ap.get("decision_reason") else ""
+    if status == "expired" or (status == "pending" and parse_time(ap["expires_at"]) <= now):
+        return "error", (
+            f"<b>Expired</b> at {local_time(ap['expires_at'])}: nobody decided in "
+            "time, so it can no longer be approved and its run has ended."
+        )
+    if status == "superseded":
+        return "info", f"<b>Superseded</b>{by} at {when}: an edit replaced it with a newer version."
+    if status == "approved":
+        return "success", f"<b>Already approved</b>{by} at {when}{why}."
+    if status == "consumed":
+        ran = local_time(ap.get("consumed_at"))
+        return "success", f"<b>Approved</b>{by} and <b>executed</b> at {ran}."
+    if status == "rejected":
+        return "error", f"<b>Rejected</b>{by} at {when}{why}."
+    return None, ""
+
+
+def changed_message(info: dict[str, Any]) -> str:
+    """The warning banner for a target whose file changed since the proposal was made."""
+    base, now = info["approval"]["base_hash"], info["current_hash"]
+    what = (
+        "has been deleted"
+        if now is None
+        else "now exists (it did not when the write was proposed)"
+        if base is None
+        else "has different content"
+    )
+    return (
+        f"<b>The target changed on disk since this proposal was made:</b> it {what}. The diff "
+        "below is against what is there now. Approving this proposal answers "
+        "<b>target_changed</b>; reject it, or Edit to propose it again against the current "
+        "file."
+    )
+
+
+def error_text(exc: Exception) -> str:
+    code = getattr(exc, "code", None) or type(exc).__name__
+    return f"{code}: {getattr(exc, 'message', None) or exc}"
+
+
+# -- remembered decisions ---------------------------------------------------------------------
+
+
+def rule_text(ap: dict[str, Any], scope: str) -> str:
+    """The rule "Always allow" would create, in the words `Rule.describe` uses everywhere."""
+    if not ap.get("target"):
+        return "(nothing: this call has no target to remember)"
+    folder = str(Path(ap["target"]).parent)  # what Workspace._remember stores
+    return Rule("", ap["tool"], folder, scope, ap.get("run_id")).describe()
+
+
+def remember_question(ap: dict[str, Any] | None, scope: str) -> str:
+    """The confirmation asked before approving and creating the rule."""
+    which = f" ({ap['run_id']})" if scope == "run" and ap else ""
+    return (
+        "Approve this write <b>and</b> from now on allow "
+        f"<b>{escape(rule_text(ap or {}, scope))}</b>{escape(which)} without asking?"
+    )
+
+
+# -- edit validation --------------------------------------------------------------------------
+
+
+def validation_text(result: dict[str, Any], current: str | None) -> str:
+    """The edit panel's verdict on a `Workspace.validate_edit` result."""
+    if result["ok"]:
+        where = "a new file" if current is None else "replaces the existing file"
+        target = escape(result["target"] or "")
+        return f'<span style="color:#1a7f37;">✓ will write <b>{target}</b> ({where})</span>'
+    error = result["error"]
+    code, message = escape(error["code"]), escape(error["message"])
+    return f'<span style="color:#b42318;">✗ <b>{code}</b>: {message}</span>'
