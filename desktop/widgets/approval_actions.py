@@ -1,17 +1,29 @@
-"""The approval dialog's decision area: a stack of button rows, one page per step.
+"""The approval dialog's decision area: the "Always allow" row and a stack of button rows.
 
-MAIN offers Edit…, Reject…, Close and Approve; REJECT asks for the reason; REMEMBER confirms
+The stack has one page per step of a decision: MAIN offers Edit…, Reject…, Close and Approve; REJECT asks for the reason; REMEMBER confirms
 approving and creating an "Always allow" rule; EDIT is the edit panel's row. Going to a page
 and back happens here; what each decision does is the dialog's business.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
+from typing import Any
 
-from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QStackedWidget, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QStackedWidget,
+    QWidget,
+)
 
 from desktop.widgets.approval_parts import label, row
+from desktop.widgets.approval_text import SCOPES, rule_text
 
 MAIN, REJECT, REMEMBER, EDIT = range(4)  # pages of the action area
 
@@ -63,3 +75,36 @@ class ApprovalActions(QStackedWidget):
     def show_reviewer(self, reviewer: str) -> None:
         self.reviewer_label.setText(f"Deciding as <b>{escape(reviewer)}</b>")
         self.reviewer_label.setMinimumWidth(self.reviewer_label.sizeHint().width())
+
+
+class RememberRow(QWidget):
+    """ "Always allow for this folder", its scope, and the exact rule that approving creates."""
+
+    def __init__(self, proposal: Callable[[], dict[str, Any] | None]) -> None:
+        super().__init__()
+        self._proposal = proposal  # the proposal shown now, read whenever the rule is described
+        self.remember_check = QCheckBox("Always allow for this folder")
+        self.scope_combo = QComboBox()
+        for value, caption in SCOPES:
+            self.scope_combo.addItem(caption, value)
+        self.scope_label = label(wrap=True, style="color: #57606a;")
+        self.remember_check.toggled.connect(self.update_rule)
+        self.scope_combo.currentIndexChanged.connect(self.update_rule)
+        box = QHBoxLayout(self)  # as approval_parts.row lays it out: the wrapped label grows
+        box.setContentsMargins(0, 0, 0, 0)
+        for widget, stretch in (
+            (self.remember_check, 0),
+            (self.scope_combo, 0),
+            (self.scope_label, 1),
+        ):
+            box.addWidget(widget, stretch)
+
+    def update_rule(self) -> None:
+        checked = self.remember_check.isChecked()
+        self.scope_combo.setVisible(checked)
+        rule = rule_text(self._proposal() or {}, self.scope_combo.currentData())
+        self.scope_label.setText(f"Rule: {rule}" if checked else "")
+
+    def scope(self) -> str | None:
+        """The scope of the rule to create when approving; None when nothing is remembered."""
+        return self.scope_combo.currentData() if self.remember_check.isChecked() else None

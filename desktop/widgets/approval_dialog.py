@@ -21,8 +21,6 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
     QDialog,
     QGridLayout,
     QHBoxLayout,
@@ -34,10 +32,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions
-from desktop.widgets.approval_edit_panel import ApprovalEditPanel
-from desktop.widgets.approval_parts import label, row
 from desktop.widgets import approval_text
+from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions, RememberRow
+from desktop.widgets.approval_edit_panel import ApprovalEditPanel
+from desktop.widgets.approval_parts import label
 from desktop.widgets.diff_view import DiffView
 from desktop.widgets.guarded_submit import Job, OnDone, OnError, submit_while_open
 
@@ -133,15 +131,12 @@ class ApprovalDialog(QDialog):
         panel.validated.connect(self._refresh_state)
         return panel
 
-    def _build_remember_row(self) -> QWidget:
-        self.remember_check = QCheckBox("Always allow for this folder")
-        self.scope_combo = QComboBox()
-        for value, caption in approval_text.SCOPES:
-            self.scope_combo.addItem(caption, value)
-        self.scope_label = label(wrap=True, style="color: #57606a;")
-        self.remember_check.toggled.connect(self._update_scope_text)
-        self.scope_combo.currentIndexChanged.connect(self._update_scope_text)
-        return row(self.remember_check, self.scope_combo, self.scope_label)
+    def _build_remember_row(self) -> RememberRow:
+        remember = RememberRow(lambda: self.approval)
+        self.remember_check, self.scope_combo = remember.remember_check, remember.scope_combo
+        self.scope_label = remember.scope_label
+        self.remember_row = remember
+        return remember
 
     def _build_actions(self) -> ApprovalActions:
         self.action_stack = actions = ApprovalActions(self.edit_panel.actions)
@@ -194,7 +189,7 @@ class ApprovalDialog(QDialog):
             self.diff.hide()
             self.args_view.show()
             self.args_view.setPlainText(approval_text.args_text(ap["args"]))
-        self._update_scope_text()
+        self.remember_row.update_rule()
         self._update_countdown()
         self._refresh_state()
 
@@ -324,7 +319,7 @@ class ApprovalDialog(QDialog):
 
     def _approve(self) -> None:
         approval_id, reviewer = self.approval_id, self.reviewer
-        remember = self.scope_combo.currentData() if self.remember_check.isChecked() else None
+        remember = self.remember_row.scope()
         self._decide(lambda ws: ws.approve(approval_id, reviewer=reviewer, remember=remember))
 
     def _reject(self) -> None:
@@ -363,12 +358,6 @@ class ApprovalDialog(QDialog):
     def _show_error(self, exc: Exception) -> None:
         self.error_label.setText(approval_text.error_text(exc))
         self.error_label.show()
-
-    def _update_scope_text(self) -> None:
-        checked = self.remember_check.isChecked()
-        self.scope_combo.setVisible(checked)
-        rule = approval_text.rule_text(self.approval or {}, self.scope_combo.currentData())
-        self.scope_label.setText(f"Rule: {rule}" if checked else "")
 
     # -- editing ------------------------------------------------------------------------------
 
