@@ -31,9 +31,11 @@ from agent_core.storage.engine import Store
 from agent_core.storage.migrate import open_store
 from agent_core.storage.schema import (
     approvals,
+    artifact_sightings,
     checkpoints,
     events,
     ledger,
+    rules,
     runs,
     session_items,
     tool_calls,
@@ -329,6 +331,9 @@ class Workspace:
             release_run_blobs(conn, run_id)
             for table in (checkpoints, events, approvals, tool_calls, ledger, session_items):
                 conn.execute(delete(table).where(table.c.run_id == run_id))
+            # A rule remembered "for this run" dies with it; home rules and memories stay.
+            conn.execute(delete(rules).where(rules.c.scope == "run", rules.c.run_id == run_id))
+            conn.execute(delete(artifact_sightings).where(artifact_sightings.c.run_id == run_id))
             conn.execute(delete(runs).where(runs.c.run_id == run_id))
         return run_id
 

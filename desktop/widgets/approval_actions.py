@@ -1,8 +1,9 @@
 """The approval dialog's decision area: the "Always allow" row and a stack of button rows.
 
-The stack has one page per step of a decision: MAIN offers Edit…, Reject…, Close and Approve; REJECT asks for the reason; REMEMBER confirms
-approving and creating an "Always allow" rule; EDIT is the edit panel's row. Going to a page
-and back happens here; what each decision does is the dialog's business.
+The stack has one page per step of a decision: MAIN offers Edit…, Reject…, Close and Approve;
+REJECT asks for the reason; REMEMBER confirms approving and creating an "Always allow" rule;
+EDIT is the edit panel's row. Going to a page and back happens here; what each decision does
+is the dialog's business.
 """
 
 from __future__ import annotations
@@ -26,6 +27,36 @@ from desktop.widgets.approval_parts import label, row
 from desktop.widgets.approval_text import SCOPES, rule_text
 
 MAIN, REJECT, REMEMBER, EDIT = range(4)  # pages of the action area
+
+
+class RememberRow(QWidget):
+    """The "Always allow for this folder" box, its scope, and the exact rule approving creates."""
+
+    def __init__(self, proposal: Callable[[], dict[str, Any] | None]) -> None:
+        super().__init__()
+        self._proposal = proposal  # the proposal shown now, read whenever the rule is described
+        self.remember_check = QCheckBox("Always allow for this folder")
+        self.scope_combo = QComboBox()
+        for value, caption in SCOPES:
+            self.scope_combo.addItem(caption, value)
+        self.scope_label = label(wrap=True, style="color: #57606a;")
+        self.remember_check.toggled.connect(self.update_rule)
+        self.scope_combo.currentIndexChanged.connect(self.update_rule)
+        box = QHBoxLayout(self)  # as approval_parts.row lays it out: the wrapped label grows
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.remember_check)
+        box.addWidget(self.scope_combo)
+        box.addWidget(self.scope_label, 1)
+
+    def update_rule(self) -> None:
+        checked = self.remember_check.isChecked()
+        self.scope_combo.setVisible(checked)
+        rule = rule_text(self._proposal() or {}, self.scope_combo.currentData())
+        self.scope_label.setText(f"Rule: {rule}" if checked else "")
+
+    def scope(self) -> str | None:
+        """The scope of the rule to create when approving; None when nothing is remembered."""
+        return self.scope_combo.currentData() if self.remember_check.isChecked() else None
 
 
 class ApprovalActions(QStackedWidget):
@@ -75,36 +106,3 @@ class ApprovalActions(QStackedWidget):
     def show_reviewer(self, reviewer: str) -> None:
         self.reviewer_label.setText(f"Deciding as <b>{escape(reviewer)}</b>")
         self.reviewer_label.setMinimumWidth(self.reviewer_label.sizeHint().width())
-
-
-class RememberRow(QWidget):
-    """ "Always allow for this folder", its scope, and the exact rule that approving creates."""
-
-    def __init__(self, proposal: Callable[[], dict[str, Any] | None]) -> None:
-        super().__init__()
-        self._proposal = proposal  # the proposal shown now, read whenever the rule is described
-        self.remember_check = QCheckBox("Always allow for this folder")
-        self.scope_combo = QComboBox()
-        for value, caption in SCOPES:
-            self.scope_combo.addItem(caption, value)
-        self.scope_label = label(wrap=True, style="color: #57606a;")
-        self.remember_check.toggled.connect(self.update_rule)
-        self.scope_combo.currentIndexChanged.connect(self.update_rule)
-        box = QHBoxLayout(self)  # as approval_parts.row lays it out: the wrapped label grows
-        box.setContentsMargins(0, 0, 0, 0)
-        for widget, stretch in (
-            (self.remember_check, 0),
-            (self.scope_combo, 0),
-            (self.scope_label, 1),
-        ):
-            box.addWidget(widget, stretch)
-
-    def update_rule(self) -> None:
-        checked = self.remember_check.isChecked()
-        self.scope_combo.setVisible(checked)
-        rule = rule_text(self._proposal() or {}, self.scope_combo.currentData())
-        self.scope_label.setText(f"Rule: {rule}" if checked else "")
-
-    def scope(self) -> str | None:
-        """The scope of the rule to create when approving; None when nothing is remembered."""
-        return self.scope_combo.currentData() if self.remember_check.isChecked() else None

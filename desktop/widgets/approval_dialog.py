@@ -139,7 +139,7 @@ class ApprovalDialog(QDialog):
         return remember
 
     def _build_actions(self) -> ApprovalActions:
-        self.action_stack = actions = ApprovalActions(self.edit_panel.actions)
+        self.action_stack = actions = ApprovalActions(self.edit_panel.action_row)
         # its widgets stay reachable under their old names on the dialog
         self.edit_button, self.reject_button = actions.edit_button, actions.reject_button
         self.close_button, self.approve_button = actions.close_button, actions.approve_button

@@ -4,7 +4,7 @@ tools), see every change checked by `Workspace.validate_edit` through the bridge
 
 Validation is debounced (each keystroke restarts the timer) and numbered: an answer about an
 older text is ignored, so the verdict always matches what is in the editor. The panel never
-decides: the dialog wires "Discard edits" and "Approve edited" (`actions`, its EDIT page) and
+decides: the dialog wires "Discard edits" and "Approve edited" (`action_row`, its EDIT page) and
 approves `valid_args`, the arguments that last validated (None while unchecked or refused).
 """
 
@@ -62,7 +62,7 @@ class ApprovalEditPanel(QWidget):
         self.content_edit.textChanged.connect(self.revalidate)
         self.cancel_edit_button = QPushButton("Discard edits")
         self.approve_edited_button = QPushButton("Approve edited  (Ctrl+Enter)")
-        self.actions = row(self.cancel_edit_button, None, self.approve_edited_button)
+        self.action_row = row(self.cancel_edit_button, None, self.approve_edited_button)
         self._validate_timer = QTimer(self, interval=VALIDATE_DEBOUNCE_MS, singleShot=True)
         self._validate_timer.timeout.connect(self._validate_now)
 

@@ -360,6 +360,10 @@ def test_remembered_run_rule_does_not_leak_to_other_runs(ws: Any, tmp_path: Path
     assert sorted(p.name for p in _files(artifacts)) == ["a.md", "b.md"]
     other = ws.start_run("other run", model=model)
     assert other["status"] == "waiting_approval"
+    # A rule remembered for a run is deleted with that run.
+    assert [r["scope"] for r in ws.list_rules()] == ["run"]
+    ws.delete_run(run["run_id"])
+    assert ws.list_rules() == []
 
 
 # -- concurrent reviewers -------------------------------------------------------------------
