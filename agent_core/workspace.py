@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import Connection, delete, select
 
 from agent_core import RUNTIME_VERSION, review
 from agent_core.canonical import now_iso
@@ -238,7 +238,26 @@ class Workspace:
                 return True
             from agent_core.storage.sessions import load_items
 
-            return [*load_items(conn, row.thread_id), {"role": "user", "content": row.question}]
+            notes = self._memory_notes(conn)
+            return [
+                *load_items(conn, row.thread_id),
+                *notes,
+                {"role": "user", "content": row.question},
+            ]
+
+    def _memory_notes(self, conn: Connection) -> list[dict[str, str]]:
+        """Long-term memory a new run starts with: only the remembered audience type."""
+        user = str(self.settings()["reviewer"])
+        facts = memory.recall(conn, tenant="local", user=user, purpose="brief_audience")
+        return [
+            {
+                "role": "developer",
+                "content": "Remembered preference (long-term memory): "
+                f"briefs are for {fact['value']}.",
+            }
+            for fact in facts
+            if fact["key"] == "audience"
+        ]
 
     def answer(self, run_id: str, text: str) -> dict[str, Any]:
         if not text or not text.strip():

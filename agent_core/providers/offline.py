@@ -170,6 +170,15 @@ def pick_sentences(body: str, terms: list[str], limit: int) -> list[str]:
     return [s for _score, _i, s in sorted(best, key=lambda x: x[1])]
 
 
+def remembered_audience(notes: list[str]) -> str | None:
+    """The audience from long-term memory, as the runner hands it in a developer note."""
+    for note in notes:
+        match = re.search(r"briefs are for ([a-z][a-z -]{1,78})\.", note, re.I)
+        if match:
+            return match.group(1).strip().lower()
+    return None
+
+
 def compose_brief(question: str, docs: list[tuple[str, str, str]], audience: str | None) -> str:
     """docs: (source_id, title, body) of documents actually read."""
     terms = key_terms(question)
@@ -214,7 +223,9 @@ class OfflineModel(PlannedModel):
                 [PlannedCall("read_document", {"path": h["source_id"]}) for h in hits[:READ_LIMIT]]
             )
         audience = audience_of(question)
-        if audience and not history.outputs("remember_audience"):
+        if audience is None:
+            audience = remembered_audience(history.notes)
+        elif not history.outputs("remember_audience"):
             return TurnPlan([PlannedCall("remember_audience", {"audience": audience})])
         saves = history.outputs("save_brief")
         if not saves:

@@ -48,6 +48,7 @@ class History:
     question: str
     calls: list[PastCall]  # this run's calls, oldest first
     steps_taken: int
+    notes: list[str] = field(default_factory=list)  # developer messages (remembered facts)
 
     def outputs(self, tool: str) -> list[PastCall]:
         return [c for c in self.calls if c.tool == tool and c.output is not None]
@@ -75,6 +76,7 @@ def parse_history(items: str | list[Any], call_prefix: str) -> History:
     if isinstance(items, str):
         return History(items, [], 0)
     question = ""
+    notes: list[str] = []
     calls: dict[str, PastCall] = {}
     order: list[str] = []
     steps: set[int] = set()
@@ -83,6 +85,8 @@ def parse_history(items: str | list[Any], call_prefix: str) -> History:
         kind = item.get("type")
         if item.get("role") == "user" and kind in (None, "message"):
             question = _text_of(item.get("content"))
+        elif item.get("role") == "developer" and kind in (None, "message"):
+            notes.append(_text_of(item.get("content")))
         elif kind == "function_call" and str(item.get("call_id", "")).startswith(call_prefix):
             call_id = str(item["call_id"])
             try:
@@ -100,7 +104,7 @@ def parse_history(items: str | list[Any], call_prefix: str) -> History:
             calls[past.call_id] = PastCall(
                 past.call_id, past.tool, past.args, _text_of(item.get("output"))
             )
-    return History(question, [calls[c] for c in order], len(steps))
+    return History(question, [calls[c] for c in order], len(steps), notes)
 
 
 def plan_to_response(plan: TurnPlan, call_prefix: str, step: int) -> ModelResponse:

@@ -299,3 +299,22 @@ def test_an_ended_run_keeps_only_its_latest_checkpoint(ws: Any) -> None:
     assert len(saved) > 5
     assert [r.sequence for r in rows] == [saved[-1]["data"]["sequence"]]
     assert ws.resume(run["run_id"])["status"] == "succeeded"
+
+
+def test_a_remembered_audience_shapes_later_briefs_until_it_is_deleted(ws: Any) -> None:
+    first = ws.start_run("How should approvals work, for executives?", mode="acceptEdits")
+    assert first["status"] == "succeeded"
+    later = ws.start_run("Why keep API keys in the OS keyring?")
+    content = later["approvals"][0]["args"]["content"]
+    assert "_Audience: executives_" in content
+    calls = [
+        c
+        for e in ws.timeline(later["run_id"])
+        if e["kind"] == "model_turn"
+        for c in e["data"]["calls"]
+    ]
+    assert "remember_audience" not in calls  # already remembered: nothing new to store
+    user = ws.memories()[0]["user"]
+    assert ws.delete_user_memory(user) == 1
+    after = ws.start_run("Why keep API keys in the OS keyring?")
+    assert "_Audience:" not in after["approvals"][0]["args"]["content"]
