@@ -198,8 +198,22 @@ def test_approval_dialog_decision_resumes_the_run(qtbot: Any, home: Path, make_w
     qtbot.mouseClick(dialog.approve_button, Qt.MouseButton.LeftButton)
     done = wait_for_run(qtbot, window, "succeeded")  # decided in the dialog, resumed by the window
     assert done["run_id"] == run["run_id"]
-    assert Path(run["approvals"][0]["target"]).is_file()
+    target = Path(run["approvals"][0]["target"])
+    assert target.read_text() == run["approvals"][0]["args"]["content"]
     assert window.banners.banner("person") is None
+
+    # The app's artifacts watcher confirms the write, once, on the run's live timeline.
+    def events() -> list[dict[str, Any]]:
+        model = window.timeline.model
+        return [model.event_at(r) for r in range(model.rowCount())]
+
+    qtbot.waitUntil(
+        lambda: any(e["kind"] == "artifact_confirmed" for e in events()), timeout=10_000
+    )
+    confirmed = [e for e in events() if e["kind"] == "artifact_confirmed"]
+    assert [(e["data"]["path"], e["data"]["count"]) for e in confirmed] == [(str(target), 1)]
+    writes = [e for e in events() if e["kind"] == "tool_result" and e["tool"] == "save_brief"]
+    assert [e["data"]["executed"] for e in writes] == [True]
 
 
 def test_question_dialog_answer_resumes_the_run(
