@@ -6,8 +6,8 @@ dialog polls the proposal and the target's hash every second and listens to
 file changed on disk shows at once. `decided(approval_id, status)` is emitted only for a decision
 this dialog made; after "Approve edited" the id is that of the new, approved version.
 
-The texts live in approval_text, editing in approval_edit_panel; this module lays them out,
-keeps them live and decides.
+The texts live in approval_text, editing in approval_edit_panel, the buttons and the "Always
+allow" row in approval_actions; this module lays them out, keeps them live and decides.
 """
 
 from __future__ import annotations
