@@ -9,7 +9,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HOME_ENV = "BRIEFDESK_HOME"
-RESOURCES_DIR = Path(__file__).resolve().parents[1] / "resources"
+
+
+def _resources_dir() -> Path:
+    """resources/ beside the code in a checkout; `briefdesk_resources` in an installed wheel."""
+    beside = Path(__file__).resolve().parents[1]
+    for name in ("resources", "briefdesk_resources"):
+        if (beside / name / "corpus").is_dir():
+            return beside / name
+    return beside / "resources"
+
+
+RESOURCES_DIR = _resources_dir()
 DEMO_CORPUS_DIR = RESOURCES_DIR / "corpus"
 SCRIPTS_DIR = RESOURCES_DIR / "scripts"
 

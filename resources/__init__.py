@@ -1,0 +1,1 @@
+"""BriefDesk's bundled data: the demo corpus, attack scripts and icons."""

@@ -1,0 +1,48 @@
+"""The wheel carries everything a user needs outside a checkout: code, migrations, resources."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_an_installed_wheel_initialises_a_home_with_the_demo_corpus(tmp_path: Path) -> None:
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
+         "-w", str(tmp_path / "dist"), str(REPO)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "dist").glob("briefdesk-*.whl")
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        archive.extractall(site)
+    assert "agent_core/storage/migrations/versions/0002_memory_rules_index.py" in names
+    assert "briefdesk_resources/scripts/compromised.json" in names
+    assert "briefdesk_resources/icons/briefdesk.png" in names
+    # Run the CLI from the unpacked wheel, away from the checkout, with the same dependencies.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BRIEFDESK_")}
+    env["PYTHONPATH"] = str(site)
+    probe = (
+        "import json, sys, agent_core.config as c, agent_core.cli as cli;"
+        "print(json.dumps({'resources': str(c.RESOURCES_DIR)}));"
+        "sys.exit(cli.main(['runs', '--json', '--home', sys.argv[1]]))"
+    )
+    home = tmp_path / "home"
+    result = subprocess.run(
+        [sys.executable, "-c", probe, str(home)],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    first, second = result.stdout.splitlines()
+    assert json.loads(first)["resources"] == str(site / "briefdesk_resources")
+    assert json.loads(second) == {"api": 1, "runs": []}
+    shipped = sorted(p.name for p in (site / "briefdesk_resources" / "corpus").iterdir())
+    assert sorted(p.name for p in (home / "corpus").iterdir()) == shipped and len(shipped) >= 8
