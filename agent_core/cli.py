@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agent_core.cli_text import render_text
+from agent_core.cli_text import render_text, review_view
 from agent_core.errors import BriefDeskError, ErrorCode
 
 API = 1
@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     ls = ap_sub.add_parser("list")
     ls.add_argument("--status")
     ls.add_argument("--run")
+    ap_sub.add_parser("show", help="the proposal and a diff against the current file").add_argument(
+        "id"
+    )
     for action in ("approve", "reject", "edit"):
         a = ap_sub.add_parser(action)
         a.add_argument("id")
@@ -180,6 +183,8 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> dict[str, Any]:
         if cmd == "approvals":
             if args.action == "list":
                 return {"approvals": ws.list_approvals(status=args.status, run_id=args.run)}
+            if args.action == "show":
+                return review_view(ws.describe_approval(args.id))
             if args.action == "approve":
                 return {
                     "approval": ws.approve(

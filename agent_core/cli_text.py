@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import Any
 
@@ -53,7 +54,24 @@ def event_line(event: dict[str, Any]) -> str:
     return f"{event['seq']:>6}  {when}  {event['kind']:<20} {event['tool'] or '':<16} {data}"
 
 
+def review_view(described: dict[str, Any]) -> dict[str, Any]:
+    """`approvals show`: the proposal, whether its target changed, and a unified diff."""
+    approval = described["approval"]
+    diff = None
+    if approval["tool"] == "save_brief":
+        current = described["current_text"]
+        old = [] if current is None else current.splitlines(keepends=True)
+        new = str(approval["args"]["content"]).splitlines(keepends=True)
+        label = approval["target"]
+        diff = "".join(
+            difflib.unified_diff(old, new, "/dev/null" if current is None else label, label)
+        )
+    return {"approval": approval, "target_changed": described["target_changed"], "diff": diff}
+
+
 def render_text(body: dict[str, Any]) -> str:
+    if "diff" in body and "approval" in body:
+        return show_text(body)
     if "run_id" in body and "status" in body:
         return run_text(body)
     if "runs" in body:
@@ -86,3 +104,20 @@ def render_text(body: dict[str, Any]) -> str:
         stored = "stored" if body["stored"] else "not stored"
         return f"{body['name']}: {stored} (backend {body['backend']})"
     return "\n".join(f"{k}: {v}" for k, v in body.items())
+
+
+def show_text(body: dict[str, Any]) -> str:
+    a = body["approval"]
+    lines = [
+        f"approval {a['id']} [{a['status']}] v{a['version']}: {a['tool']} ({a['risk']})",
+        f"target:  {a['target']}",
+        f"reason:  {a['reason']}",
+        f"expires: {a['expires_at']}   arg hash: {a['arg_hash'][:12]}",
+    ]
+    if body["target_changed"]:
+        lines.append("WARNING: the target changed on disk since this proposal (target_changed)")
+    if body["diff"] is not None:
+        lines += ["", body["diff"].rstrip("\n") or "(no change)"]
+    else:
+        lines += ["", "arguments: " + json.dumps(a["args"], ensure_ascii=False, indent=2)]
+    return "\n".join(lines)

@@ -116,3 +116,22 @@ def test_settings_and_memory_commands(cli: CliRunner) -> None:
     assert cli("memory", "list").body == {"api": 1, "memories": []}
     assert cli("memory", "delete", "--user", "nobody").body == {"api": 1, "deleted": 0}
     assert cli("rules", "list").body == {"api": 1, "rules": []}
+
+
+def test_approvals_show_gives_a_reviewer_the_diff_in_another_process(cli: CliRunner) -> None:
+    run = cli("run", "--question", QUESTION).body
+    approval = run["approvals"][0]
+    shown = cli("approvals", "show", approval["id"]).body
+    assert shown["approval"]["id"] == approval["id"] and shown["target_changed"] is False
+    added = [line[1:] for line in shown["diff"].splitlines() if line.startswith("+")][1:]
+    assert shown["diff"].startswith("--- /dev/null")
+    assert "\n".join(added) == approval["args"]["content"].rstrip("\n")
+    # Someone writes the target meanwhile: the diff is against what is there now, and says so.
+    target = Path(approval["target"])
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("An older brief.\n")
+    changed = cli("approvals", "show", approval["id"])
+    assert changed.body["target_changed"] is True
+    assert "-An older brief." in changed.body["diff"].splitlines()
+    text = cli.text("approvals", "show", approval["id"]).stdout
+    assert "target changed on disk" in text and "+# Brief:" in text
