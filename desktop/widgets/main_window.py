@@ -56,6 +56,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._connect()
         self._restore_geometry()
+        self._update_state_label()  # nothing selected yet: Stop and Resume start disabled
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -281,6 +282,9 @@ class MainWindow(QMainWindow):
         run = self.selected_run()
         if run is None:
             self.state_label.setText("No run selected")
+            self.cancel_action.setEnabled(False)
+            self.run_form.stop_button.setEnabled(False)
+            self.resume_action.setEnabled(False)
             return
         status = str(run.get("status"))
         colour = theme.STATUS_COLOURS.get(status, "#8a8f98")
