@@ -31,8 +31,8 @@ def die() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def before_tool(call_index: int, *, next_call: int | None = None) -> None:
-    """`next_call`: the desktop's "crash at the next tool call" arms `before_tool:next`."""
+def before_tool(call_index: int) -> None:
+    """Die after checkpoint A of call N; the desktop's Demo menu arms `before_tool:next`."""
     point = _point()
     if point == "before_tool:next" or point == f"before_tool:{call_index}":
         die()

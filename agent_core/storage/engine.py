@@ -41,7 +41,7 @@ def busy_timeout_from_env() -> int:
 BUSY_TIMEOUT_MS = busy_timeout_from_env()
 
 
-def _configure(dbapi_conn: Any, *, begin: str) -> None:
+def _configure(dbapi_conn: Any) -> None:
     # Take transaction control away from pysqlite so BEGIN is exactly what we issue.
     dbapi_conn.isolation_level = None
     cur = dbapi_conn.cursor()
@@ -62,7 +62,7 @@ def make_engine(db_path: Path, *, begin: str) -> Engine:
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
-        _configure(dbapi_conn, begin=begin)
+        _configure(dbapi_conn)
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
