@@ -266,12 +266,22 @@ class CorpusList(QListWidget):
 
 
 def read_corpus_titles(folder: Path) -> list[tuple[str, str]]:
-    """Bridge thread: each document's file name and first heading (or first line)."""
+    """Bridge thread: each document's file name and first heading (or first line).
+
+    Read through the same sandbox as the agent's tools: a symlink out of the corpus is not
+    listed (its target's first line must not show up in the window either).
+    """
+    from agent_core.errors import BriefDeskError
+    from agent_core.tools.sandbox import read_text_nofollow
+
     documents: list[tuple[str, str]] = []
-    for path in sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")):
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            first = handle.readline().strip().lstrip("#").strip()
-        documents.append((path.name, first[:80]))
+    for path in sorted(p for p in folder.iterdir() if not p.name.startswith(".")):
+        try:
+            head, _truncated = read_text_nofollow(folder, path.name, max_bytes=4096)
+        except BriefDeskError:
+            continue
+        lines = head.splitlines() or [""]
+        documents.append((path.name, lines[0].strip().lstrip("#").strip()[:80]))
     return documents
 
 

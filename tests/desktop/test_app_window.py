@@ -244,3 +244,16 @@ def test_question_dialog_answer_resumes_the_run(
             for r in range(window.timeline.model.rowCount())
         )
     )
+
+
+def test_the_corpus_list_never_shows_what_a_symlink_points_outside(tmp_path: Path) -> None:
+    from desktop.widgets.runs_panel import read_corpus_titles
+
+    corpus, outside = tmp_path / "corpus", tmp_path / "outside"
+    corpus.mkdir()
+    outside.mkdir()
+    (outside / "secret.txt").write_text("TOP SECRET first line\n")
+    (corpus / "notes.md").write_text("# Field notes\n\nbody\n")
+    (corpus / "leak.md").symlink_to(outside / "secret.txt")
+    (corpus / "subdir").mkdir()
+    assert read_corpus_titles(corpus) == [("notes.md", "Field notes")]
