@@ -62,13 +62,7 @@ def sweep_expired(store: Store) -> int:
     with store.write() as conn:
         changed = approval_rows.expire_due(conn)
         for ap in changed:
-            timeline.append_event(
-                conn,
-                ap.run_id,
-                EventKind.APPROVAL_DECIDED,
-                tool=ap.tool,
-                data={"approval_id": ap.id, "status": "expired", "reviewer": None},
-            )
+            approval_rows.append_approval_event(conn, ap, EventKind.APPROVAL_DECIDED, reviewer=None)
             row = run_rows.get_run_row(conn, ap.run_id)
             if row.status == RunStatus.WAITING_APPROVAL:
                 run_rows.update_run(conn, ap.run_id, status=str(RunStatus.EXPIRED))
@@ -136,17 +130,8 @@ def _decide(
             decide(current, status, reviewer=reviewer, reason=reason, now_iso=now_iso()),
         )
         rule_id = _remember(conn, after, reviewer, remember) if remember else None
-        timeline.append_event(
-            conn,
-            after.run_id,
-            EventKind.APPROVAL_DECIDED,
-            tool=after.tool,
-            data={
-                "approval_id": after.id,
-                "status": str(after.status),
-                "reviewer": reviewer,
-                "rule": rule_id,
-            },
+        approval_rows.append_approval_event(
+            conn, after, EventKind.APPROVAL_DECIDED, reviewer=reviewer, rule=rule_id
         )
         audit.record(
             conn,
@@ -241,31 +226,14 @@ def edit(
             reason=f"edited by {reviewer}: " + current.reason,
         )
         approval_rows.insert_approval(conn, new)
-        timeline.append_event(
-            conn,
-            current.run_id,
-            EventKind.APPROVAL_DECIDED,
-            tool=current.tool,
-            data={
-                "approval_id": current.id,
-                "status": "superseded",
-                "reviewer": reviewer,
-                "by": new.id,
-            },
-        )
-        timeline.append_event(
-            conn,
-            current.run_id,
-            EventKind.APPROVAL_REQUESTED,
-            tool=current.tool,
-            data={
-                "approval_id": new.id,
-                "status": "pending",
-                "reviewer": None,
-                "target": target,
-                "version": new.version,
-            },
-        )
+        approval_rows.append_approval_event(
+            conn, current, EventKind.APPROVAL_DECIDED, reviewer=reviewer,
+            status="superseded", by=new.id,
+        )  # fmt: skip
+        approval_rows.append_approval_event(
+            conn, new, EventKind.APPROVAL_REQUESTED, reviewer=None,
+            target=target, version=new.version,
+        )  # fmt: skip
         audit.record(
             conn,
             entry="decision",

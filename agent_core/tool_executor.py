@@ -167,7 +167,6 @@ class ToolExecutor:
                     tool="save_brief",
                     data={"call_id": call_id, "idempotency_key": key},
                 )
-        if unknown:
             remove_stale_temps(target)  # a kill between fsync and rename leaves one behind
         current = file_sha256(target)
         if unknown and current == expected:

@@ -336,12 +336,8 @@ class ToolGate:
                         approval,
                         replace(approval, status=ApprovalStatus.EXPIRED, decided_at=now_iso()),
                     )
-                    append_event(
-                        conn,
-                        self.run_id,
-                        EventKind.APPROVAL_DECIDED,
-                        tool=tool,
-                        data={"approval_id": expired.id, "status": "expired", "reviewer": None},
+                    approval_rows.append_approval_event(
+                        conn, expired, EventKind.APPROVAL_DECIDED, reviewer=None
                     )
                     return RunStatus.EXPIRED
                 return RunStatus.WAITING_APPROVAL
@@ -397,31 +393,14 @@ class ToolGate:
             decided_by_rule=decision.rule_id or (decision.principal if auto else None),
         )
         approval_rows.insert_approval(conn, approval)
-        append_event(
-            conn,
-            self.run_id,
-            EventKind.APPROVAL_REQUESTED,
-            tool=tool,
-            data={
-                "approval_id": approval.id,
-                "status": str(approval.status),
-                "reviewer": approval.reviewer,
-                "target": target,
-            },
+        approval_rows.append_approval_event(
+            conn, approval, EventKind.APPROVAL_REQUESTED, reviewer=approval.reviewer, target=target
         )
         if auto:
-            append_event(
-                conn,
-                self.run_id,
-                EventKind.APPROVAL_DECIDED,
-                tool=tool,
-                data={
-                    "approval_id": approval.id,
-                    "status": "approved",
-                    "reviewer": approval.reviewer,
-                    "rule": decision.rule_id,
-                },
-            )
+            approval_rows.append_approval_event(
+                conn, approval, EventKind.APPROVAL_DECIDED, reviewer=approval.reviewer,
+                rule=decision.rule_id,
+            )  # fmt: skip
             audit.record(
                 conn,
                 entry="decision",

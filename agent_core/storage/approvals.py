@@ -13,6 +13,7 @@ from agent_core.canonical import now_iso, utcnow
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.statuses import ApprovalStatus
 from agent_core.storage.schema import approvals
+from agent_core.storage.timeline import append_event
 
 
 def new_approval_id() -> str:
@@ -113,3 +114,22 @@ def expire_due(conn: Connection) -> list[Approval]:
         if result.rowcount == 1:
             changed.append(get_approval(conn, row.id))
     return changed
+
+
+def append_approval_event(
+    conn: Connection,
+    approval: Approval,
+    kind: str,
+    *,
+    reviewer: str | None,
+    status: str | None = None,
+    **extra: Any,
+) -> None:
+    """The contract's approval event (approval_id, status, reviewer), in the caller's write."""
+    data = {
+        "approval_id": approval.id,
+        "status": status or str(approval.status),
+        "reviewer": reviewer,
+        **extra,
+    }
+    append_event(conn, approval.run_id, kind, tool=approval.tool, data=data)
