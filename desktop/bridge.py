@@ -120,9 +120,6 @@ class Bridge(QObject):
         self._schedule(self._shutdown)
         self._thread.wait(timeout_ms)
 
-    def is_running(self) -> bool:
-        return self._thread.isRunning()
-
     # -- jobs -----------------------------------------------------------------------------------
 
     def submit(
@@ -186,9 +183,6 @@ class Bridge(QObject):
     def start_following(self, interval_ms: int = 300) -> None:
         self._timer.start(interval_ms)
         self._poll(force_runs=True)
-
-    def stop_following(self) -> None:
-        self._timer.stop()
 
     def refresh(self) -> None:
         """Read new events and the runs list now (F5)."""

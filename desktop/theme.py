@@ -114,10 +114,6 @@ def kind_icon(kind: str, boundary: str | None = None) -> QIcon:
     return badge_icon(colour, glyph)
 
 
-def status_icon(status: str | None) -> QIcon:
-    return badge_icon(STATUS_COLOURS.get(status or "", "#8a8f98"), "")
-
-
 # --- palette -----------------------------------------------------------------------------------
 
 

@@ -49,11 +49,6 @@ def get_entry(conn: Connection, key: str) -> LedgerEntry | None:
     return None if row is None else _entry(row)
 
 
-def entries_for_target(conn: Connection, target: str) -> list[LedgerEntry]:
-    rows = conn.execute(select(ledger).where(ledger.c.target == target))
-    return [_entry(r) for r in rows]
-
-
 def confirmed_keys(conn: Connection, run_id: str) -> list[str]:
     rows = conn.execute(
         select(ledger.c.idempotency_key)

@@ -26,12 +26,6 @@ class ToolResult:
     def to_record(self) -> dict[str, Any]:
         return {"outcome": str(self.outcome), "text": self.text, "summary": self.summary}
 
-    @staticmethod
-    def from_record(record: dict[str, Any]) -> ToolResult:
-        return ToolResult(
-            ToolOutcomeStatus(record["outcome"]), record["text"], record.get("summary", {})
-        )
-
 
 def search_corpus(store: Store, corpus: Path, args: dict[str, Any]) -> ToolResult:
     with store.write() as conn:

@@ -49,9 +49,6 @@ class TimelineFilter(QSortFilterProxyModel):
             change()
             self.invalidateRowsFilter()
 
-    def is_filtering(self) -> bool:
-        return bool(self._words) or self._categories != set(theme.CATEGORIES)
-
     def filterAcceptsRow(
         self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex
     ) -> bool:

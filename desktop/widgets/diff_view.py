@@ -258,10 +258,6 @@ class DiffView(QWidget):
     def mode(self) -> str:
         return self.SIDE_BY_SIDE if self.side_button.isChecked() else self.UNIFIED
 
-    def set_mode(self, mode: str) -> None:
-        self._mode_chosen = True
-        (self.side_button if mode == self.SIDE_BY_SIDE else self.unified_button).setChecked(True)
-
     def _on_mode_clicked(self) -> None:
         self._mode_chosen = True
 

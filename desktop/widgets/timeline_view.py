@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import QItemSelection, QModelIndex, Qt, Signal
+from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -229,6 +229,3 @@ class TimelinePanel(QWidget):
         text = f"{total:,} events" if shown == total else f"{shown:,} of {total:,}"
         self.count_label.setText(text)
         self.table.viewport().update()
-
-    def current_index(self) -> QModelIndex:
-        return self.table.currentIndex()
