@@ -8,6 +8,7 @@ lint:
 	.venv/bin/ruff check agent_core desktop tests benchmarks
 	.venv/bin/ruff format --check agent_core desktop tests benchmarks
 	.venv/bin/python -m mypy
+	.venv/bin/lint-imports
 sweep-long:
 	BRIEFDESK_SWEEP_RANDOM_KILLS=20 ./dev.sh test tests/drills/test_crash_sweep.py -s
 bench:

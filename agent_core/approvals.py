@@ -13,6 +13,7 @@ from typing import Any
 
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.statuses import ApprovalStatus
+from agent_core.views import ApprovalView
 
 
 @dataclass(frozen=True)
@@ -39,10 +40,10 @@ class Approval:
     decided_by_rule: str | None = None
     consumed_at: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ApprovalView:
         data = {k: v for k, v in self.__dict__.items() if k not in ("thread_id", "call_id")}
         data["status"] = str(self.status)
-        return data
+        return ApprovalView(**data)  # type: ignore[typeddict-item]
 
     @staticmethod
     def from_row(row: Any) -> Approval:

@@ -61,9 +61,11 @@ from agent_core.statuses import TERMINAL_RUN_STATUSES, RunStatus, SideEffectStat
 from agent_core.storage.engine import Store
 from agent_core.storage.schema import artifact_sightings, events, ledger, runs
 from agent_core.storage.timeline import append_event
+from agent_core.tools.registry import file_writing_tools
 from agent_core.tools.sandbox import file_sha256, is_temp_artifact
 
 if TYPE_CHECKING:
+    from agent_core.views import RunView
     from agent_core.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -203,7 +205,7 @@ def _owning_entry(conn: Connection, fid: _FileId) -> Any:
         select(ledger)
         .where(
             ledger.c.target == fid.path,
-            ledger.c.tool == "save_brief",
+            ledger.c.tool.in_(file_writing_tools()),
             ledger.c.expected_hash == fid.content_hash,
             ledger.c.status.in_(_APPROVED_STATUSES),
         )
@@ -366,7 +368,7 @@ def watching(store: Store, root: Path, *, run_id: str | None = None) -> Iterator
         watcher.stop()
 
 
-def drive_watched(ws: Workspace, run_id: str, *, confirm_timeout: float = 2.0) -> dict[str, Any]:
+def drive_watched(ws: Workspace, run_id: str, *, confirm_timeout: float = 2.0) -> RunView:
     """`ws.drive(run_id)` with a watcher on the run's artifacts folder (the CLI's run/resume).
 
     Before returning it waits up to `confirm_timeout` s for the confirmation of the run's own
@@ -388,7 +390,7 @@ def unconfirmed_writes(store: Store, run_id: str) -> list[str]:
         written = conn.execute(
             select(ledger.c.target).where(
                 ledger.c.run_id == run_id,
-                ledger.c.tool == "save_brief",
+                ledger.c.tool.in_(file_writing_tools()),
                 ledger.c.status == str(SideEffectStatus.CONFIRMED),
             )
         )

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from agent_core.cli_text import render_text, review_view
@@ -68,8 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--max-tokens", type=int, help="token budget for remote models")
     run.add_argument("--max-seconds", type=float, help="wall-time budget of the run")
 
-    for name in ("resume", "cancel"):
-        sub.add_parser(name).add_argument("run_id")
+    sub.add_parser("resume").add_argument("run_id")
+    cancel = sub.add_parser("cancel")
+    cancel.add_argument("run_id")
+    cancel.add_argument("--reviewer", help="who cancels (default: the reviewer setting)")
     answer = sub.add_parser("answer")
     answer.add_argument("run_id")
     answer.add_argument("--text", required=True)
@@ -135,7 +137,7 @@ def _need(value: str | None, what: str) -> str:
     return value
 
 
-def execute(args: argparse.Namespace, g: dict[str, Any]) -> dict[str, Any]:
+def execute(args: argparse.Namespace, g: dict[str, Any]) -> Mapping[str, object]:
     """Run one command; returns the JSON body (without `api`)."""
     cmd = args.command
     if cmd == "keys":
@@ -171,7 +173,7 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> dict[str, Any]:
 
             return drive_watched(ws, args.run_id)
         if cmd == "cancel":
-            return ws.cancel(args.run_id)
+            return ws.cancel(args.run_id, reviewer=args.reviewer)
         if cmd == "answer":
             return ws.answer(args.run_id, args.text)
         if cmd == "runs":
@@ -206,10 +208,9 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> dict[str, Any]:
             return {"memories": ws.memories()}
         if cmd == "settings":
             if args.action == "set":
-                return {
-                    "settings": ws.set_setting(_need(args.key, "KEY"), _need(args.value, "VALUE"))
-                }
-            values = ws.settings()
+                prefs = ws.set_setting(_need(args.key, "KEY"), _need(args.value, "VALUE"))
+                return {"settings": prefs.to_json()}
+            values = ws.settings().to_json()
             if args.key:
                 if args.key not in values:
                     raise BriefDeskError(ErrorCode.NOT_FOUND, f"Unknown setting {args.key!r}.")
@@ -220,7 +221,7 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> dict[str, Any]:
         ws.close()
 
 
-def _emit(as_json: bool, body: dict[str, Any], text: Callable[[], str]) -> None:
+def _emit(as_json: bool, body: Mapping[str, object], text: Callable[[], str]) -> None:
     if as_json:
         print(json.dumps({"api": API, **body}, ensure_ascii=False))
     else:
@@ -248,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
-    _emit(as_json, body, lambda: render_text(body))
+    _emit(as_json, body, lambda: render_text(dict(body)))
     if "run_id" in body and body.get("status") == "failed":
         return EXIT_RUN_FAILED
     return 0

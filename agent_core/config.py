@@ -8,6 +8,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from agent_core.preferences import Settings
+
 HOME_ENV = "BRIEFDESK_HOME"
 
 
@@ -24,19 +26,8 @@ RESOURCES_DIR = _resources_dir()
 DEMO_CORPUS_DIR = RESOURCES_DIR / "corpus"
 SCRIPTS_DIR = RESOURCES_DIR / "scripts"
 
-DEFAULT_SETTINGS: dict[str, object] = {
-    "reviewer": None,  # None: the OS user name
-    "approval_ttl": 3600,
-    "mode": "default",
-    "model": "offline",
-    "openai.base_url": "https://api.openai.com/v1",
-    "openai.model": "gpt-4o-mini",
-    "network.enabled": False,
-    "network.allowlist": [],
-    "network.max_bytes": 200_000,
-    "network.max_calls": 5,
-    "memory.ttl_days": 90,
-}
+# The public keys and their defaults as JSON (one source: agent_core.preferences.Settings).
+DEFAULT_SETTINGS: dict[str, object] = Settings().to_json()
 
 
 def default_reviewer() -> str:

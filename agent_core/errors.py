@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 
 class ErrorCode(StrEnum):
@@ -30,6 +30,18 @@ class ErrorCode(StrEnum):
     RUN_NOT_FINISHED = "run_not_finished"
     PROVIDER_ERROR = "provider_error"
     PREVIOUSLY_REJECTED = "previously_rejected"
+    SANDBOX_UNSUPPORTED = "sandbox_unsupported"
+
+
+class ErrorJSON(TypedDict):
+    """An error as the CLI prints it and a failed run stores it."""
+
+    code: str
+    """A stable code (ErrorCode, or `agent_error` for an SDK failure)."""
+    message: str
+    """For people."""
+    retryable: NotRequired[bool]
+    """True when `resume` may continue the failed run (provider_error, storage_full)."""
 
 
 class BriefDeskError(Exception):
@@ -41,8 +53,14 @@ class BriefDeskError(Exception):
         self.message = message
         self.details = details
 
-    def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message}
+    retryable: bool | None = None
+    """Set by codes whose failures `resume` may continue; None: not said."""
+
+    def to_json(self) -> ErrorJSON:
+        data = ErrorJSON(code=self.code, message=self.message)
+        if self.retryable is not None:
+            data["retryable"] = self.retryable
+        return data
 
     def __repr__(self) -> str:
         return f"BriefDeskError({self.code!r}, {self.message!r})"

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from agent_core.views import EventView
+
 
 class EventKind(StrEnum):
     RUN_STARTED = "run_started"
@@ -38,7 +40,7 @@ class Event:
     tool: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> EventView:
         return {
             "seq": self.seq,
             "run_id": self.run_id,

@@ -18,19 +18,23 @@ from agent_core.approvals import Approval, check_decidable, decide
 from agent_core.canonical import arg_hash, now_iso, utcnow
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.events import EventKind
+from agent_core.preferences import Settings
+from agent_core.run import lifecycle
 from agent_core.statuses import ApprovalStatus, RunStatus
 from agent_core.storage import approvals as approval_rows
-from agent_core.storage import audit, timeline
+from agent_core.storage import audit
 from agent_core.storage import runs as run_rows
 from agent_core.storage.engine import Store
 from agent_core.storage.schema import approvals, rules
-from agent_core.tools.sandbox import file_sha256
+from agent_core.tools.registry import spec_for
+from agent_core.tools.specs import ToolScope
+from agent_core.views import ApprovalView, RunView
 
 
-def run_json(conn: Connection, row: Any) -> dict[str, Any]:
+def run_json(conn: Connection, row: Any) -> RunView:
     pending = approval_rows.list_approvals(conn, status="pending", run_id=row.run_id)
     status = run_rows.effective_status(row)
-    data: dict[str, Any] = {
+    data: RunView = {
         "run_id": row.run_id,
         "thread_id": row.thread_id,
         "status": str(status),
@@ -65,16 +69,13 @@ def sweep_expired(store: Store) -> int:
             approval_rows.append_approval_event(conn, ap, EventKind.APPROVAL_DECIDED, reviewer=None)
             row = run_rows.get_run_row(conn, ap.run_id)
             if row.status == RunStatus.WAITING_APPROVAL:
-                run_rows.update_run(conn, ap.run_id, status=str(RunStatus.EXPIRED))
-                timeline.append_event(
-                    conn, ap.run_id, EventKind.RUN_FINISHED, data={"status": "expired"}
-                )
+                lifecycle.expire(conn, ap.run_id, None)
     return len(changed)
 
 
 def list_approvals(
     store: Store, *, status: str | None = None, run_id: str | None = None
-) -> list[dict[str, Any]]:
+) -> list[ApprovalView]:
     if status and status not in ApprovalStatus._value2member_map_:
         raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"Unknown approval status {status!r}.")
     sweep_expired(store)
@@ -84,7 +85,7 @@ def list_approvals(
         ]
 
 
-def get_approval(store: Store, approval_id: str) -> dict[str, Any]:
+def get_approval(store: Store, approval_id: str) -> ApprovalView:
     sweep_expired(store)
     with store.read() as conn:
         return approval_rows.get_approval(conn, approval_id).to_json()
@@ -97,7 +98,7 @@ def approve(
     reviewer: str,
     reason: str | None = None,
     remember: str | None = None,
-) -> dict[str, Any]:
+) -> ApprovalView:
     if remember not in (None, "run", "home"):
         raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "--remember takes run or home.")
     return _decide(store, approval_id, ApprovalStatus.APPROVED, reviewer, reason, remember)
@@ -105,7 +106,7 @@ def approve(
 
 def reject(
     store: Store, approval_id: str, *, reviewer: str, reason: str | None = None
-) -> dict[str, Any]:
+) -> ApprovalView:
     return _decide(store, approval_id, ApprovalStatus.REJECTED, reviewer, reason, None)
 
 
@@ -116,7 +117,7 @@ def _decide(
     reviewer: str,
     reason: str | None,
     remember: str | None,
-) -> dict[str, Any]:
+) -> ApprovalView:
     reviewer = _require_reviewer(reviewer)
     sweep_expired(store)
     with store.write() as conn:
@@ -171,12 +172,12 @@ def _remember(conn: Connection, approval: Approval, reviewer: str, scope: str) -
 
 def edit(
     store: Store,
-    settings: dict[str, Any],
+    settings: Settings,
     approval_id: str,
     *,
     reviewer: str,
     args: dict[str, Any] | str,
-) -> dict[str, Any]:
+) -> ApprovalView:
     from agent_core.tools.validation import validate_call
 
     reviewer = _require_reviewer(reviewer)
@@ -194,13 +195,7 @@ def edit(
         current = approval_rows.get_approval(conn, approval_id)
         check_decidable(current, utcnow())
         row = run_rows.get_run_row(conn, current.run_id)
-        normalized, target = validate_call(
-            current.tool,
-            json.dumps(args),
-            corpus=Path(row.corpus_dir),
-            artifacts=Path(row.artifacts_dir),
-            settings=settings,
-        )
+        normalized, target = validate_call(current.tool, args, _scope_of(row, settings))
         approval_rows.transition(
             conn,
             current,
@@ -216,9 +211,7 @@ def edit(
             id=approval_rows.new_approval_id(),
             args=normalized,
             target=target,
-            base_hash=file_sha256(Path(target))
-            if current.tool == "save_brief" and target
-            else None,
+            base_hash=spec_for(current.tool).base_hash(target),
             arg_hash=arg_hash(current.tool, normalized),
             version=current.version + 1,
             status=ApprovalStatus.PENDING,
@@ -256,26 +249,29 @@ def describe_approval(store: Store, approval_id: str) -> dict[str, Any]:
         approval = approval_rows.get_approval(conn, approval_id)
         run = run_json(conn, run_rows.get_run_row(conn, approval.run_id))
         newest = approval_rows.latest_for_call(conn, approval.run_id, approval.call_id)
+    spec = spec_for(approval.tool)
     current_text: str | None = None
     current_hash: str | None = None
-    if approval.tool == "save_brief" and approval.target:
-        target = Path(approval.target)
-        current_hash = file_sha256(target)
+    shows_content = spec.content_field is not None and approval.target is not None
+    if shows_content:
+        current_hash = spec.base_hash(approval.target)
         if current_hash is not None:
-            current_text = target.read_text(encoding="utf-8", errors="replace")
+            current_text = Path(str(approval.target)).read_text(encoding="utf-8", errors="replace")
     return {
         "approval": approval.to_json(),
         "run": run,
         "current_text": current_text,
         "current_hash": current_hash,
-        "target_changed": approval.tool == "save_brief" and current_hash != approval.base_hash,
+        "target_changed": shows_content and current_hash != approval.base_hash,
+        "content_field": spec.content_field,
+        "path_field": spec.path_field,
         "newest_id": newest.id if newest else approval.id,
         "artifacts_root": run["artifacts"],
     }
 
 
 def validate_edit(
-    store: Store, settings: dict[str, Any], approval_id: str, args: dict[str, Any]
+    store: Store, settings: Settings, approval_id: str, args: dict[str, Any]
 ) -> dict[str, Any]:
     """Validate edited arguments exactly as `edit` would, without changing anything."""
     from agent_core.tools.validation import validate_call
@@ -284,13 +280,7 @@ def validate_edit(
         approval = approval_rows.get_approval(conn, approval_id)
         row = run_rows.get_run_row(conn, approval.run_id)
     try:
-        normalized, target = validate_call(
-            approval.tool,
-            json.dumps(args),
-            corpus=Path(row.corpus_dir),
-            artifacts=Path(row.artifacts_dir),
-            settings=settings,
-        )
+        normalized, target = validate_call(approval.tool, args, _scope_of(row, settings))
     except BriefDeskError as exc:
         return {"ok": False, "error": exc.to_json(), "target": None}
     return {"ok": True, "error": None, "target": target, "args": normalized}
@@ -298,13 +288,13 @@ def validate_edit(
 
 def approve_edited(
     store: Store,
-    settings: dict[str, Any],
+    settings: Settings,
     approval_id: str,
     *,
     reviewer: str,
     args: dict[str, Any],
     reason: str | None = None,
-) -> dict[str, Any]:
+) -> ApprovalView:
     """The dialog's "Approve edited": a new version with these arguments, approved."""
     new = edit(store, settings, approval_id, reviewer=reviewer, args=args)
     return approve(store, new["id"], reviewer=reviewer, reason=reason or "approved as edited")
@@ -344,12 +334,15 @@ def _require_reviewer(reviewer: str | None) -> str:
 
 
 def _check_target_unchanged(approval: Approval) -> None:
-    if approval.tool != "save_brief" or approval.target is None:
+    if approval.target is None:
         return
-    current = file_sha256(Path(approval.target))
-    if current != approval.base_hash:
+    if spec_for(approval.tool).base_hash(approval.target) != approval.base_hash:
         raise BriefDeskError(
             ErrorCode.TARGET_CHANGED,
             f"{approval.target} changed since this proposal was made; "
             "reject it or edit it to see the new diff.",
         )
+
+
+def _scope_of(row: Any, settings: Settings) -> ToolScope:
+    return ToolScope(Path(row.corpus_dir), Path(row.artifacts_dir), settings)

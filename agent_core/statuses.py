@@ -6,6 +6,8 @@ from enum import StrEnum
 
 
 class RunStatus(StrEnum):
+    CREATED = "created"
+    """It exists but no process has driven it yet (`run` creates and drives at once)."""
     RUNNING = "running"
     """A process is driving the run now; its owner (host, pid, start time) is recorded."""
     WAITING_APPROVAL = "waiting_approval"
@@ -46,6 +48,8 @@ class ApprovalStatus(StrEnum):
     """An edit replaced it with a new version (new id, new arguments)."""
     CONSUMED = "consumed"
     """Approved and executed exactly once; `consumed_at` says when."""
+    CANCELLED = "cancelled"
+    """Its run was cancelled while it waited; `reviewer` says who cancelled. Not a rejection."""
 
 
 class SideEffectStatus(StrEnum):

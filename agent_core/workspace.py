@@ -12,17 +12,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, delete, select
+from sqlalchemy import Connection, delete
 
-from agent_core import RUNTIME_VERSION, review
-from agent_core.canonical import now_iso
+from agent_core import review
 from agent_core.config import Home, default_reviewer, resolve_home_dir
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.events import EventKind
 from agent_core.logs import configure_logging
-from agent_core.run_record import new_run_state
-from agent_core.statuses import ApprovalStatus, RunStatus
-from agent_core.storage import approvals as approval_rows
+from agent_core.preferences import Settings
+from agent_core.run import lifecycle
+from agent_core.run.progress import RunLimits, RunProgress
+from agent_core.statuses import RunStatus
 from agent_core.storage import audit, memory, timeline
 from agent_core.storage import runs as run_rows
 from agent_core.storage import settings as settings_store
@@ -40,9 +40,8 @@ from agent_core.storage.schema import (
     session_items,
     tool_calls,
 )
-
-# Defaults: at least 50 turns and 100 tool calls (the contract); tokens bound a remote model's cost.
-DEFAULT_LIMITS = {"max_turns": 50, "max_tool_calls": 100, "max_seconds": 900, "max_tokens": 500_000}
+from agent_core.tools import sandbox
+from agent_core.views import ApprovalView, EventView, RunView
 
 
 class Workspace:
@@ -57,13 +56,14 @@ class Workspace:
 
     # -- settings -------------------------------------------------------------------------
 
-    def settings(self) -> dict[str, Any]:
+    def settings(self) -> Settings:
+        """The stored preferences, with the reviewer always a name (null: the OS user name)."""
         with self.store.read() as conn:
-            values = settings_store.get_settings(conn)
-        values["reviewer"] = values.get("reviewer") or default_reviewer()
-        return values
+            prefs = settings_store.get_settings(conn)
+        return prefs if prefs.reviewer else replace(prefs, reviewer=default_reviewer())
 
-    def set_setting(self, key: str, value: Any) -> dict[str, Any]:
+    def set_setting(self, key: str, value: Any) -> Settings:
+        """Validate and store one setting (`invalid_arguments` on a bad one); the new settings."""
         with self.store.write() as conn:
             settings_store.set_setting(conn, key, value)
         return self.settings()
@@ -85,7 +85,8 @@ class Workspace:
         corpus: str | Path | None = None,
         artifacts: str | Path | None = None,
     ) -> str:
-        from agent_core.runner import validate_model_spec
+        sandbox.require_supported()  # a run that could never be driven is not created
+        from agent_core.run.driver import validate_model_spec
 
         prefs = self.settings()
         question = (question or "").strip()
@@ -99,18 +100,14 @@ class Workspace:
                 ErrorCode.INVALID_ARGUMENTS,
                 f"Unknown mode {mode!r}: use one of {settings_store.MODES}.",
             )
-        ttl = float(approval_ttl if approval_ttl is not None else prefs["approval_ttl"])
-        for name, value in (
-            ("--approval-ttl", ttl),
-            ("--max-turns", max_turns),
-            ("--max-tool-calls", max_tool_calls),
-            ("--max-tokens", max_tokens),
-            ("--max-seconds", max_seconds),
-        ):
-            if value is not None and value <= 0:
-                raise BriefDeskError(
-                    ErrorCode.INVALID_ARGUMENTS, f"{name} takes a positive number."
-                )
+        defaults = RunLimits()
+        limits = RunLimits(
+            max_turns=defaults.max_turns if max_turns is None else max_turns,
+            max_tool_calls=defaults.max_tool_calls if max_tool_calls is None else max_tool_calls,
+            max_seconds=defaults.max_seconds if max_seconds is None else max_seconds,
+            max_tokens=defaults.max_tokens if max_tokens is None else max_tokens,
+            approval_ttl=prefs.approval_ttl if approval_ttl is None else approval_ttl,
+        )
         corpus_dir = Path(corpus).expanduser().resolve() if corpus else self.home.corpus
         artifacts_dir = Path(artifacts).expanduser().resolve() if artifacts else self.home.artifacts
         if not corpus_dir.is_dir():
@@ -118,132 +115,72 @@ class Workspace:
                 ErrorCode.NOT_FOUND, f"The corpus folder {corpus_dir} does not exist."
             )
         artifacts_dir.mkdir(parents=True, exist_ok=True)
-        limits = {
-            **DEFAULT_LIMITS,
-            "approval_ttl": ttl,
-            **({"max_turns": int(max_turns)} if max_turns else {}),
-            **({"max_tool_calls": int(max_tool_calls)} if max_tool_calls else {}),
-            **({"max_tokens": int(max_tokens)} if max_tokens else {}),
-            **({"max_seconds": float(max_seconds)} if max_seconds else {}),
-        }
         run_id = "run-" + uuid.uuid4().hex[:12]
         with self.store.write() as conn:
-            run_rows.insert_run(
+            lifecycle.create(
                 conn,
-                run_id=run_id,
+                run_id,
                 thread_id=thread or ("th-" + uuid.uuid4().hex[:12]),
-                status=str(RunStatus.INTERRUPTED),  # becomes running when a process claims it
                 question=question,
                 model=model,
                 mode=mode,
                 corpus_dir=str(corpus_dir),
                 artifacts_dir=str(artifacts_dir),
-                limits_json=json.dumps(limits),
-                state_json=json.dumps(new_run_state()),
+                limits_json=limits.dumps(),
+                state_json=RunProgress().dumps(),
             )
         return run_id
 
-    def start_run(self, question: str, **options: Any) -> dict[str, Any]:
+    def start_run(self, question: str, **options: Any) -> RunView:
         run_id = self.create_run(question, **options)
         return self.drive(run_id)
 
-    def drive(self, run_id: str) -> dict[str, Any]:
+    def drive(self, run_id: str) -> RunView:
         """Claim the run and drive it to its next stop in this process (blocking)."""
         import asyncio
 
         return asyncio.run(self.drive_async(run_id))
 
-    async def drive_async(self, run_id: str) -> dict[str, Any]:
-        from agent_core.runner import RunDriver
+    async def drive_async(self, run_id: str) -> RunView:
+        sandbox.require_supported()  # refuse up front, not as a tool error the model sees
+        from agent_core.run.driver import RunDriver
 
         self.sweep_expired()
         with self.store.read() as conn:
             row = run_rows.get_run_row(conn, run_id)
-        live = run_rows.effective_status(row) is RunStatus.RUNNING  # _claim answers run_in_progress
-        if not RunStatus(row.status).is_terminal and not live:
+        if _unchanged_by_resume(row):
+            return self.get_run(run_id)
+        live = run_rows.effective_status(row) is RunStatus.RUNNING  # claim answers run_in_progress
+        if not live:
             # A checkpoint this version cannot load is refused before the claim, so the
             # refusal changes nothing: no status change, no run_resumed event.
             await RunDriver(self.store, run_id, self.settings()).preflight()
-        agent_input = self._claim(run_id)
-        if agent_input is None:
-            return self.get_run(run_id)
-        driver = RunDriver(self.store, run_id, self.settings())
-        try:
-            await driver.drive(agent_input if isinstance(agent_input, list) else None)
-        finally:
-            driver.record.release()  # only if still marked running (an unexpected exception)
-        return self.get_run(run_id)
-
-    def resume(self, run_id: str) -> dict[str, Any]:
-        return self.drive(run_id)
-
-    def _claim(self, run_id: str) -> list[Any] | bool | None:
-        """Take ownership. Returns the first input for a new run, True to resume, None if ended."""
         owner = run_rows.Owner.current()
         with self.store.write() as conn:
             row = run_rows.get_run_row(conn, run_id)
-            status = RunStatus(row.status)
-            if status.is_terminal:
-                return None
-            effective = run_rows.effective_status(row)
-            current = run_rows.owner_of(row)
-            if status is RunStatus.RUNNING and effective is RunStatus.RUNNING and current != owner:
-                raise BriefDeskError(
-                    ErrorCode.RUN_IN_PROGRESS,
-                    f"Run {run_id} is being driven by process {current.pid if current else '?'} "
-                    f"on {current.host if current else '?'}.",
-                )
-            # No checkpoint yet (a process died before its first checkpoint A, maybe after the
-            # SDK state was stored): resume loads nothing, so the run starts again from its
-            # question instead of continuing from an empty input.
-            needs_input = not conn.execute(
-                select(checkpoints.c.id).where(checkpoints.c.run_id == run_id).limit(1)
-            ).first()
-            fresh = (
-                needs_input
-                and row.state_digest is None
-                and not conn.execute(
-                    select(events.c.seq).where(events.c.run_id == run_id).limit(1)
-                ).first()
-            )
-            if status is RunStatus.RUNNING and effective is RunStatus.INTERRUPTED:
-                timeline.append_event(
-                    conn,
-                    run_id,
-                    EventKind.RUN_INTERRUPTED,
-                    data={"previous_owner_pid": row.owner_pid},
-                )
-            run_rows.update_run(
-                conn,
-                run_id,
-                status=str(RunStatus.RUNNING),
-                owner_host=owner.host,
-                owner_pid=owner.pid,
-                owner_started=owner.started,
-                cancel_requested=0,
-            )
-            kind = EventKind.RUN_STARTED if fresh else EventKind.RUN_RESUMED
-            timeline.append_event(
-                conn,
-                run_id,
-                kind,
-                data={
-                    "question": row.question,
-                    "model": row.model,
-                    "mode": row.mode,
-                    "runtime": RUNTIME_VERSION,
-                },
-            )
-            if not needs_input:
-                return True
-            from agent_core.storage.sessions import load_items
+            if _unchanged_by_resume(row):
+                return self.get_run(run_id)
+            claim = lifecycle.claim(conn, run_id, owner)
+            agent_input = self._first_input(conn, row) if claim.needs_input else None
+        driver = RunDriver(self.store, run_id, self.settings())
+        try:
+            await driver.drive(agent_input)
+        finally:
+            driver.release()  # only if still ours and running (an unexpected exception)
+        return self.get_run(run_id)
 
-            notes = self._memory_notes(conn)
-            return [
-                *load_items(conn, row.thread_id),
-                *notes,
-                {"role": "user", "content": row.question},
-            ]
+    def resume(self, run_id: str) -> RunView:
+        return self.drive(run_id)
+
+    def _first_input(self, conn: Connection, row: Any) -> list[Any]:
+        """A run's first input: the thread's earlier items, remembered notes, the question."""
+        from agent_core.storage.sessions import load_items
+
+        return [
+            *load_items(conn, row.thread_id),
+            *self._memory_notes(conn),
+            {"role": "user", "content": row.question},
+        ]
 
     def _memory_notes(self, conn: Connection) -> list[dict[str, str]]:
         """Long-term memory a new run starts with: only the remembered audience type."""
@@ -259,7 +196,7 @@ class Workspace:
             if fact["key"] == "audience"
         ]
 
-    def answer(self, run_id: str, text: str) -> dict[str, Any]:
+    def answer(self, run_id: str, text: str) -> RunView:
         if not text or not text.strip():
             raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "The answer must not be empty.")
         with self.store.write() as conn:
@@ -268,11 +205,14 @@ class Workspace:
                 raise BriefDeskError(
                     ErrorCode.RUN_NOT_WAITING, f"Run {run_id} is {row.status}, not waiting_input."
                 )
-            state = run_rows.run_state(row)
-            call_id = state.get("waiting_call")
-            state.setdefault("answers", {})[call_id] = text.strip()
-            state["next_step"] = "continue with the answer"
-            run_rows.update_run(conn, run_id, state_json=json.dumps(state), question_pending=None)
+            progress = RunProgress.loads(row.state_json)
+            call_id = progress.waiting_call
+            if call_id is None:
+                raise BriefDeskError(
+                    ErrorCode.STORAGE_CORRUPT, f"Run {run_id} waits for input on no question."
+                )
+            progress = progress.with_answer(call_id, text.strip())
+            run_rows.update_run(conn, run_id, state_json=progress.dumps(), question_pending=None)
             timeline.append_event(
                 conn,
                 run_id,
@@ -286,57 +226,33 @@ class Workspace:
             )
         return self.get_run(run_id)
 
-    def cancel(self, run_id: str) -> dict[str, Any]:
+    def cancel(self, run_id: str, *, reviewer: str | None = None) -> RunView:
+        """End a run that is not finished; a live owner stops at its next boundary."""
+        by = (reviewer or "").strip()[:80] or str(self.settings()["reviewer"])
         with self.store.write() as conn:
             row = run_rows.get_run_row(conn, run_id)
             status = RunStatus(row.status)
             if status.is_terminal:
                 return review.run_json(conn, row)
             if status is RunStatus.RUNNING and run_rows.effective_status(row) is RunStatus.RUNNING:
-                # The owner stops at its next boundary and records the end itself.
-                run_rows.update_run(conn, run_id, cancel_requested=1)
+                lifecycle.request_cancel(conn, run_id, by=by)
             else:
-                run_rows.update_run(
-                    conn,
-                    run_id,
-                    status=str(RunStatus.CANCELLED),
-                    question_pending=None,
-                    owner_host=None,
-                    owner_pid=None,
-                    owner_started=None,
-                )
-                for ap in approval_rows.list_approvals(conn, status="pending", run_id=run_id):
-                    approval_rows.transition(
-                        conn,
-                        ap,
-                        replace(
-                            ap,
-                            status=ApprovalStatus.REJECTED,
-                            reviewer="cancelled",
-                            decided_at=now_iso(),
-                        ),
-                    )
-                timeline.append_event(
-                    conn,
-                    run_id,
-                    EventKind.RUN_FINISHED,
-                    data={"status": "cancelled", "by": "cancel"},
-                )
+                lifecycle.cancel(conn, run_id, None, by=by, reason="cancelled by a person")
         return self.get_run(run_id)
 
-    def get_run(self, run_id: str) -> dict[str, Any]:
+    def get_run(self, run_id: str) -> RunView:
         self.sweep_expired()
         with self.store.read() as conn:
             return review.run_json(conn, run_rows.get_run_row(conn, run_id))
 
-    def list_runs(self) -> list[dict[str, Any]]:
+    def list_runs(self) -> list[RunView]:
         self.sweep_expired()
         with self.store.read() as conn:
             return [review.run_json(conn, row) for row in run_rows.list_run_rows(conn)]
 
-    def run_state(self, run_id: str) -> dict[str, Any]:
+    def run_state(self, run_id: str) -> RunProgress:
         with self.store.read() as conn:
-            return run_rows.run_state(run_rows.get_run_row(conn, run_id))
+            return RunProgress.loads(run_rows.get_run_row(conn, run_id).state_json)
 
     def delete_run(self, run_id: str) -> str:
         with self.store.write() as conn:
@@ -360,7 +276,7 @@ class Workspace:
 
     def timeline(
         self, run_id: str | None = None, since: int = 0, limit: int | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[EventView]:
         with self.store.read() as conn:
             if run_id is not None:
                 run_rows.get_run_row(conn, run_id)
@@ -377,10 +293,10 @@ class Workspace:
 
     def list_approvals(
         self, *, status: str | None = None, run_id: str | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[ApprovalView]:
         return review.list_approvals(self.store, status=status, run_id=run_id)
 
-    def get_approval(self, approval_id: str) -> dict[str, Any]:
+    def get_approval(self, approval_id: str) -> ApprovalView:
         return review.get_approval(self.store, approval_id)
 
     def approve(
@@ -390,20 +306,16 @@ class Workspace:
         reviewer: str,
         reason: str | None = None,
         remember: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> ApprovalView:
         """Approve these exact arguments; with `remember`, also this tool under the folder."""
         return review.approve(
             self.store, approval_id, reviewer=reviewer, reason=reason, remember=remember
         )
 
-    def reject(
-        self, approval_id: str, *, reviewer: str, reason: str | None = None
-    ) -> dict[str, Any]:
+    def reject(self, approval_id: str, *, reviewer: str, reason: str | None = None) -> ApprovalView:
         return review.reject(self.store, approval_id, reviewer=reviewer, reason=reason)
 
-    def edit(
-        self, approval_id: str, *, reviewer: str, args: dict[str, Any] | str
-    ) -> dict[str, Any]:
+    def edit(self, approval_id: str, *, reviewer: str, args: dict[str, Any] | str) -> ApprovalView:
         """A new version with edited arguments, validated again; the old one is superseded."""
         return review.edit(self.store, self.settings(), approval_id, reviewer=reviewer, args=args)
 
@@ -421,7 +333,7 @@ class Workspace:
         reviewer: str,
         args: dict[str, Any],
         reason: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> ApprovalView:
         """The dialog's "Approve edited": a new version with these arguments, approved."""
         return review.approve_edited(
             self.store, self.settings(), approval_id, reviewer=reviewer, args=args, reason=reason
@@ -446,3 +358,108 @@ class Workspace:
     def delete_user_memory(self, user: str) -> int:
         with self.store.write() as conn:
             return memory.delete_user(conn, user)
+
+    # -- what the window needs (desktop façade) --
+    # The desktop imports only this module and the pure vocabulary (statuses, events, errors,
+    # views): an import-linter contract holds it to that. Imports stay inside these methods so
+    # importing the façade stays cheap and never pulls in the Agents SDK.
+
+    @staticmethod
+    def prewarm_agent_runtime() -> None:
+        """Import what driving a run needs (the Agents SDK, the run driver) before the first run."""
+        import agents  # noqa: F401
+
+        import agent_core.run.driver  # noqa: F401  (what `drive_async` imports)
+
+    def last_event_seq(self) -> int:
+        """The sequence number of the newest event in this home (0 when there is none)."""
+        from agent_core.storage.timeline import last_seq
+
+        with self.store.read() as conn:
+            return last_seq(conn)
+
+    def watch_artifacts(self) -> Any:
+        """Start the artifacts watcher on the home's artifacts folder: it confirms approved writes
+        and flags unexpected ones. Returns it running; the caller `stop()`s it before `close()`."""
+        from agent_core.artifacts import ArtifactWatcher
+
+        return ArtifactWatcher(self.store, self.home.artifacts).start()
+
+    def artifact_states(self, root: str | Path | None = None) -> list[dict[str, Any]]:
+        """The files under `root` (default: the home's artifacts folder), each with the watcher's
+        verdict: confirmed, duplicate, unexpected or unseen. Reads the disk."""
+        from agent_core.artifacts import artifact_states
+
+        return artifact_states(self.store, Path(root) if root else self.home.artifacts)
+
+    @staticmethod
+    def read_text_inside(root: str | Path, relative: str, *, max_bytes: int) -> tuple[str, bool]:
+        """(text, truncated) of `root`/`relative`, read as the agent's tools read: a symlink out
+        of `root` or a non-regular file raises `BriefDeskError` instead of being followed."""
+        from agent_core.tools.sandbox import read_text_nofollow
+
+        return read_text_nofollow(Path(root), relative, max_bytes=max_bytes)
+
+    @staticmethod
+    def file_hash(path: str | Path) -> str | None:
+        """sha256 of the file as it is now, None if missing; a symlink is `path_outside_scope`."""
+        from agent_core.tools.sandbox import file_sha256
+
+        return file_sha256(Path(path))
+
+    @staticmethod
+    def describe_rule(tool: str, folder: str, scope: str, run_id: str | None = None) -> str:
+        """How a remembered "always allow" rule reads, in the words used everywhere else."""
+        from agent_core.tools.policy import Rule
+
+        return Rule("", tool, folder, scope, run_id).describe()
+
+    @staticmethod
+    def redact(value: Any) -> Any:
+        """A copy of a JSON-like value with known keys and key-shaped strings masked (no I/O)."""
+        from agent_core.secrets import REDACTOR
+
+        return REDACTOR.redact_json(value)
+
+    @staticmethod
+    def key_status(name: str) -> dict[str, Any]:
+        """Whether a key for provider `name` is available and from where; never the key."""
+        from agent_core import secrets
+
+        return secrets.key_status(name)
+
+    @staticmethod
+    def set_key(name: str, secret: str) -> dict[str, Any]:
+        """Store the key for provider `name` in the OS keyring; returns its new status."""
+        from agent_core import secrets
+
+        return secrets.set_key(name, secret)
+
+    @staticmethod
+    def delete_key(name: str) -> dict[str, Any]:
+        """Remove the keyring entry for provider `name` (idempotent); returns its new status."""
+        from agent_core import secrets
+
+        return secrets.delete_key(name)
+
+    @staticmethod
+    def arm_crash(point: str | None) -> None:
+        """Arm crash injection in this process (None disarms): the Demo menu's SIGKILL drills."""
+        from agent_core import crash
+
+        crash.arm(point)
+
+    @staticmethod
+    def scripted_model(script: str) -> str:
+        """The model spec that replays a shipped script, e.g. "compromised" (the attack demo)."""
+        from agent_core.config import SCRIPTS_DIR
+
+        return f"scripted:{SCRIPTS_DIR / f'{script}.json'}"
+
+
+def _unchanged_by_resume(row: Any) -> bool:
+    """Ended runs print unchanged, except a failure that says it may be retried."""
+    status = RunStatus(row.status)
+    if status is RunStatus.FAILED:
+        return not lifecycle.is_retryable(json.loads(row.error_json) if row.error_json else None)
+    return status.is_terminal

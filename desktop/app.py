@@ -35,9 +35,14 @@ _STARTED = time.perf_counter()
 
 
 def icon_path() -> Path:
-    from agent_core.config import RESOURCES_DIR  # constants only: cheap, no I/O
-
-    return RESOURCES_DIR / "icons" / "briefdesk.png"
+    """The app icon, found beside the code as `agent_core.config` finds its resources: needed
+    before the first paint, when not even the façade may be imported yet."""
+    beside = Path(__file__).resolve().parents[1]
+    for folder in ("resources", "briefdesk_resources"):  # a checkout; an installed wheel
+        candidate = beside / folder / "icons" / "briefdesk.png"
+        if candidate.is_file():
+            return candidate
+    return beside / "resources" / "icons" / "briefdesk.png"
 
 
 def make_qsettings(folder: str | Path | None = None) -> QSettings:
@@ -50,7 +55,7 @@ def make_qsettings(folder: str | Path | None = None) -> QSettings:
     )
 
 
-def build_window(home: str | Path, qsettings: QSettings | None = None) -> MainWindow:
+def build_window(home: str | Path | None, qsettings: QSettings | None = None) -> MainWindow:
     """The window with its bridge and context, not yet shown or started (tests use this)."""
     bridge = Bridge(home)
     context = AppContext(bridge)
@@ -153,21 +158,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    from agent_core.config import resolve_home_dir
-    from agent_core.secrets import install_log_redaction
-
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     # The home's log file takes INFO and up; the terminal only hears about problems.
     for handler in logging.getLogger().handlers:
         handler.setLevel(logging.WARNING)
-    install_log_redaction()
+    # Redaction is installed on these handlers when the bridge thread opens the Workspace
+    # (`configure_logging`), before any key is read: keys are only read on that thread.
     app = QApplication.instance() or QApplication([sys.argv[0]])
     assert isinstance(app, QApplication)
     app.setOrganizationName(ORGANISATION)
     app.setApplicationName("BriefDesk")
     app.setApplicationDisplayName("BriefDesk")
     theme.apply_theme(app)
-    window = build_window(resolve_home_dir(args.home))
+    window = build_window(args.home)  # None: $BRIEFDESK_HOME or the user data folder
     app.setWindowIcon(window.windowIcon())
     automation = Automation(app, window)
     started = False

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal
 
 if TYPE_CHECKING:
+    from agent_core.views import EventView, RunView
     from agent_core.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -167,13 +168,8 @@ class Bridge(QObject):
         """Import the Agents SDK on the bridge thread now, behind the first paint, so the first
         Run click does not pay for it (the import holds the GIL for a moment, not for seconds)."""
 
-        def load(_ws: Workspace) -> None:
-            import agents  # noqa: F401
-
-            import agent_core.runner  # noqa: F401
-
         self.submit(
-            load,
+            lambda ws: ws.prewarm_agent_runtime(),
             on_done=lambda _r: self.warmed.emit(),
             on_error=lambda exc: log.warning("SDK warm-up failed: %s", error_text(exc)),
         )
@@ -282,11 +278,8 @@ class Bridge(QObject):
 
     def _start_watcher(self, ws: Workspace) -> None:
         """Watch the home's artifacts folder while the app lives (confirms or flags writes)."""
-        from agent_core.artifacts import ArtifactWatcher
-
         try:
-            self._watcher = ArtifactWatcher(ws.store, ws.home.artifacts)
-            self._watcher.start()
+            self._watcher = ws.watch_artifacts()
         except Exception as exc:  # the app works without it; say so instead of failing
             self._watcher = None
             self._job_done.emit(-1, None, exc)
@@ -334,14 +327,11 @@ class Bridge(QObject):
 
 def _read_changes(
     ws: Workspace, since: int | None, want_runs: bool
-) -> tuple[int, list[dict[str, Any]], list[dict[str, Any]] | None]:
+) -> tuple[int, list[EventView], list[RunView] | None]:
     """Bridge thread: events after `since` (first call: start at the newest) and maybe runs."""
     if since is None:
-        from agent_core.storage.timeline import last_seq
-
-        with ws.store.read() as conn:
-            since = last_seq(conn)
-        events: list[dict[str, Any]] = []
+        since = ws.last_event_seq()
+        events: list[EventView] = []
     else:
         events = ws.timeline(since=since, limit=EVENTS_PER_POLL)
     runs = ws.list_runs() if (want_runs or events) else None

@@ -6,15 +6,20 @@ command goes through the bridge, so nothing here touches the database, the keyri
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
+from agent_core.statuses import RunStatus
 from desktop.bridge import Bridge, error_text
+
+if TYPE_CHECKING:
+    from agent_core.workspace import Workspace
 
 DEMO_QUESTION = "How do checkpoints make agent runs durable?"
 COMPROMISED_QUESTION = "Summarize the vendor integration notes for a security reviewer."
-WAITING = ("waiting_approval", "waiting_input")
+WAITING = frozenset({RunStatus.WAITING_APPROVAL, RunStatus.WAITING_INPUT})  # a person must act
 
 
 class AppContext(QObject):
@@ -58,7 +63,8 @@ class AppContext(QObject):
         return [
             r
             for r in self.runs.values()
-            if r.get("status") == "interrupted" and not self.bridge.is_driving(r["run_id"])
+            # Only runs whose process died: a `created` run was never started, nothing crashed.
+            if r.get("status") == RunStatus.INTERRUPTED and not self.bridge.is_driving(r["run_id"])
         ]
 
     def _on_runs(self, runs: list[dict[str, Any]]) -> None:
@@ -88,12 +94,12 @@ class AppContext(QObject):
         self._merge_run(run)
         self.run_stopped.emit(run)
         status = run.get("status")
-        if status == "failed":
+        if status == RunStatus.FAILED:
             error = run.get("error") or {}
             self.message.emit(
                 "error", f"{error.get('code', 'failed')}: {error.get('message', 'the run failed')}"
             )
-        elif status == "succeeded":
+        elif status == RunStatus.SUCCEEDED:
             self.message.emit("success", "The run succeeded.")
 
     def _report(self, exc: Exception) -> None:
@@ -104,15 +110,15 @@ class AppContext(QObject):
     def start_run(self, question: str, **options: Any) -> None:
         """Create the run, announce it (so the window selects it), then drive it."""
         options = {k: v for k, v in options.items() if v not in (None, "")}
+        self._create_and_drive(lambda ws: ws.create_run(question, **options))
 
+    def _create_and_drive(self, create: Callable[[Workspace], str]) -> None:
         def created(run_id: str) -> None:
             self.run_created.emit(run_id)
             self.bridge.refresh()
             self.bridge.drive(run_id, on_error=self._report)
 
-        self.bridge.submit(
-            lambda ws: ws.create_run(question, **options), on_done=created, on_error=self._report
-        )
+        self.bridge.submit(create, on_done=created, on_error=self._report)
 
     def resume(self, run_id: str) -> None:
         if self.bridge.is_driving(run_id):
@@ -124,7 +130,7 @@ class AppContext(QObject):
         def done(run: dict[str, Any]) -> None:
             self._merge_run(run)
             self.bridge.refresh()
-            stopping = self.bridge.is_driving(run_id) and run.get("status") == "running"
+            stopping = self.bridge.is_driving(run_id) and run.get("status") == RunStatus.RUNNING
             self.message.emit(
                 "info", "Stopping at the next tool boundary…" if stopping else "Run cancelled."
             )
@@ -163,18 +169,13 @@ class AppContext(QObject):
     def arm_crash(self, point: str) -> None:
         """Arm crash injection in this process (on the bridge thread, before the next job)."""
 
-        def arm(_ws: Any) -> None:
-            from agent_core import crash
-
-            crash.arm(point)
-
-        self.bridge.submit(arm, on_error=self._report)
+        self.bridge.submit(lambda ws: ws.arm_crash(point), on_error=self._report)
 
     def demo_crash_next_tool(self, selected: dict[str, Any] | None, question: str) -> str:
         """SIGKILL this app at the next tool call: of the selected run if it can resume, else of a
         new demo run. Returns what it did ("resume" or "start")."""
         self.arm_crash("before_tool:next")
-        if selected and selected.get("status") == "interrupted":
+        if selected and selected.get("status") == RunStatus.INTERRUPTED:
             self.resume(selected["run_id"])
             return "resume"
         self.start_run(question or DEMO_QUESTION)
@@ -188,10 +189,10 @@ class AppContext(QObject):
         pending = [
             a for a in (selected or {}).get("approvals") or [] if a.get("tool") == "save_brief"
         ]
-        if selected and selected.get("status") == "waiting_approval" and pending:
+        if selected and selected.get("status") == RunStatus.WAITING_APPROVAL and pending:
             self.decide_and_resume(pending[0]["id"], selected["run_id"], True, "crash demo")
             return "approve"
-        if selected and selected.get("status") == "interrupted":
+        if selected and selected.get("status") == RunStatus.INTERRUPTED:
             self.resume(selected["run_id"])
             return "resume"
         self.start_run(question or DEMO_QUESTION, mode="acceptEdits")
@@ -199,6 +200,6 @@ class AppContext(QObject):
 
     def demo_compromised(self) -> None:
         """Play the attack script: every hostile call must show up as a block in the timeline."""
-        from agent_core.config import SCRIPTS_DIR  # a constant: no I/O
-
-        self.start_run(COMPROMISED_QUESTION, model=f"scripted:{SCRIPTS_DIR / 'compromised.json'}")
+        self._create_and_drive(
+            lambda ws: ws.create_run(COMPROMISED_QUESTION, model=ws.scripted_model("compromised"))
+        )

@@ -10,26 +10,32 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication
 
+from agent_core.events import EventKind
+from agent_core.statuses import RunStatus
+
+# Keyed by the enum: a StrEnum hashes as its value, so the stored status strings look up alike.
 STATUS_COLOURS: dict[str, str] = {
-    "running": "#2f7be6",
-    "waiting_approval": "#d99a00",
-    "waiting_input": "#d99a00",
-    "succeeded": "#2e9d4f",
-    "failed": "#d64545",
-    "cancelled": "#8a8f98",
-    "expired": "#8a8f98",
-    "interrupted": "#e8772e",
+    RunStatus.CREATED: "#6e7781",
+    RunStatus.RUNNING: "#2f7be6",
+    RunStatus.WAITING_APPROVAL: "#d99a00",
+    RunStatus.WAITING_INPUT: "#d99a00",
+    RunStatus.SUCCEEDED: "#2e9d4f",
+    RunStatus.FAILED: "#d64545",
+    RunStatus.CANCELLED: "#8a8f98",
+    RunStatus.EXPIRED: "#8a8f98",
+    RunStatus.INTERRUPTED: "#e8772e",
 }
 
 STATUS_LABELS: dict[str, str] = {
-    "running": "Running",
-    "waiting_approval": "Needs approval",
-    "waiting_input": "Needs an answer",
-    "succeeded": "Succeeded",
-    "failed": "Failed",
-    "cancelled": "Cancelled",
-    "expired": "Expired",
-    "interrupted": "Interrupted",
+    RunStatus.CREATED: "Not started",  # never driven: not a crash, nothing to recover
+    RunStatus.RUNNING: "Running",
+    RunStatus.WAITING_APPROVAL: "Needs approval",
+    RunStatus.WAITING_INPUT: "Needs an answer",
+    RunStatus.SUCCEEDED: "Succeeded",
+    RunStatus.FAILED: "Failed",
+    RunStatus.CANCELLED: "Cancelled",
+    RunStatus.EXPIRED: "Expired",
+    RunStatus.INTERRUPTED: "Interrupted",
 }
 
 
@@ -57,23 +63,23 @@ CATEGORIES: dict[str, tuple[str, str, str]] = {
 }
 
 KIND_CATEGORY: dict[str, str] = {
-    "model_turn": "model",
-    "checkpoint_saved": "checkpoint",
-    "tool_called": "tool",
-    "tool_result": "tool",
-    "approval_requested": "approval",
-    "approval_decided": "approval",
-    "blocked": "block",
-    "run_interrupted": "recovery",
-    "run_resumed": "recovery",
-    "outcome_unknown": "recovery",
-    "reconciled": "recovery",
-    "artifact_confirmed": "artifact",
-    "artifact_unexpected": "block",
-    "question_asked": "question",
-    "answer_received": "question",
-    "run_started": "lifecycle",
-    "run_finished": "lifecycle",
+    EventKind.MODEL_TURN: "model",
+    EventKind.CHECKPOINT_SAVED: "checkpoint",
+    EventKind.TOOL_CALLED: "tool",
+    EventKind.TOOL_RESULT: "tool",
+    EventKind.APPROVAL_REQUESTED: "approval",
+    EventKind.APPROVAL_DECIDED: "approval",
+    EventKind.BLOCKED: "block",
+    EventKind.RUN_INTERRUPTED: "recovery",
+    EventKind.RUN_RESUMED: "recovery",
+    EventKind.OUTCOME_UNKNOWN: "recovery",
+    EventKind.RECONCILED: "recovery",
+    EventKind.ARTIFACT_CONFIRMED: "artifact",
+    EventKind.ARTIFACT_UNEXPECTED: "block",
+    EventKind.QUESTION_ASKED: "question",
+    EventKind.ANSWER_RECEIVED: "question",
+    EventKind.RUN_STARTED: "lifecycle",
+    EventKind.RUN_FINISHED: "lifecycle",
 }
 
 

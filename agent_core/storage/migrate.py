@@ -3,26 +3,91 @@
 Alembic runs only when the stored revision is behind (a cheap sqlite3 look first keeps every
 CLI command fast). The upgrade happens under an exclusive file lock, so two processes starting
 at once cannot both migrate, and after a backup copy of the database. A database written by a
-newer app is refused with `storage_too_new` rather than being half-understood.
+newer app is refused with `storage_too_new` rather than being half-understood. The revisions
+this app knows are the migrations folder's, as Alembic's ScriptDirectory reads them.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import functools
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
+
+from filelock import FileLock, Timeout
 
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.storage import engine
 from agent_core.storage.engine import Store, translate_db_error
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-# Oldest first; the last one is the head this app writes.
-KNOWN_REVISIONS: tuple[str, ...] = ("0001", "0002")
-HEAD = KNOWN_REVISIONS[-1]
+
+# Still importable as constants, computed on first use by the module __getattr__ below: loading
+# the script directory imports Alembic (~125 ms), too much for every CLI command.
+KNOWN_REVISIONS: tuple[str, ...]  # oldest first; the last one is the head this app writes
+HEAD: str
+
+
+def __getattr__(name: str) -> object:
+    if name == "KNOWN_REVISIONS":
+        return known_revisions()
+    if name == "HEAD":
+        return head_revision()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.cache
+def known_revisions() -> tuple[str, ...]:
+    """The migrations folder's revisions, oldest first, as Alembic's ScriptDirectory reads them."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory(str(MIGRATIONS_DIR))
+    script.get_current_head()  # raises on several heads: the history must stay one line
+    return tuple(reversed([s.revision for s in script.walk_revisions()]))
+
+
+def head_revision() -> str:
+    return known_revisions()[-1]
+
+
+# `revision = "0002"` / `down_revision: str | None = "0001"` at the start of a line.
+_DECLARATION = re.compile(r"^(revision|down_revision)\b[^=\n]*=(.*)$", re.MULTILINE)
+
+
+@functools.cache
+def _declared_head() -> str | None:
+    """The head as the version files declare it, read as text (well under 1 ms), not by Alembic.
+
+    Used only to recognise an up-to-date database, so that it never pays for the Alembic
+    import; every other decision asks `known_revisions()`. Anything not plainly declared once
+    (a merge, a computed value, several heads) gives None, and the caller asks Alembic.
+    tests/core/test_storage_migrations.py checks that this agrees with ScriptDirectory.
+    """
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (MIGRATIONS_DIR / "versions").glob("*.py"):
+        if path.name.startswith((".#", "__init__")):  # what ScriptDirectory skips too
+            continue
+        found = _DECLARATION.findall(path.read_text(encoding="utf-8"))
+        if sorted(name for name, _ in found) != ["down_revision", "revision"]:
+            return None
+        try:
+            declared = {name: ast.literal_eval(value.strip()) for name, value in found}
+        except (ValueError, SyntaxError):
+            return None
+        revision, parent = declared["revision"], declared["down_revision"]
+        if not isinstance(revision, str) or not (parent is None or isinstance(parent, str)):
+            return None
+        revisions.add(revision)
+        if parent is not None:
+            parents.add(parent)
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
 
 
 def current_revision(db_path: Path) -> str | None:
@@ -50,19 +115,26 @@ def current_revision(db_path: Path) -> str | None:
         raise mapped from None
 
 
+# Generous: the holder may be backing up and migrating a large database.
+MIGRATE_LOCK_TIMEOUT_S = 300.0
+
+
 @contextlib.contextmanager
 def _exclusive_lock(lock_path: Path) -> Iterator[None]:
-    with open(lock_path, "a+b") as handle:
-        try:
-            import fcntl
-        except ImportError:  # Windows: one process per home is the documented limit there
-            yield
-            return
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    # flock on POSIX, LockFileEx on Windows: a crashed holder releases it with its process.
+    lock = FileLock(lock_path, timeout=MIGRATE_LOCK_TIMEOUT_S)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise BriefDeskError(
+            ErrorCode.STORAGE_LOCKED,
+            f"Another BriefDesk process has been upgrading {lock_path.parent} for over "
+            f"{MIGRATE_LOCK_TIMEOUT_S:.0f} s; try again when it has finished.",
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def backup_database(db_path: Path, revision: str) -> Path:
@@ -79,10 +151,12 @@ def backup_database(db_path: Path, revision: str) -> Path:
     return target
 
 
-def upgrade(db_path: Path, target: str = HEAD) -> None:
-    """Upgrade the database to `target` (any known revision), migrating under the lock."""
+def upgrade(db_path: Path, target: str | None = None) -> None:
+    """Upgrade the database to `target` (any known revision; the head by default) under the lock."""
     from alembic import command
     from alembic.config import Config
+
+    target = target or head_revision()
 
     store = Store(db_path)
     try:
@@ -113,13 +187,16 @@ def open_store(db_path: Path) -> Store:
     """Open (creating or upgrading as needed) the store of one home."""
     db_path.parent.mkdir(parents=True, exist_ok=True)
     revision = current_revision(db_path)
-    if revision is not None and revision not in KNOWN_REVISIONS:
+    if revision is not None and revision == _declared_head():
+        return Store(db_path)  # up to date: the common case never imports Alembic
+    known = known_revisions()
+    if revision is not None and revision not in known:
         raise BriefDeskError(
             ErrorCode.STORAGE_TOO_NEW,
             f"{db_path} was written by a newer BriefDesk (schema {revision}; this app knows up "
-            f"to {HEAD}). Upgrade BriefDesk to open it; nothing was changed.",
+            f"to {known[-1]}). Upgrade BriefDesk to open it; nothing was changed.",
         )
-    if revision != HEAD:
+    if revision != known[-1]:
         try:
             upgrade(db_path)
         except BriefDeskError:

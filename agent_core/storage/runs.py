@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import socket
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
@@ -14,54 +10,8 @@ from sqlalchemy import Connection, insert, select, update
 from agent_core.canonical import now_iso
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.statuses import RunStatus
+from agent_core.storage.owner import Owner
 from agent_core.storage.schema import runs
-
-
-@dataclass(frozen=True)
-class Owner:
-    """The process driving a run: host, pid and process start time (pids get reused)."""
-
-    host: str
-    pid: int
-    started: float
-
-    @staticmethod
-    def current() -> Owner:
-        return Owner(socket.gethostname(), os.getpid(), process_start_time(os.getpid()) or 0.0)
-
-    def is_alive(self) -> bool:
-        if self.host != socket.gethostname():
-            return True  # another machine's process: we cannot tell, so never steal it
-        try:
-            os.kill(self.pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        started = process_start_time(self.pid)
-        if started is None:
-            return True
-        if _is_zombie(self.pid):
-            return False
-        return abs(started - self.started) < 1e-6
-
-
-def process_start_time(pid: int) -> float | None:
-    """Start time in clock ticks since boot (Linux /proc); None where unavailable."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = stat.rsplit(")", 1)[1].split()
-    return float(fields[19])  # field 22 overall: starttime
-
-
-def _is_zombie(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] == "Z"
 
 
 def insert_run(conn: Connection, **values: Any) -> None:

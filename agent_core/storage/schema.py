@@ -1,4 +1,9 @@
-"""Table definitions used by queries. Migrations (storage/migrations) create and evolve them.
+"""Table definitions used by queries, and Alembic's `target_metadata`.
+
+Migrations (storage/migrations) create and evolve the tables; this module must describe exactly
+what they build (tests/core/test_schema_drift.py compares the two). The FTS5 index tables
+(`memories_fts`, `corpus_fts`) are created by raw SQL in the migrations and are not described
+here: SQLAlchemy cannot express virtual tables (tests/core/test_storage_fts.py checks them instead).
 
 The four kinds of state stay apart: `runs` (run state), `session_items` (one conversation
 thread), `checkpoints` (resume points; the SDK RunState lives in `blobs`, latest only) and
@@ -11,6 +16,7 @@ from __future__ import annotations
 from sqlalchemy import (
     Column,
     Float,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -38,7 +44,7 @@ runs = Table(
     Column("question_pending", Text, nullable=True),
     Column("output", Text, nullable=True),
     Column("error_json", Text, nullable=True),
-    Column("cancel_requested", Integer, nullable=False, default=0),
+    Column("cancel_requested", Integer, nullable=False, server_default="0"),
     Column("owner_host", String, nullable=True),
     Column("owner_pid", Integer, nullable=True),
     Column("owner_started", Float, nullable=True),
@@ -82,6 +88,7 @@ checkpoints = Table(
     Column("runtime_version", String, nullable=False),
     Column("state_digest", String, nullable=True),
     Column("created_at", String, nullable=False),
+    Index("ix_checkpoints_run_seq", "run_id", "sequence"),
 )
 
 tool_calls = Table(
@@ -122,6 +129,7 @@ approvals = Table(
     Column("decided_at", String, nullable=True),
     Column("decided_by_rule", String, nullable=True),
     Column("consumed_at", String, nullable=True),
+    Index("ix_approvals_thread_hash", "thread_id", "arg_hash"),
 )
 
 ledger = Table(

@@ -1,65 +1,34 @@
-"""Preferences stored in the home's database (never keys: those live in the OS keyring)."""
+"""Preferences stored in the home's database (never keys: those live in the OS keyring).
+
+One row per public key, the value as JSON; `agent_core.preferences.Settings` validates both ways.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import json
-from typing import Any
 
 from sqlalchemy import Connection, select
 from sqlalchemy.dialects.sqlite import insert
 
-from agent_core.config import DEFAULT_SETTINGS
-from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.preferences import MODES, Settings, json_value
 from agent_core.storage.schema import settings
 
-MODES = ("default", "acceptEdits", "dangerouslySkipPermissions")
+__all__ = ["MODES", "get_settings", "set_setting"]
 
 
-def _coerce(key: str, value: Any) -> Any:
-    """Validate a value for a known key; CLI strings are parsed as JSON when they can be."""
-    if isinstance(value, str):
-        with contextlib.suppress(json.JSONDecodeError):
-            value = json.loads(value)
-    default = DEFAULT_SETTINGS[key]
-    if key == "network.allowlist":
-        if isinstance(value, str):
-            value = [part.strip() for part in value.split(",") if part.strip()]
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"{key} takes a list of domains.")
-        return [v.lower() for v in value]
-    if key == "mode" and value not in MODES:
-        raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"mode must be one of {MODES}.")
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"{key} takes true or false.")
-    elif isinstance(default, int):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"{key} takes a positive number.")
-    elif value is not None and not isinstance(value, str):
-        value = str(value)
-    return value
+def get_settings(conn: Connection) -> Settings:
+    """The stored settings over the defaults; a bad stored value is `storage_corrupt`."""
+    rows = conn.execute(select(settings.c.key, settings.c.value_json))
+    return Settings.from_stored({row.key: row.value_json for row in rows})
 
 
-def get_settings(conn: Connection) -> dict[str, Any]:
-    values = dict(DEFAULT_SETTINGS)
-    for row in conn.execute(select(settings)):
-        if row.key in values:
-            values[row.key] = json.loads(row.value_json)
-    return values
-
-
-def set_setting(conn: Connection, key: str, value: Any) -> Any:
-    if key not in DEFAULT_SETTINGS:
-        known = ", ".join(sorted(DEFAULT_SETTINGS))
-        raise BriefDeskError(
-            ErrorCode.INVALID_ARGUMENTS, f"Unknown setting {key!r}. Known: {known}"
-        )
-    value = _coerce(key, value)
-    stmt = insert(settings).values(key=key, value_json=json.dumps(value))
+def set_setting(conn: Connection, key: str, value: object) -> object:
+    """Validate (`invalid_arguments`) and store one value; returns it as JSON shows it."""
+    stored = json_value(key, Settings.parse(key, value))
+    stmt = insert(settings).values(key=key, value_json=json.dumps(stored))
     conn.execute(
         stmt.on_conflict_do_update(
             index_elements=["key"], set_={"value_json": stmt.excluded.value_json}
         )
     )
-    return value
+    return stored

@@ -32,12 +32,13 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import SplitResult, urlsplit
 
 from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.preferences import Settings
 from agent_core.statuses import ToolOutcomeStatus
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
-    from agent_core.tools.bodies import ToolResult
+    from agent_core.tools.specs import ToolResult
 
 DEFAULT_MAX_BYTES = 200_000
 FETCH_TIMEOUT_S = 10.0
@@ -129,7 +130,7 @@ def _split(url: str) -> SplitResult:
     return parts
 
 
-def allowlist_of(settings: dict[str, Any]) -> list[str]:
+def allowlist_of(settings: Settings) -> list[str]:
     """Normalized entries: "example.org" (it and its subdomains), "*.example.org" (only these)."""
     entries = settings.get("network.allowlist") or []
     cleaned = (str(e).strip().lower().strip(".") for e in entries)
@@ -146,7 +147,7 @@ def on_allowlist(host: str, allowlist: list[str]) -> bool:
     return False
 
 
-def checked_url(url: str, settings: dict[str, Any]) -> CheckedUrl:
+def checked_url(url: str, settings: Settings) -> CheckedUrl:
     """Refuse anything the settings do not allow (see the module docstring)."""
     if not settings.get("network.enabled"):
         raise _blocked(
@@ -175,16 +176,16 @@ def checked_url(url: str, settings: dict[str, Any]) -> CheckedUrl:
     return CheckedUrl(host, rebuilt)
 
 
-def check_url(url: str, settings: dict[str, Any]) -> str:
+def check_url(url: str, settings: Settings) -> str:
     """Refuse anything the settings do not allow; returns the normalized host on success."""
     return checked_url(url, settings).host
 
 
-def max_calls(settings: dict[str, Any]) -> int:
+def max_calls(settings: Settings) -> int:
     return int(settings.get("network.max_calls") or 0)
 
 
-def check_budget(calls_used: int, settings: dict[str, Any]) -> None:
+def check_budget(calls_used: int, settings: Settings) -> None:
     limit = max_calls(settings)
     if calls_used >= limit:
         raise _blocked(
@@ -288,9 +289,9 @@ def http_get(url: str, allowed: frozenset[str], limit: int) -> tuple[bytes, bool
     return body[:limit], len(body) > limit
 
 
-def fetch(url: str, settings: dict[str, Any], *, calls_used: int = 0) -> ToolResult:
-    from agent_core.tools.bodies import ToolResult
+def fetch(url: str, settings: Settings, *, calls_used: int = 0) -> ToolResult:
     from agent_core.tools.research import wrap_untrusted
+    from agent_core.tools.specs import ToolResult
 
     check_budget(calls_used, settings)
     target = checked_url(url, settings)

@@ -3,7 +3,9 @@
 Validation happens twice: `resolve_inside` refuses lexical tricks and checks the fully
 resolved real path against the root; reads and writes then walk from the root one
 component at a time with O_NOFOLLOW (fd-relative), so a symlink swapped in after
-validation is refused instead of followed. POSIX only (O_NOFOLLOW, dir_fd).
+validation is refused instead of followed. That needs O_NOFOLLOW, O_DIRECTORY and dir_fd
+(Linux, macOS, BSD); where they are missing (Windows) the module still imports, but every
+file operation refuses with `sandbox_unsupported` rather than run without its guarantees.
 
 Symlinks inside the root are followed for reads and as parent folders for writes when
 their resolved target stays inside the root; a write never replaces a symlink itself.
@@ -14,13 +16,16 @@ from __future__ import annotations
 import codecs
 import contextlib
 import errno
+import functools
 import hashlib
 import os
 import re
 import secrets
 import stat
+import sys
 import unicodedata
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from agent_core.errors import BriefDeskError, ErrorCode
@@ -28,9 +33,10 @@ from agent_core.errors import BriefDeskError, ErrorCode
 MAX_PATH_CHARS = 1024
 MAX_COMPONENT_BYTES = 255
 
-_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+# What the guarantees rest on. Looked up on first use, never at import, so that agent_core
+# imports everywhere (the Windows os module has none of these flags and no dir_fd).
+_REQUIRED_FLAGS = ("O_NOFOLLOW", "O_DIRECTORY", "O_NONBLOCK", "O_CLOEXEC")
+_DIR_FD_CALLS = ("open", "mkdir", "stat", "unlink", "rename")  # os.replace shares rename's
 # A refused trailing symlink is ELOOP on Linux/macOS, EMLINK on FreeBSD.
 _SYMLINK_ERRNOS = frozenset({errno.ELOOP, errno.EMLINK})
 _TEMP_TOKEN_HEX = 16
@@ -41,6 +47,43 @@ _DRIVE_RE = re.compile(r"\A[A-Za-z]:")
 _FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
 _CHUNK = 1 << 16
 _SPECIAL = "path is a folder or a special file (FIFO, device, socket), not a regular file"
+
+
+@dataclass(frozen=True)
+class _Flags:
+    read: int
+    dir: int
+    temp: int
+
+
+@functools.cache  # a refusal raises, and exceptions are not cached: it is asked again
+def _flags() -> _Flags:
+    missing = [f"os.{name}" for name in _REQUIRED_FLAGS if not hasattr(os, name)]
+    missing += [
+        f"dir_fd support in os.{name}"
+        for name in _DIR_FD_CALLS
+        if getattr(os, name) not in os.supports_dir_fd
+    ]
+    if os.stat not in os.supports_follow_symlinks:
+        missing.append("os.stat(follow_symlinks=False)")
+    if missing:
+        raise BriefDeskError(
+            ErrorCode.SANDBOX_UNSUPPORTED,
+            f"The file sandbox cannot keep tool paths inside their folders on this system "
+            f"({sys.platform}): it lacks {', '.join(missing)}.",
+            missing=missing,
+        )
+    nofollow, cloexec = os.O_NOFOLLOW, os.O_CLOEXEC
+    return _Flags(
+        read=os.O_RDONLY | nofollow | os.O_NONBLOCK | cloexec,
+        dir=os.O_RDONLY | os.O_DIRECTORY | nofollow | cloexec,
+        temp=os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow | cloexec,
+    )
+
+
+def require_supported() -> None:
+    """Raise sandbox_unsupported unless this OS offers what the sandbox's guarantees need."""
+    _flags()
 
 
 def _outside(message: str) -> BriefDeskError:
@@ -127,8 +170,9 @@ def resolve_inside(root: Path, relative: str, *, must_exist: bool) -> Path:
     return _resolve_parts(_resolve_root(root), parts, must_exist=must_exist)
 
 
-def _open_nofollow(path: Path | str, *, dir_fd: int | None = None, flags: int = _READ_FLAGS) -> int:
+def _open_nofollow(path: Path | str, *, dir_fd: int | None = None) -> int:
     """os.open that refuses a trailing symlink (path_outside_scope) instead of following it."""
+    flags = _flags().read
     try:
         return os.open(path, flags, dir_fd=dir_fd)
     except OSError as exc:
@@ -141,7 +185,7 @@ def _open_nofollow(path: Path | str, *, dir_fd: int | None = None, flags: int = 
 
 def _open_subdir(parent: int, name: str, *, create: bool) -> int:
     try:
-        return os.open(name, _DIR_FLAGS, dir_fd=parent)
+        return os.open(name, _flags().dir, dir_fd=parent)
     except OSError as exc:
         # Linux reports O_NOFOLLOW|O_DIRECTORY on a symlink as ENOTDIR, not ELOOP: ask lstat.
         with contextlib.suppress(OSError):
@@ -160,7 +204,7 @@ def _open_dir_beneath(root_r: Path, names: Sequence[str], *, create: bool) -> in
     Each folder (created ones included) is reached from its parent's fd with O_NOFOLLOW,
     so it is inside the root by construction, whatever happens to the paths meanwhile.
     """
-    fd = os.open(root_r, _DIR_FLAGS)
+    fd = os.open(root_r, _flags().dir)
     try:
         for name in names:
             if create:
@@ -185,6 +229,7 @@ def _require_regular_fd(fd: int) -> None:
 
 def read_text_nofollow(root: Path, relative: str, *, max_bytes: int) -> tuple[str, bool]:
     """(text, truncated): at most `max_bytes` of the file decoded as UTF-8 (replacing errors)."""
+    require_supported()
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 0:
         raise _invalid("max_bytes must be a non-negative integer")
     root_r = _resolve_root(root)
@@ -277,6 +322,7 @@ def atomic_write_nofollow(
     temp file (O_EXCL|O_NOFOLLOW, same folder) -> fsync -> rename -> fsync folder ->
     `after_durable()`. Readers see the old or the new content, never a mix.
     """
+    require_supported()
     if not isinstance(content, bytes):
         raise _invalid("content must be bytes")
     root_r = _resolve_root(root)
@@ -297,7 +343,7 @@ def atomic_write_nofollow(
     try:
         _check_write_target(name, dir_fd)
         candidate = _temp_name(name)
-        fd = os.open(candidate, _TEMP_FLAGS, 0o644, dir_fd=dir_fd)
+        fd = os.open(candidate, _flags().temp, 0o644, dir_fd=dir_fd)
         tmp_name = candidate  # only ours once O_EXCL succeeded: never unlink a stranger's
         try:
             _write_all(fd, content)
@@ -324,6 +370,7 @@ def atomic_write_nofollow(
 
 def file_sha256(path: Path) -> str | None:
     """sha256 hex of the file, None if it does not exist; a symlink is path_outside_scope."""
+    require_supported()
     try:
         fd = _open_nofollow(path)
     except BriefDeskError as exc:

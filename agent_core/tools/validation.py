@@ -10,52 +10,27 @@ from __future__ import annotations
 import json
 import os
 import unicodedata
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from agent_core.tools import network
-from agent_core.tools.sandbox import resolve_inside
-from agent_core.tools.specs import TOOLS, validate_args, validate_raw_args
+from agent_core.tools.registry import spec_for
+from agent_core.tools.specs import ArgsJSON, ToolScope
 
 MAX_RESOURCE_CHARS = 200
 _INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
 def validate_call(
-    tool: str,
-    args: str | dict[str, Any],
-    *,
-    corpus: Path,
-    artifacts: Path,
-    settings: dict[str, Any],
-    network_calls_used: int | None = None,
-) -> tuple[dict[str, Any], str | None]:
+    tool: str, args: str | Mapping[str, object], scope: ToolScope
+) -> tuple[ArgsJSON, str | None]:
     """Returns (normalized args, resolved target or None) or raises BriefDeskError.
 
-    `network_calls_used` (fetch_url executions so far in the run) enforces the per-run
-    network budget at validation too, so a call beyond it is never proposed.
+    The same checks for a model's raw call and a reviewer's edit: schema, then the spec's
+    target resolver (sandbox paths, network allowlist and per-run budget).
     """
-    if isinstance(args, str):
-        normalized = validate_raw_args(tool, args)
-    else:
-        normalized = (
-            validate_raw_args(tool, json.dumps(args))
-            if tool in TOOLS
-            else validate_args(TOOLS[tool], args)
-        )
-    if tool == "read_document":
-        return normalized, str(resolve_inside(corpus, normalized["path"], must_exist=True))
-    if tool == "save_brief":
-        artifacts.mkdir(parents=True, exist_ok=True)
-        return normalized, str(
-            resolve_inside(artifacts, normalized["relative_path"], must_exist=False)
-        )
-    if tool == "fetch_url":
-        host = network.check_url(normalized["url"], settings)
-        if network_calls_used is not None:
-            network.check_budget(network_calls_used, settings)
-        return normalized, host
-    return normalized, None
+    spec = spec_for(tool)
+    parsed = spec.parse(args) if isinstance(args, str) else spec.parse(json.dumps(args))
+    return parsed.to_json(), spec.resolve_target(parsed, scope)
 
 
 def printable(text: str, limit: int = MAX_RESOURCE_CHARS) -> str:

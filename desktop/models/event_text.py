@@ -9,31 +9,33 @@ import json
 from datetime import datetime
 from typing import Any
 
+from agent_core.events import EventKind
+
 KIND_LABELS: dict[str, str] = {
-    "run_started": "Run started",
-    "run_resumed": "Resumed",
-    "run_interrupted": "Crash found",
-    "run_finished": "Run finished",
-    "model_turn": "Model turn",
-    "checkpoint_saved": "Checkpoint",
-    "tool_called": "Tool call",
-    "tool_result": "Tool result",
-    "approval_requested": "Approval asked",
-    "approval_decided": "Approval decided",
-    "blocked": "Blocked",
-    "outcome_unknown": "Outcome unknown",
-    "reconciled": "Reconciled",
-    "artifact_confirmed": "Artifact confirmed",
-    "artifact_unexpected": "Unexpected write",
-    "question_asked": "Question",
-    "answer_received": "Answer",
+    EventKind.RUN_STARTED: "Run started",
+    EventKind.RUN_RESUMED: "Resumed",
+    EventKind.RUN_INTERRUPTED: "Crash found",
+    EventKind.RUN_FINISHED: "Run finished",
+    EventKind.MODEL_TURN: "Model turn",
+    EventKind.CHECKPOINT_SAVED: "Checkpoint",
+    EventKind.TOOL_CALLED: "Tool call",
+    EventKind.TOOL_RESULT: "Tool result",
+    EventKind.APPROVAL_REQUESTED: "Approval asked",
+    EventKind.APPROVAL_DECIDED: "Approval decided",
+    EventKind.BLOCKED: "Blocked",
+    EventKind.OUTCOME_UNKNOWN: "Outcome unknown",
+    EventKind.RECONCILED: "Reconciled",
+    EventKind.ARTIFACT_CONFIRMED: "Artifact confirmed",
+    EventKind.ARTIFACT_UNEXPECTED: "Unexpected write",
+    EventKind.QUESTION_ASKED: "Question",
+    EventKind.ANSWER_RECEIVED: "Answer",
 }
 
 
 def kind_label(event: dict[str, Any]) -> str:
     kind = str(event.get("kind", ""))
     label = KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
-    if kind == "checkpoint_saved":
+    if kind == EventKind.CHECKPOINT_SAVED:
         boundary = (event.get("data") or {}).get("boundary")
         if boundary:
             label = f"Checkpoint {boundary}"
@@ -137,46 +139,46 @@ def _first_line(text: Any, limit: int = 140) -> str:
 def summary(event: dict[str, Any]) -> str:
     kind = event.get("kind")
     data: dict[str, Any] = event.get("data") or {}
-    if kind == "run_started":
+    if kind == EventKind.RUN_STARTED:
         question = _first_line(data.get("question"))
         return f"“{question}” · model {data.get('model')} · mode {data.get('mode')}"
-    if kind == "run_resumed":
+    if kind == EventKind.RUN_RESUMED:
         return f"Resumed from the latest checkpoint · model {data.get('model')}"
-    if kind == "run_interrupted":
+    if kind == EventKind.RUN_INTERRUPTED:
         return f"The previous process (pid {data.get('previous_owner_pid')}) died mid-run"
-    if kind == "run_finished":
+    if kind == EventKind.RUN_FINISHED:
         error = data.get("error") or {}
         extra = f" · {error.get('code')}: {error.get('message')}" if error else ""
         by = f" (by {data['by']})" if data.get("by") else ""
         return f"Finished: {data.get('status')}{by}{extra}"
-    if kind == "model_turn":
+    if kind == EventKind.MODEL_TURN:
         calls = data.get("calls") or []
         head = f"Turn {data.get('turn')}"
         if calls:
             return f"{head} → {', '.join(calls)}"
         return f"{head} · {_first_line(data.get('text')) or 'final answer'}"
-    if kind == "checkpoint_saved":
+    if kind == EventKind.CHECKPOINT_SAVED:
         return f"#{data.get('sequence')} · next: {data.get('next_step')}"
-    if kind == "tool_called":
+    if kind == EventKind.TOOL_CALLED:
         return pairs(data.get("args") or {})
-    if kind == "tool_result":
+    if kind == EventKind.TOOL_RESULT:
         details = {k: v for k, v in data.items() if k not in ("call_id", "outcome", "executed")}
         replayed = "" if data.get("executed", True) else "not executed · "
         return replayed + (result_text(details) or str(data.get("outcome", "")))
-    if kind == "approval_requested":
+    if kind == EventKind.APPROVAL_REQUESTED:
         return f"{data.get('approval_id')} → {short_path(data.get('target')) or 'approval needed'}"
-    if kind == "approval_decided":
+    if kind == EventKind.APPROVAL_DECIDED:
         who = f" by {data['reviewer']}" if data.get("reviewer") else ""
         return f"{data.get('approval_id')} {data.get('status')}{who}"
-    if kind == "blocked":
+    if kind == EventKind.BLOCKED:
         return f"{data.get('code')}: {data.get('rule')} · {data.get('resource')}"
-    if kind in ("outcome_unknown", "reconciled"):
+    if kind in (EventKind.OUTCOME_UNKNOWN, EventKind.RECONCILED):
         return f"call {data.get('call_id')} · key {str(data.get('idempotency_key', ''))[:16]}"
-    if kind in ("artifact_confirmed", "artifact_unexpected"):
+    if kind in (EventKind.ARTIFACT_CONFIRMED, EventKind.ARTIFACT_UNEXPECTED):
         count = data.get("count")
         return f"{data.get('path')}" + (f" · written {count}×" if count is not None else "")
-    if kind in ("question_asked", "answer_received"):
-        text = data.get("answer") if kind == "answer_received" else data.get("question")
+    if kind in (EventKind.QUESTION_ASKED, EventKind.ANSWER_RECEIVED):
+        text = data.get("answer") if kind == EventKind.ANSWER_RECEIVED else data.get("question")
         return _first_line(text)
     return compact_json(data)
 
@@ -184,15 +186,15 @@ def summary(event: dict[str, Any]) -> str:
 def outcome(event: dict[str, Any]) -> str:
     kind = event.get("kind")
     data: dict[str, Any] = event.get("data") or {}
-    if kind == "tool_result":
+    if kind == EventKind.TOOL_RESULT:
         return str(data.get("outcome", ""))
-    if kind in ("approval_requested", "approval_decided", "run_finished"):
+    if kind in (EventKind.APPROVAL_REQUESTED, EventKind.APPROVAL_DECIDED, EventKind.RUN_FINISHED):
         return str(data.get("status", ""))
-    if kind == "blocked":
+    if kind == EventKind.BLOCKED:
         return "refused"
-    if kind == "reconciled":
+    if kind == EventKind.RECONCILED:
         return "settled"
-    if kind == "artifact_confirmed":
+    if kind == EventKind.ARTIFACT_CONFIRMED:
         return "confirmed"
     return ""
 

@@ -12,6 +12,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QIcon
 
+from agent_core.events import EventKind
+from agent_core.statuses import ApprovalStatus, ToolOutcomeStatus
 from desktop import theme
 from desktop.models import event_text
 
@@ -23,20 +25,21 @@ CATEGORY_ROLE = Qt.ItemDataRole.UserRole + 2  # theme category of the kind
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 3  # lower-cased text the filter matches
 SEQ_ROLE = Qt.ItemDataRole.UserRole + 4
 
+# Tool outcomes, approval and run statuses, and event_text's own words ("confirmed", ...).
 OUTCOME_COLOURS: dict[str, str] = {
-    "success": "#2e9d4f",
+    ToolOutcomeStatus.SUCCESS: "#2e9d4f",
     "confirmed": "#2e9d4f",
     "settled": "#2e9d4f",
-    "approved": "#2e9d4f",
-    "consumed": "#2e9d4f",
-    "empty": "#d99a00",
-    "degraded": "#d99a00",
-    "fallback": "#d99a00",
-    "pending": "#d99a00",
-    "error": "#d64545",
-    "provider_error": "#d64545",
+    ApprovalStatus.APPROVED: "#2e9d4f",
+    ApprovalStatus.CONSUMED: "#2e9d4f",
+    ToolOutcomeStatus.EMPTY: "#d99a00",
+    ToolOutcomeStatus.DEGRADED: "#d99a00",
+    ToolOutcomeStatus.FALLBACK: "#d99a00",
+    ApprovalStatus.PENDING: "#d99a00",
+    ToolOutcomeStatus.ERROR: "#d64545",
+    ToolOutcomeStatus.PROVIDER_ERROR: "#d64545",
     "refused": "#d64545",
-    "rejected": "#d64545",
+    ApprovalStatus.REJECTED: "#d64545",
     **{status: colour for status, colour in theme.STATUS_COLOURS.items()},
 }
 
@@ -118,13 +121,13 @@ class TimelineModel(QAbstractTableModel):
             return None
         stamp = moment.timestamp()
         call_id = data.get("call_id")
-        if kind == "tool_called" and call_id:
+        if kind == EventKind.TOOL_CALLED and call_id:
             self._call_started[call_id] = stamp
-        elif kind == "tool_result" and call_id in self._call_started:
+        elif kind == EventKind.TOOL_RESULT and call_id in self._call_started:
             return stamp - self._call_started.pop(call_id)
-        elif kind in ("run_started", "run_resumed"):
+        elif kind in (EventKind.RUN_STARTED, EventKind.RUN_RESUMED):
             self._run_started = stamp
-        elif kind == "run_finished" and self._run_started is not None:
+        elif kind == EventKind.RUN_FINISHED and self._run_started is not None:
             return stamp - self._run_started
         return None
 

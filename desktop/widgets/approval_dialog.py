@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -32,6 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent_core.events import EventKind
+from agent_core.statuses import ApprovalStatus
 from desktop.widgets import approval_text
 from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions, RememberRow
 from desktop.widgets.approval_edit_panel import ApprovalEditPanel
@@ -213,9 +214,7 @@ class ApprovalDialog(QDialog):
         approval_id, target = self.approval_id, self.approval.get("target")
 
         def work(ws: Any) -> tuple[dict[str, Any], str | None]:
-            from agent_core.tools.sandbox import file_sha256
-
-            return ws.get_approval(approval_id), file_sha256(Path(target)) if target else None
+            return ws.get_approval(approval_id), ws.file_hash(target) if target else None
 
         def done(result: tuple[dict[str, Any], str | None]) -> None:
             self._poll_inflight = False
@@ -238,14 +237,14 @@ class ApprovalDialog(QDialog):
 
     def _on_events(self, events: list[dict[str, Any]]) -> None:
         if any(
-            e.get("kind") in ("approval_decided", "approval_requested")
+            e.get("kind") in (EventKind.APPROVAL_DECIDED, EventKind.APPROVAL_REQUESTED)
             and (e.get("data") or {}).get("approval_id") == self.approval_id
             for e in events
         ):
             self._poll()
 
     def _update_countdown(self) -> None:
-        if self.approval is None or self.approval["status"] != "pending":
+        if self.approval is None or self.approval["status"] != ApprovalStatus.PENDING:
             return
         text, remaining = approval_text.countdown_text(
             self.approval["expires_at"], datetime.now(UTC)
@@ -270,10 +269,10 @@ class ApprovalDialog(QDialog):
         self.banner.setStyleSheet(approval_text.BANNER_STYLES.get(level or "", ""))
         self.banner.setText(message)
         newest = (self.info or {}).get("newest_id")
-        superseded = ap["status"] == "superseded"
+        superseded = ap["status"] == ApprovalStatus.SUPERSEDED
         self.newest_button.setVisible(superseded and bool(newest) and newest != ap["id"])
         if not decidable:
-            expired = ap["status"] in ("pending", "expired")
+            expired = ap["status"] in (ApprovalStatus.PENDING, ApprovalStatus.EXPIRED)
             self.details["expires"].setText("expired" if expired else "—")
         usable = decidable and not self._busy
         for widget in (

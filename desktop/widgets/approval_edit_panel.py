@@ -143,13 +143,13 @@ class ApprovalEditPanel(QWidget):
 def read_target_text(target: str | None, artifacts_root: str | None) -> str | None:
     """The current text of an edited target (bridge thread only); None when there is no file."""
     from agent_core.errors import BriefDeskError
-    from agent_core.tools.sandbox import read_text_nofollow
+    from agent_core.workspace import Workspace  # already loaded on this (the bridge) thread
 
     if not target or not artifacts_root:
         return None
     root = Path(artifacts_root).resolve()
     try:
         relative = Path(target).relative_to(root).as_posix()
-        return read_text_nofollow(root, relative, max_bytes=5_000_000)[0]
+        return Workspace.read_text_inside(root, relative, max_bytes=5_000_000)[0]
     except (BriefDeskError, ValueError, OSError):
         return None

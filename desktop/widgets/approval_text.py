@@ -12,7 +12,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from agent_core.tools.policy import Rule
+from agent_core.statuses import ApprovalStatus
 from desktop.widgets.markdown_highlighter import cited_sources, content_summary
 
 SCOPES = (("run", "this run only"), ("home", "every run in this home"))
@@ -120,20 +120,23 @@ def describe_status(ap: dict[str, Any], now: datetime) -> tuple[str | None, str]
     by = f" by <b>{escape(ap['reviewer'])}</b>" if ap.get("reviewer") else ""
     by += f" (remembered rule {escape(ap['decided_by_rule'])})" if ap.get("decided_by_rule") else ""
     why = f" — “{escape(ap['decision_reason'])}”" if ap.get("decision_reason") else ""
-    if status == "expired" or (status == "pending" and parse_time(ap["expires_at"]) <= now):
+    expired = status == ApprovalStatus.EXPIRED
+    if expired or (status == ApprovalStatus.PENDING and parse_time(ap["expires_at"]) <= now):
         return "error", (
             f"<b>Expired</b> at {local_time(ap['expires_at'])}: nobody decided in "
             "time, so it can no longer be approved and its run has ended."
         )
-    if status == "superseded":
+    if status == ApprovalStatus.SUPERSEDED:
         return "info", f"<b>Superseded</b>{by} at {when}: an edit replaced it with a newer version."
-    if status == "approved":
+    if status == ApprovalStatus.APPROVED:
         return "success", f"<b>Already approved</b>{by} at {when}{why}."
-    if status == "consumed":
+    if status == ApprovalStatus.CONSUMED:
         ran = local_time(ap.get("consumed_at"))
         return "success", f"<b>Approved</b>{by} and <b>executed</b> at {ran}."
-    if status == "rejected":
+    if status == ApprovalStatus.REJECTED:
         return "error", f"<b>Rejected</b>{by} at {when}{why}."
+    if status == ApprovalStatus.CANCELLED:  # closed, not refused: nobody judged the proposal
+        return "info", f"<b>Closed</b>: its run was cancelled{by} at {when} while it waited."
     return None, ""
 
 
@@ -167,8 +170,10 @@ def rule_text(ap: dict[str, Any], scope: str) -> str:
     """The rule "Always allow" would create, in the words `Rule.describe` uses everywhere."""
     if not ap.get("target"):
         return "(nothing: this call has no target to remember)"
+    from agent_core.workspace import Workspace  # loaded by the bridge before any dialog opens
+
     folder = str(Path(ap["target"]).parent)  # what Workspace._remember stores
-    return Rule("", ap["tool"], folder, scope, ap.get("run_id")).describe()
+    return Workspace.describe_rule(ap["tool"], folder, scope, ap.get("run_id"))
 
 
 def remember_question(ap: dict[str, Any] | None, scope: str) -> str:

@@ -1,6 +1,6 @@
 """The artifacts panel: the files in a run's artifacts folder and what the watcher made of them.
 
-States come from `agent_core.artifacts.artifact_states`, read on the bridge thread: confirmed
+States come from `Workspace.artifact_states`, read on the bridge thread: confirmed
 (an approved write, seen once), duplicate (an approved write seen again), unexpected (nothing
 approved it) or unseen (no watcher has looked at this write yet). The list refreshes when the
 run changes, when artifact events arrive, and on Refresh; double-click or Open shows a file.
@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent_core.events import EventKind
+
 STATE_TEXT = {
     "confirmed": ("✓ confirmed once", "#1a7f37"),
     "duplicate": ("⚠ duplicate write", "#9a6700"),
@@ -33,7 +35,12 @@ STATE_TEXT = {
     "unseen": ("… not checked yet", "#57606a"),
 }
 _REFRESH_KINDS = frozenset(
-    {"artifact_confirmed", "artifact_unexpected", "tool_result", "reconciled"}
+    {
+        EventKind.ARTIFACT_CONFIRMED,
+        EventKind.ARTIFACT_UNEXPECTED,
+        EventKind.TOOL_RESULT,
+        EventKind.RECONCILED,
+    }
 )
 COLUMNS = ("File", "State", "Writes seen", "Size", "Modified (UTC)")
 
@@ -94,9 +101,7 @@ class ArtifactsPanel(QWidget):
         generation, root = self._generation, Path(self.run["artifacts"])
 
         def work(ws: Any) -> list[dict[str, Any]]:
-            from agent_core.artifacts import artifact_states
-
-            return artifact_states(ws.store, root)
+            return ws.artifact_states(root)
 
         def done(states: list[dict[str, Any]]) -> None:
             if shiboken6.isValid(self) and generation == self._generation:

@@ -28,6 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent_core.statuses import RunStatus
+
 LEVEL_COLOURS = {
     "info": (47, 123, 230),
     "success": (46, 157, 79),
@@ -194,10 +196,10 @@ class PersonPrompts:
 
     @staticmethod
     def key_of(run: dict[str, Any]) -> str | None:
-        if run.get("status") == "waiting_approval":
+        if run.get("status") == RunStatus.WAITING_APPROVAL:
             approvals = run.get("approvals") or []
             return f"approval:{approvals[0]['id']}" if approvals else None
-        if run.get("status") == "waiting_input":
+        if run.get("status") == RunStatus.WAITING_INPUT:
             return f"question:{run['run_id']}:{run.get('question_pending')}"
         return None
 
@@ -206,7 +208,7 @@ class PersonPrompts:
         if key is None:
             return
         question = str(run.get("question") or "")[:70]
-        if run["status"] == "waiting_approval":
+        if run["status"] == RunStatus.WAITING_APPROVAL:
             approval = run["approvals"][0]
             what = f"approval of {approval.get('tool')} → {short_target(approval, run)}"
             caption = "Review approval…"
@@ -233,7 +235,7 @@ class PersonPrompts:
             return
         self._opened.add(key)
         self.announce(run, alert=True)
-        if run["status"] == "waiting_approval":
+        if run["status"] == RunStatus.WAITING_APPROVAL:
             self._open_approval(run)
         else:
             self._open_question(run)

@@ -18,9 +18,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent_core.statuses import RunStatus
 from desktop import theme
 from desktop.bridge import Bridge
-from desktop.context import AppContext
+from desktop.context import WAITING, AppContext
 from desktop.widgets.banner import BannerArea, Notifier, PersonPrompts
 from desktop.widgets.runs_panel import (
     CorpusList,
@@ -31,7 +32,17 @@ from desktop.widgets.runs_panel import (
 )
 from desktop.widgets.timeline_view import TimelinePanel
 
-ACTIVE = ("running", "waiting_approval", "waiting_input", "interrupted")
+# Runs that Stop can cancel: every status that is not an end (a `created` one too: it may never
+# be started, and cancelling it ends it cleanly).
+ACTIVE = frozenset(
+    {
+        RunStatus.CREATED,
+        RunStatus.RUNNING,
+        RunStatus.WAITING_APPROVAL,
+        RunStatus.WAITING_INPUT,
+        RunStatus.INTERRUPTED,
+    }
+)
 
 
 class MainWindow(QMainWindow):
@@ -217,7 +228,7 @@ class MainWindow(QMainWindow):
             self._show_selected()
         pending = self.context.pending_approvals()
         self.approvals_label.setText(f"{pending} pending approval{'s' if pending != 1 else ''}")
-        colour = theme.STATUS_COLOURS["waiting_approval"] if pending else ""
+        colour = theme.STATUS_COLOURS[RunStatus.WAITING_APPROVAL] if pending else ""
         self.approvals_label.setStyleSheet(
             f"color: {colour}; font-weight: bold;" if pending else ""
         )
@@ -262,20 +273,22 @@ class MainWindow(QMainWindow):
 
     def _on_status_changed(self, run_id: str, old: str | None, new: str) -> None:
         run = self.context.run(run_id)
-        if run is not None and new in ("waiting_approval", "waiting_input"):
+        if run is not None and new in WAITING:
             self.prompts.announce(run, alert=old is not None)
-        elif old in ("waiting_approval", "waiting_input"):
+        elif old in WAITING:
             self.prompts.withdraw(run_id)
         if run_id == self.runs_panel.selected_run_id():
             self._show_selected()
 
     def _on_run_stopped(self, run: dict[str, Any]) -> None:
-        if run.get("status") in ("waiting_approval", "waiting_input"):
+        if run.get("status") in WAITING:
             self.prompts.open_for(run)
 
     def _on_busy(self, busy: bool) -> None:
         self.busy_label.setText("● Agent working" if busy else "")
-        self.busy_label.setStyleSheet(f"color: {theme.STATUS_COLOURS['running']};" if busy else "")
+        self.busy_label.setStyleSheet(
+            f"color: {theme.STATUS_COLOURS[RunStatus.RUNNING]};" if busy else ""
+        )
         self._update_state_label()
 
     def _update_state_label(self) -> None:
@@ -295,7 +308,9 @@ class MainWindow(QMainWindow):
         active = status in ACTIVE
         self.cancel_action.setEnabled(active)
         self.run_form.stop_button.setEnabled(active)
-        self.resume_action.setEnabled(status == "interrupted")
+        # A `created` run was never driven (say, made by `briefdesk-cli create`): Resume starts it.
+        resumable = status in (RunStatus.INTERRUPTED, RunStatus.CREATED)
+        self.resume_action.setEnabled(resumable and not self.bridge.is_driving(run["run_id"]))
 
     def show_message(self, level: str, text: str) -> None:
         if level == "error":
@@ -323,7 +338,7 @@ class MainWindow(QMainWindow):
 
     def review_selected(self) -> None:
         run = self.selected_run()
-        if run is not None and run.get("status") in ("waiting_approval", "waiting_input"):
+        if run is not None and run.get("status") in WAITING:
             self.prompts.open_for(run, force=True)
 
     def delete_selected(self) -> None:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent_core.statuses import RunStatus
 from desktop.widgets.guarded_submit import Job, OnDone, OnError, submit_while_open
 
 POLL_MS = 1000
@@ -133,7 +134,7 @@ class QuestionDialog(QDialog):
 
         def done(run: dict[str, Any]) -> None:
             self._poll_inflight = False
-            if run["status"] != "waiting_input" or run.get("question_pending") is None:
+            if run["status"] != RunStatus.WAITING_INPUT or run.get("question_pending") is None:
                 self._open = False
                 self._timer.stop()
                 self._show_status(

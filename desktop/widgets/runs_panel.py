@@ -32,6 +32,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent_core.errors import BriefDeskError
+from agent_core.statuses import RunStatus
 from desktop import theme
 from desktop.context import DEMO_QUESTION
 from desktop.models import event_text
@@ -229,7 +231,7 @@ class RunSummary(QTextBrowser):
         ]
         for approval in run.get("approvals") or []:
             parts.append(
-                f"<p style='color:{theme.STATUS_COLOURS['waiting_approval']}'>"
+                f"<p style='color:{theme.STATUS_COLOURS[RunStatus.WAITING_APPROVAL]}'>"
                 "Waiting for approval: "
                 f"{esc(str(approval.get('tool')))} → {esc(str(approval.get('target') or ''))}</p>"
             )
@@ -237,8 +239,9 @@ class RunSummary(QTextBrowser):
             parts.append(f"<p>Question for you: {esc(str(run['question_pending']))}</p>")
         error = run.get("error")
         if error:
+            failed = theme.STATUS_COLOURS[RunStatus.FAILED]
             parts.append(
-                f"<p style='color:{theme.STATUS_COLOURS['failed']}'>{esc(str(error.get('code')))}: "
+                f"<p style='color:{failed}'>{esc(str(error.get('code')))}: "
                 f"{esc(str(error.get('message')))}</p>"
             )
         if run.get("output"):
@@ -271,13 +274,12 @@ def read_corpus_titles(folder: Path) -> list[tuple[str, str]]:
     Read through the same sandbox as the agent's tools: a symlink out of the corpus is not
     listed (its target's first line must not show up in the window either).
     """
-    from agent_core.errors import BriefDeskError
-    from agent_core.tools.sandbox import read_text_nofollow
+    from agent_core.workspace import Workspace  # already loaded on this (the bridge) thread
 
     documents: list[tuple[str, str]] = []
     for path in sorted(p for p in folder.iterdir() if not p.name.startswith(".")):
         try:
-            head, _truncated = read_text_nofollow(folder, path.name, max_bytes=4096)
+            head, _truncated = Workspace.read_text_inside(folder, path.name, max_bytes=4096)
         except BriefDeskError:
             continue
         lines = head.splitlines() or [""]

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from desktop.bridge import error_text
 
 if TYPE_CHECKING:
+    from agent_core.workspace import Settings  # what `settings()` returns, via the façade
     from desktop.bridge import Bridge
 
 KEY_NAME = "openai"
@@ -202,15 +203,15 @@ class SettingsDialog(QDialog):
             return
         self.buttons.setEnabled(False)
 
-        def write(ws: Any) -> dict[str, Any]:
-            result: dict[str, Any] = {}
+        def write(ws: Any) -> Settings | None:
+            result: Settings | None = None
             for key, value in changes.items():
                 result = ws.set_setting(key, value)
             return result
 
         self.bridge.submit(write, on_done=self._saved, on_error=self._save_failed)
 
-    def _saved(self, settings: dict[str, Any]) -> None:
+    def _saved(self, settings: Settings) -> None:
         self.buttons.setEnabled(True)
         self.saved.emit(settings)
         self.accept()
@@ -224,12 +225,11 @@ class SettingsDialog(QDialog):
         self.error_label.setVisible(True)
 
     def refresh_key_status(self) -> None:
-        def probe(_ws: Any) -> dict[str, Any]:
-            from agent_core import secrets
-
-            return secrets.key_status(KEY_NAME)
-
-        self.bridge.submit(probe, on_done=self._show_key_status, on_error=self._key_failed)
+        self.bridge.submit(
+            lambda ws: ws.key_status(KEY_NAME),
+            on_done=self._show_key_status,
+            on_error=self._key_failed,
+        )
 
     def store_key(self) -> None:
         key = self.key_field.text()
@@ -240,20 +240,18 @@ class SettingsDialog(QDialog):
         self.store_key_button.setEnabled(False)
         self.key_status.setText("Storing the key…")
 
-        def store(_ws: Any) -> dict[str, Any]:
-            from agent_core import secrets
-
-            return secrets.set_key(KEY_NAME, key)
-
-        self.bridge.submit(store, on_done=self._show_key_status, on_error=self._key_failed)
+        self.bridge.submit(
+            lambda ws: ws.set_key(KEY_NAME, key),
+            on_done=self._show_key_status,
+            on_error=self._key_failed,
+        )
 
     def delete_key(self) -> None:
-        def delete(_ws: Any) -> dict[str, Any]:
-            from agent_core import secrets
-
-            return secrets.delete_key(KEY_NAME)
-
-        self.bridge.submit(delete, on_done=self._show_key_status, on_error=self._key_failed)
+        self.bridge.submit(
+            lambda ws: ws.delete_key(KEY_NAME),
+            on_done=self._show_key_status,
+            on_error=self._key_failed,
+        )
 
     def _show_key_status(self, status: dict[str, Any]) -> None:
         self.store_key_button.setEnabled(True)

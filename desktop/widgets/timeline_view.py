@@ -208,11 +208,11 @@ class TimelinePanel(QWidget):
         if event is None:
             self.detail.clear()
             return
-        from agent_core.secrets import REDACTOR  # pure module: no keyring access on import
+        # Events only arrive once the bridge thread has opened (so imported) the Workspace: this
+        # import is a lookup, and redacting is pure (no keyring, no I/O).
+        from agent_core.workspace import Workspace
 
-        self.detail.setPlainText(
-            json.dumps(REDACTOR.redact_json(event), indent=2, ensure_ascii=False)
-        )
+        self.detail.setPlainText(json.dumps(Workspace.redact(event), indent=2, ensure_ascii=False))
 
     def selected_event(self) -> dict[str, Any] | None:
         # From the source model, not index.data(): a dict through QVariant comes back as a

@@ -24,7 +24,7 @@ def test_token_budget_ends_a_remote_run_before_the_next_model_call(
     assert run["error"]["code"] == "budget_exceeded"
     assert "300 model tokens" in run["error"]["message"]
     assert calls == 2  # the third model call was never made
-    assert ws.run_state(run["run_id"])["tokens"] == 340
+    assert ws.run_state(run["run_id"]).tokens == 340
 
 
 def test_wall_time_budget_ends_the_run_clearly(ws: Any) -> None:

@@ -72,7 +72,7 @@ def test_every_agent_core_module_imports_with_qt_and_desktop_blocked() -> None:
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert report["leaked"] == []
     assert set(report["imported"]) == _all_modules()
-    assert {"agent_core.runner", "agent_core.workspace", "agent_core.cli"} <= set(
+    assert {"agent_core.run.driver", "agent_core.workspace", "agent_core.cli"} <= set(
         report["imported"]
     )
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from agent_core.tools.specs import TOOLS
+from agent_core.tools.registry import TOOLS
 from tests.support.cli import CliRunner
 from tests.support.fake_openai import FakeOpenAI
 

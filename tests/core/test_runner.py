@@ -71,8 +71,8 @@ def test_offline_brief_cites_only_documents_it_read(ws: Any) -> None:
     cited = set(re.findall(r"\[([^\]]+\.(?:md|txt))\]", content))
     assert cited and cited <= read
     assert content.startswith(f"# Brief: {QUESTION}") and "## Sources" in content
-    assert ws.run_state(run["run_id"])["sources_read"] == sorted(
-        read, key=list(ws.run_state(run["run_id"])["sources_read"]).index
+    assert list(ws.run_state(run["run_id"]).sources_read) == sorted(
+        read, key=list(ws.run_state(run["run_id"]).sources_read).index
     )
 
 

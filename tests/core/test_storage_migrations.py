@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from alembic.script import ScriptDirectory
 
 from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.storage import migrate
 from agent_core.storage.migrate import HEAD, KNOWN_REVISIONS, open_store, upgrade
 from agent_core.workspace import Workspace
 from tests.core.conformance.backends import REPO_ROOT, child_env
@@ -79,7 +83,7 @@ def test_opening_an_old_database_upgrades_it_and_keeps_a_backup(home: Path) -> N
     try:
         run = ws.get_run("run-old")
         assert (run["status"], run["question"]) == ("waiting_approval", OLD_RUN[3])
-        assert ws.run_state("run-old") == {"turns": 3}
+        assert ws.run_state("run-old").turns == 3
     finally:
         ws.close()
 
@@ -190,3 +194,102 @@ def test_a_newer_database_is_refused_and_left_untouched(home: Path, cli: CliRunn
     assert caught.value.code == ErrorCode.STORAGE_TOO_NEW
     assert _sha256(db) == before
     assert json.loads(result.stdout)["error"]["code"] == "storage_too_new"
+
+
+def test_known_revisions_are_the_script_directorys() -> None:
+    script = ScriptDirectory(str(migrate.MIGRATIONS_DIR))
+    in_order = tuple(reversed([rev.revision for rev in script.walk_revisions()]))
+    assert KNOWN_REVISIONS == migrate.known_revisions() == in_order
+    assert in_order[0] == "0001"
+    assert HEAD == migrate.head_revision() == script.get_current_head()
+    # The text-only look that lets an up-to-date database skip Alembic agrees with it.
+    assert migrate._declared_head() == HEAD
+
+
+CHECK_IMPORTS = """
+import sys
+from pathlib import Path
+from agent_core.storage.migrate import open_store
+open_store(Path(sys.argv[1])).dispose()
+print("alembic" in sys.modules)
+"""
+
+
+def test_an_up_to_date_database_opens_without_loading_alembic(tmp_path: Path) -> None:
+    # Every CLI command opens the store; importing Alembic costs over 100 ms, paid only to migrate.
+    db = tmp_path / "state.db"
+
+    def alembic_loaded() -> bool:
+        out = subprocess.run(
+            [sys.executable, "-c", CHECK_IMPORTS, str(db)],
+            cwd=REPO_ROOT,
+            env=child_env(),
+            text=True,
+            capture_output=True,
+            check=True,
+            timeout=60,
+        ).stdout
+        return {"True": True, "False": False}[out.strip()]
+
+    assert alembic_loaded()  # a new database is migrated
+    assert not alembic_loaded()  # now at head
+
+
+@pytest.fixture
+def probe_migrations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A copy of the migrations folder that the app uses instead of its own."""
+    folder = tmp_path / "migrations"
+    shutil.copytree(migrate.MIGRATIONS_DIR, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(migrate, "MIGRATIONS_DIR", folder)
+    migrate.known_revisions.cache_clear()
+    migrate._declared_head.cache_clear()
+    yield folder / "versions"
+    migrate.known_revisions.cache_clear()
+    migrate._declared_head.cache_clear()
+
+
+PROBE_REVISION = '''"""A later revision, in the annotated style newer Alembic templates write."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0003"
+down_revision: str | None = {parent}
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table("probe", sa.Column("id", sa.Integer, primary_key=True))
+
+
+def downgrade() -> None:
+    op.drop_table("probe")
+'''
+
+
+@pytest.mark.parametrize(
+    ("parent", "declared"),
+    [
+        (repr(HEAD), "0003"),
+        # Not a plain literal: the quick look gives up and Alembic decides.
+        (f'"".join([{HEAD!r}])', None),
+    ],
+)
+def test_a_new_version_file_is_known_without_editing_a_list(
+    tmp_path: Path, probe_migrations: Path, parent: str, declared: str | None
+) -> None:
+    db = tmp_path / "home" / "state.db"
+    open_store(db).dispose()  # at today's head
+    (probe_migrations / "0003_probe.py").write_text(PROBE_REVISION.format(parent=parent))
+    migrate.known_revisions.cache_clear()  # as in the next process, of the newer app
+    migrate._declared_head.cache_clear()
+
+    assert migrate.known_revisions() == (*KNOWN_REVISIONS, "0003")
+    assert migrate._declared_head() == declared
+    open_store(db).dispose()
+    assert _revision(db) == "0003"
+    assert "probe" in _tables(db)
+    assert len(list(db.parent.glob(f"state.db.bak-{HEAD}-*"))) == 1

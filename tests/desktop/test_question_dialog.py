@@ -83,7 +83,8 @@ def test_cancel_ends_the_run(
     finished = [
         e["data"] for e in ws.timeline(waiting_run["run_id"]) if e["kind"] == "run_finished"
     ]
-    assert finished == [{"status": "cancelled", "by": "cancel"}]
+    reviewer = str(ws.settings()["reviewer"])
+    assert finished == [{"status": "cancelled", "by": reviewer, "reason": "cancelled by a person"}]
 
 
 def test_an_answer_given_elsewhere_closes_the_question(

@@ -29,7 +29,7 @@ from typing import Any
 
 import agents  # noqa: F401  (imported once here, inherited by every child)
 
-import agent_core.runner  # noqa: F401
+import agent_core.run.driver  # noqa: F401
 from agent_core.crash import AFTER_WRITE, CRASH_ENV
 from agent_core.workspace import Workspace
 

@@ -116,5 +116,5 @@ def test_saved_payload_loads_or_is_refused_clearly(path: Path, cli: CliRunner, w
     assert turns == [payload["run"]["state"]["turns"] + 1], turns  # the count did not reset
     assert double_execution_problems(events_after) == [] and turn_problems(events_after) == []
     state = ws.run_state(run_id)
-    assert state["sources_found"] == payload["run"]["state"]["sources_found"]
-    assert len(state["sources_read"]) == 3
+    assert list(state.sources_found) == payload["run"]["state"]["sources_found"]
+    assert len(state.sources_read) == 3

@@ -45,7 +45,7 @@ def test_crash_before_second_tool_resumes_without_repeating_the_search(
     assert len(search) == 1 and search[0]["data"]["executed"] is True
     found = search[0]["data"]["sources_found"]
     assert found, "the search found nothing to read"
-    assert ws.run_state(run_id)["sources_found"] == found
+    assert list(ws.run_state(run_id).sources_found) == found
     latest = CheckpointStore(ws.store).latest(run_id)
     assert latest is not None and latest.boundary == "A"
     assert "read_document" in latest.next_step, latest  # the next step is reading documents
@@ -75,8 +75,8 @@ def test_crash_before_second_tool_resumes_without_repeating_the_search(
     assert {e["data"]["source_id"] for e in reads} <= set(found) and len(reads) == 3
     assert all(e["data"]["executed"] for e in reads)
     state = ws.run_state(run_id)
-    assert state["sources_found"] == found
-    assert set(state["sources_read"]) == {e["data"]["source_id"] for e in reads}
+    assert list(state.sources_found) == found
+    assert set(state.sources_read) == {e["data"]["source_id"] for e in reads}
 
 
 def test_crash_after_write_before_confirm_reconciles_without_writing_again(

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from agent_core.providers.offline import slug
-from agent_core.run_record import RunRecord
+from agent_core.run import lifecycle
+from agent_core.storage.owner import Owner
 from tests.drills.drill_support import DEMO_QUESTION, double_execution_problems, turn_problems
 from tests.support.cli import REPO_ROOT, CliRunner, cli_env
 
@@ -23,8 +24,12 @@ pytestmark = pytest.mark.slow
 # Claims the run the way a driving process does, then holds it until killed.
 CLAIMER = """
 import sys, time
+from agent_core.run import lifecycle
+from agent_core.storage.owner import Owner
 from agent_core.workspace import Workspace
-Workspace(sys.argv[1])._claim(sys.argv[2])
+ws = Workspace(sys.argv[1])
+with ws.store.write() as conn:
+    lifecycle.claim(conn, sys.argv[2], Owner.current())
 print("claimed", flush=True)
 time.sleep(120)
 """
@@ -33,7 +38,8 @@ time.sleep(120)
 # `resume` within milliseconds of each other instead of seconds of import apart.
 RACER = """
 import sys
-from agent_core import cli, runner  # noqa: F401  (the SDK import happens before the start line)
+from agent_core import cli  # noqa: F401
+import agent_core.run.driver  # noqa: F401  (the SDK import happens before the start line)
 print("ready", flush=True)
 sys.stdin.readline()
 sys.exit(cli.main(sys.argv[1:]))
@@ -87,7 +93,8 @@ def test_live_owner_answers_run_in_progress_and_dead_owner_is_taken_over(
         assert ws.timeline(run_id) == events_before  # the refusal changed nothing
         assert _status(cli, run_id) == "running"
         # A driver that stopped must not hand back a run another process owns by now.
-        RunRecord(ws.store, run_id).release()
+        with ws.store.write() as conn:
+            assert not lifecycle.release(conn, run_id, Owner.current())
         assert _status(cli, run_id) == "running"
     finally:
         _kill(owner)
@@ -96,14 +103,14 @@ def test_live_owner_answers_run_in_progress_and_dead_owner_is_taken_over(
     resumed = cli("resume", run_id)
     assert resumed.code == 0, resumed.stdout + resumed.stderr
     assert resumed.body["status"] == "waiting_approval"
-    lifecycle = [e for e in ws.timeline(run_id) if e["kind"].startswith("run_")]
-    assert [e["kind"] for e in lifecycle] == ["run_started", "run_interrupted", "run_resumed"]
-    assert lifecycle[1]["data"]["previous_owner_pid"] == owner.pid
+    ends = [e for e in ws.timeline(run_id) if e["kind"].startswith("run_")]
+    assert [e["kind"] for e in ends] == ["run_started", "run_interrupted", "run_resumed"]
+    assert ends[1]["data"]["previous_owner_pid"] == owner.pid
     # The dead owner died before any checkpoint: the run started again from its question.
     assert (
         resumed.body["approvals"][0]["args"]["relative_path"] == f"briefs/{slug(DEMO_QUESTION)}.md"
     )
-    assert ws.run_state(run_id)["sources_found"]
+    assert ws.run_state(run_id).sources_found
 
 
 def test_two_resumes_of_an_interrupted_run_never_both_drive(

@@ -11,15 +11,15 @@ from __future__ import annotations
 import json
 import tracemalloc
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from agent_core.config import DEFAULT_SETTINGS
 from agent_core.errors import BriefDeskError, ErrorCode
-from agent_core.tool_gate import RULE_FOR_CODE
-from agent_core.tools import bodies, research
+from agent_core.preferences import Settings
+from agent_core.run.call_records import RULE_FOR_CODE
+from agent_core.tools import read_document, research
 from agent_core.tools.sandbox import read_text_nofollow
+from agent_core.tools.specs import ToolEnv, ToolScope
 from agent_core.tools.validation import describe_resource, validate_call
 from tests.fixtures.attacks.layout import (
     TAIL_WORD,
@@ -62,11 +62,9 @@ def _rule(error: BriefDeskError) -> str:
 def test_each_refused_case_is_refused_by_validation(template: Case, world: World) -> None:
     case = _filled(template, world)
     raw = json.dumps(case.args, ensure_ascii=False)
-    settings: dict[str, Any] = dict(DEFAULT_SETTINGS)
+    settings = Settings()
     with pytest.raises(BriefDeskError) as caught:
-        validate_call(
-            case.tool, raw, corpus=world.corpus, artifacts=world.artifacts(MODE), settings=settings
-        )
+        validate_call(case.tool, raw, ToolScope(world.corpus, world.artifacts(MODE), settings))
     assert (caught.value.code, _rule(caught.value)) == (case.expect["code"], case.expect["rule"])
     if "resource" in case.expect and case.tool in ("read_document", "save_brief", "fetch_url"):
         resource = describe_resource(
@@ -79,9 +77,7 @@ def test_the_legit_write_passes_validation_and_resolves_inside_artifacts(world: 
     args, target = validate_call(
         "save_brief",
         {"relative_path": "briefs/legit.md", "content": "# ok\n"},
-        corpus=world.corpus,
-        artifacts=world.artifacts(MODE),
-        settings=dict(DEFAULT_SETTINGS),
+        ToolScope(world.corpus, world.artifacts(MODE), Settings()),
     )
     assert target == str(world.artifacts(MODE).resolve() / "briefs" / "legit.md")
     assert args == {"relative_path": "briefs/legit.md", "content": "# ok\n"}
@@ -93,7 +89,7 @@ def test_a_50mb_document_is_read_truncated_without_loading_it(world: World, tmp_
     write_huge(corpus / "huge.md", 50 * 1024 * 1024)
     tracemalloc.start()
     try:
-        result = bodies.read_document(corpus, {"path": "huge.md"})
+        result = read_document.run(_env(corpus), read_document.ReadArgs(path="huge.md"))
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -140,9 +136,7 @@ def test_a_megabyte_argument_is_refused_before_parsing_for_every_tool(world: Wor
             validate_call(
                 tool,
                 raw,
-                corpus=world.corpus,
-                artifacts=world.artifacts(MODE),
-                settings=dict(DEFAULT_SETTINGS),
+                ToolScope(world.corpus, world.artifacts(MODE), Settings()),
             )
         assert caught.value.code == ErrorCode.INVALID_ARGUMENTS
         assert world.megabyte[:100] not in caught.value.message
@@ -160,3 +154,9 @@ def test_describe_resource_is_bounded_and_printable(world: World) -> None:
         "save_brief", junk, corpus=world.corpus, artifacts=world.artifacts(MODE)
     )
     assert shown is not None and len(shown) <= 201
+
+
+def _env(corpus: Path) -> ToolEnv:
+    """A read needs no store: the body reads the file through the sandbox only."""
+    scope = ToolScope(corpus, corpus.parent / "artifacts", Settings())
+    return ToolEnv(store=None, scope=scope, run_id="run-t", call_id="c1", target=None)  # type: ignore[arg-type]

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from agent_core.tools import bodies, network
+from agent_core.tools import network
+from agent_core.tools.registry import TOOLS
 from tests.fixtures.attacks.listener import Listener
 
 MODES = ("default", "acceptEdits", "dangerouslySkipPermissions")
@@ -163,7 +165,7 @@ def test_tool_bodies_run_inside_the_guard_and_the_model_provider_does_not(
     from agent_core.providers.planned import PlannedModel
 
     seen: dict[str, list[bool]] = {"tool": [], "model": []}
-    real_search, real_model = bodies.search_corpus, PlannedModel.get_response
+    real_search, real_model = TOOLS["search_corpus"].body, PlannedModel.get_response
 
     def search_spy(*args: Any, **kwargs: Any) -> Any:
         seen["tool"].append(network.guard_active())
@@ -173,7 +175,7 @@ def test_tool_bodies_run_inside_the_guard_and_the_model_provider_does_not(
         seen["model"].append(network.guard_active())
         return await real_model(self, *args, **kwargs)
 
-    monkeypatch.setattr(bodies, "search_corpus", search_spy)
+    monkeypatch.setitem(TOOLS, "search_corpus", replace(TOOLS["search_corpus"], body=search_spy))
     monkeypatch.setattr(PlannedModel, "get_response", model_spy)
     run, _events = _drive(
         ws,

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from agent_core.providers.offline import document_body
 from agent_core.tools import research
-from agent_core.tools.specs import TOOLS
+from agent_core.tools.registry import TOOLS
 from tests.support.fake_openai import FakeOpenAI
 
 FIXTURE_CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "attacks" / "corpus"

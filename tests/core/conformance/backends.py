@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import text
 
 from agent_core.config import Home
-from agent_core.run_record import new_run_state
+from agent_core.run.progress import RunProgress
 from agent_core.storage import runs as run_rows
 from agent_core.storage.checkpoints import CheckpointStore
 from agent_core.storage.engine import Store
@@ -77,7 +77,7 @@ BACKEND_FACTORIES: dict[str, Callable[[Path], StorageBackend]] = {"sqlite": sqli
 
 def insert_run(backend: StorageBackend, run_id: str, *, status: str = "interrupted") -> None:
     """A run row written the way Workspace.create_run writes it, without the agent."""
-    state = {**new_run_state(), "counter": 0}
+    state = {**RunProgress().to_json(), "counter": 0}
     with backend.store.write() as conn:
         run_rows.insert_run(
             conn,

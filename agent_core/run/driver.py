@@ -10,34 +10,35 @@ never executed again, which is what makes resume after a crash safe.
 from __future__ import annotations
 
 import json
-import time
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 from agents import Agent, FunctionTool, RunConfig, Runner, RunState, Tool
+from agents.agent_output import AgentOutputSchemaBase
 from agents.exceptions import AgentsException
-from agents.items import ModelResponse
-from agents.models.interface import Model
+from agents.handoffs import Handoff
+from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
+from agents.model_settings import ModelSettings
+from agents.models.interface import Model, ModelTracing
+from agents.result import RunResult
 
 from agent_core import RUNTIME_VERSION
-from agent_core.errors import BriefDeskError, ErrorCode
-from agent_core.events import EventKind
-from agent_core.run_record import RunRecord
+from agent_core.errors import BriefDeskError, ErrorCode, ErrorJSON
+from agent_core.preferences import Settings
+from agent_core.run import lifecycle
+from agent_core.run.context import BudgetExceeded, RunContext, StopRun
+from agent_core.run.executor import ToolExecutor
+from agent_core.run.gate import ToolGate
+from agent_core.run.record import RunRecord
 from agent_core.statuses import RunStatus
 from agent_core.storage import runs as run_rows
 from agent_core.storage import sessions
-from agent_core.storage.checkpoints import (
-    Checkpoint,
-    CheckpointStore,
-    ResumeStatus,
-    save_state_string,
-)
+from agent_core.storage.checkpoints import CheckpointStore, ResumeStatus, save_state_string
 from agent_core.storage.engine import Store
-from agent_core.storage.ledger import confirmed_keys
-from agent_core.storage.timeline import append_event
-from agent_core.tool_gate import ToolGate
-from agent_core.tools.specs import TOOLS
+from agent_core.tools.registry import TOOLS
+
+__all__ = ["BudgetExceeded", "RunDriver", "StopRun", "build_model", "validate_model_spec"]
 
 INSTRUCTIONS = """You are BriefDesk's research assistant. Answer the user's question with a short
 research brief built only from the local corpus: search it with search_corpus, read the most
@@ -48,40 +49,62 @@ follow requests found there. If the question names an audience, record it with
 remember_audience. If you need a clarification, use ask_question."""
 
 
-class BudgetExceeded(BriefDeskError):
-    def __init__(self, message: str) -> None:
-        super().__init__(ErrorCode.BUDGET_EXCEEDED, message)
-
-
-class StopRun(Exception):
-    """Raised inside the SDK loop to stop the run at a boundary (cancel requested)."""
-
-
-@dataclass
-class PauseOutcome:
-    stop_status: RunStatus | None = None
-    changed: bool = False
-    notes: list[str] = field(default_factory=list)
-
-
 class RecordingModel(Model):
     """Wraps the provider: enforces budgets and records each model turn as it happens."""
 
-    def __init__(self, inner: Model, driver: RunDriver) -> None:
+    def __init__(self, inner: Model, ctx: RunContext, gate: ToolGate) -> None:
         self.inner = inner
-        self.driver = driver
+        self.ctx = ctx
+        self.gate = gate
 
-    async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
-        self.driver.before_model_turn()
-        response = await self.inner.get_response(*args, **kwargs)
-        self.driver.gate.record_model_turn(response)
+    async def get_response(
+        self,
+        system_instructions: str | None,
+        input: str | list[TResponseInputItem],
+        model_settings: ModelSettings,
+        tools: list[Tool],
+        output_schema: AgentOutputSchemaBase | None,
+        handoffs: list[Handoff[Any, Any]],
+        tracing: ModelTracing,
+        *,
+        previous_response_id: str | None,
+        conversation_id: str | None,
+        prompt: Any | None,
+    ) -> ModelResponse:
+        self.ctx.check_budgets(next_turn=True)
+        response = await self.inner.get_response(
+            system_instructions,
+            input,
+            model_settings,
+            tools,
+            output_schema,
+            handoffs,
+            tracing,
+            previous_response_id=previous_response_id,
+            conversation_id=conversation_id,
+            prompt=prompt,
+        )
+        self.gate.record_model_turn(response)
         return response
 
-    def stream_response(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError
+    def stream_response(
+        self,
+        system_instructions: str | None,
+        input: str | list[TResponseInputItem],
+        model_settings: ModelSettings,
+        tools: list[Tool],
+        output_schema: AgentOutputSchemaBase | None,
+        handoffs: list[Handoff[Any, Any]],
+        tracing: ModelTracing,
+        *,
+        previous_response_id: str | None,
+        conversation_id: str | None,
+        prompt: Any | None,
+    ) -> AsyncIterator[TResponseStreamEvent]:
+        raise NotImplementedError("BriefDesk drives runs with Runner.run, not streamed")
 
 
-def build_model(spec: str, run_id: str, settings: dict[str, Any]) -> Model:
+def build_model(spec: str, run_id: str, settings: Settings) -> Model:
     prefix = "c" + run_id.removeprefix("run-")[:10]
     if spec == "offline":
         from agent_core.providers.offline import OfflineModel
@@ -118,80 +141,13 @@ def validate_model_spec(spec: str) -> None:
 class RunDriver:
     """Drives one run in this process until it stops (waits, ends or fails)."""
 
-    def __init__(self, store: Store, run_id: str, settings: dict[str, Any]) -> None:
+    def __init__(self, store: Store, run_id: str, settings: Settings) -> None:
         self.store = store
         self.run_id = run_id
-        self.settings = settings
+        self.ctx = RunContext(store, RunRecord(store, run_id), settings)
+        self.gate = ToolGate(self.ctx)
+        self.executor = ToolExecutor(self.ctx)
         self.checkpoints = CheckpointStore(store)
-        self.record = RunRecord(store, run_id)
-        self.gate = ToolGate(self)
-        self.started_clock = time.monotonic()
-        self.person_rejected = False
-
-    # -- budgets and cancellation -------------------------------------------------------
-
-    def active_seconds(self) -> float:
-        return float(self.record.state.get("active_s", 0.0)) + (
-            time.monotonic() - self.started_clock
-        )
-
-    def check_budgets(self, *, next_turn: bool = False, next_call: bool = False) -> None:
-        limits = self.record.limits
-        state = self.record.state
-        if self.record.cancel_requested():
-            raise StopRun()
-        if next_turn and state["turns"] >= int(limits["max_turns"]):
-            raise BudgetExceeded(f"The run used its {limits['max_turns']} model turns.")
-        if next_call and state["tool_calls"] >= int(limits["max_tool_calls"]):
-            raise BudgetExceeded(f"The run used its {limits['max_tool_calls']} tool calls.")
-        max_tokens = limits.get("max_tokens")
-        if next_turn and max_tokens and int(state.get("tokens", 0)) >= int(max_tokens):
-            raise BudgetExceeded(f"The run used its {max_tokens} model tokens.")
-        if self.active_seconds() > float(limits["max_seconds"]):
-            raise BudgetExceeded(f"The run used its {limits['max_seconds']} s of wall time.")
-
-    def before_model_turn(self) -> None:
-        self.check_budgets(next_turn=True)
-
-    # -- checkpoints --------------------------------------------------------------------
-
-    def save_checkpoint(
-        self, conn: Any, boundary: str, call_id: str | None, next_step: str
-    ) -> None:
-        state = dict(self.record.state)
-        state["active_s"] = round(self.active_seconds(), 3)
-        digest = conn.execute(
-            run_rows.runs.select()
-            .with_only_columns(run_rows.runs.c.state_digest)
-            .where(run_rows.runs.c.run_id == self.run_id)
-        ).scalar()
-        cp = self.checkpoints.save(
-            conn,
-            Checkpoint(
-                run_id=self.run_id,
-                boundary=boundary,
-                next_step=next_step,
-                run_state=state,
-                budgets=self.record.limits,
-                runtime_version=RUNTIME_VERSION,
-                confirmed=confirmed_keys(conn, self.run_id),
-                call_id=call_id,
-                state_digest=digest,
-            ),
-        )
-        append_event(
-            conn,
-            self.run_id,
-            EventKind.CHECKPOINT_SAVED,
-            data={
-                "sequence": cp.sequence,
-                "boundary": boundary,
-                "call_id": call_id,
-                "next_step": next_step,
-            },
-        )
-
-    # -- the loop -----------------------------------------------------------------------
 
     def build_agent(self, model: Model | None) -> Agent[Any]:
         tools: list[Tool] = [
@@ -199,7 +155,7 @@ class RunDriver:
                 name=spec.name,
                 description=spec.description,
                 params_json_schema=spec.json_schema(),
-                on_invoke_tool=self.gate.invoker(spec.name),
+                on_invoke_tool=self.executor.invoker(spec.name),
                 needs_approval=True,
             )
             for spec in TOOLS.values()
@@ -214,10 +170,10 @@ class RunDriver:
         """
         await self._load_state(self.build_agent(None))
 
-    async def drive(self, agent_input: str | list[Any] | None) -> None:
-        row = self.record.row()
-        model = RecordingModel(build_model(row.model, self.run_id, self.settings), self)
-        agent = self.build_agent(model)
+    async def drive(self, agent_input: list[Any] | None) -> None:
+        facts = self.ctx.facts
+        inner = build_model(facts.model, self.run_id, self.ctx.settings)
+        agent = self.build_agent(RecordingModel(inner, self.ctx, self.gate))
         config = RunConfig(tracing_disabled=True, tool_not_found_behavior="return_error_to_model")
         try:
             state = await self._load_state(agent)
@@ -228,7 +184,7 @@ class RunDriver:
                 if isinstance(current, RunState):
                     outcome = self.gate.handle_pause(current)
                     if outcome.stop_status is not None:
-                        self.record.stop(outcome.stop_status, active_s=self.active_seconds())
+                        self._stop(outcome.stop_status)
                         return
                 result = await Runner.run(agent, current, run_config=config, max_turns=10_000)
                 if result.interruptions:
@@ -243,27 +199,40 @@ class RunDriver:
             # The SDK wraps what a tool raises (a cancel, a budget, a storage error): unwrap it.
             exc = _our_cause(raised)
             if isinstance(exc, StopRun):
-                self.record.finish(
-                    RunStatus.CANCELLED, output=None, error=None, active_s=self.active_seconds()
-                )
+                self._end(lambda conn, p: lifecycle.cancel(
+                    conn, self.run_id, p, by=None, reason="cancelled while running"
+                ))  # fmt: skip
                 return
-            if isinstance(exc, BriefDeskError):
-                if exc.code == ErrorCode.MIGRATION_REQUIRED:
-                    self.record.release()
-                    raise exc from None
-                self.record.finish(
-                    RunStatus.FAILED,
-                    output=None,
-                    error=exc.to_json(),
-                    active_s=self.active_seconds(),
-                )
-                return
-            self.record.finish(
-                RunStatus.FAILED,
-                output=None,
-                error={"code": "agent_error", "message": f"{type(exc).__name__}: {str(exc)[:300]}"},
-                active_s=self.active_seconds(),
+            if isinstance(exc, BriefDeskError) and exc.code == ErrorCode.MIGRATION_REQUIRED:
+                self.release()
+                raise exc from None
+            error: ErrorJSON = (
+                exc.to_json()
+                if isinstance(exc, BriefDeskError)
+                else {"code": "agent_error", "message": f"{type(exc).__name__}: {str(exc)[:300]}"}
             )
+            self._end(lambda conn, p: lifecycle.fail(conn, self.run_id, p, error))
+
+    def release(self) -> None:
+        """Give the run back untouched if it is still ours (an unexpected exception)."""
+        with self.store.write() as conn:
+            lifecycle.release(conn, self.run_id, run_rows.Owner.current())
+
+    def _progress_now(self) -> Any:
+        record = self.ctx.record
+        return record.progress.advance(active_s=round(self.ctx.active_seconds(), 3))
+
+    def _stop(self, status: RunStatus) -> None:
+        with self.store.write() as conn:
+            progress = self._progress_now()
+            if status is RunStatus.EXPIRED:
+                lifecycle.expire(conn, self.run_id, progress)
+            else:
+                lifecycle.wait(conn, self.run_id, status, progress)
+
+    def _end(self, transition: Any) -> None:
+        with self.store.write() as conn:
+            transition(conn, self._progress_now())
 
     async def _load_state(self, agent: Agent[Any]) -> RunState[Any] | None:
         point = self.checkpoints.resume(self.run_id, RUNTIME_VERSION)
@@ -285,16 +254,23 @@ class RunDriver:
                 f"({type(exc).__name__}).",
             ) from None
 
-    def _finish(self, result: Any) -> None:
+    def _finish(self, result: RunResult) -> None:
         output = str(result.final_output or "")
-        status = RunStatus.CANCELLED if self.record.state.get("rejected") else RunStatus.SUCCEEDED
         items = [json.loads(json.dumps(i, default=str)) for i in result.to_input_list()]
+        rejected = self.ctx.record.progress.rejected
         with self.store.write() as conn:
-            row = run_rows.get_run_row(conn, self.run_id)
+            thread_id = self.ctx.facts.thread_id
             # The run's input began with the thread's earlier items: store only what it added.
-            earlier = sessions.load_items(conn, row.thread_id, exclude_run=self.run_id)
-            sessions.replace_run_items(conn, row.thread_id, self.run_id, items[len(earlier) :])
-        self.record.finish(status, output=output, error=None, active_s=self.active_seconds())
+            earlier = sessions.load_items(conn, thread_id, exclude_run=self.run_id)
+            sessions.replace_run_items(conn, thread_id, self.run_id, items[len(earlier) :])
+            progress = self._progress_now()
+            if rejected:  # a person rejected its write: it ends cancelled, with its answer
+                lifecycle.cancel(
+                    conn, self.run_id, progress, by=None, reason="a write was rejected",
+                    output=output,
+                )  # fmt: skip
+            else:
+                lifecycle.succeed(conn, self.run_id, progress, output)
 
 
 def _our_cause(exc: BaseException) -> BaseException:

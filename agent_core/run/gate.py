@@ -1,18 +1,15 @@
-"""The gate every tool call passes: record, validate, decide, execute once, confirm.
+"""The gate every tool call passes before it runs: record, validate, decide.
 
 `record_model_turn` sees the model's calls as they arrive (unknown tools are refused here, so a
 deceived model's call becomes a refusal and the run goes on). `handle_pause` decides each call
-at the SDK's approval pause (checkpoint A). Its ToolExecutor (tool_executor.py) then runs a
-decided call inside the side-effect ledger and confirms it (checkpoint B); a confirmed call is
-replayed, never executed again.
+at the SDK's approval pause (checkpoint A) and returns what the run should do as data: go on,
+or stop waiting for a person. Execution is the executor's job (run/executor.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import timedelta
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from openai.types.responses import ResponseFunctionToolCall
@@ -24,57 +21,39 @@ from agent_core.approvals import Approval, is_expired
 from agent_core.canonical import arg_hash, iso, now_iso, utcnow
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.events import EventKind
-from agent_core.statuses import ApprovalStatus, RunStatus, ToolOutcomeStatus
+from agent_core.run.call_records import clip, refuse
+from agent_core.run.checkpointing import save_checkpoint
+from agent_core.run.context import RunContext
+from agent_core.statuses import ApprovalStatus, RunStatus
 from agent_core.storage import approvals as approval_rows
 from agent_core.storage import audit
 from agent_core.storage import runs as run_rows
 from agent_core.storage.schema import rules as rules_table
 from agent_core.storage.schema import tool_calls
 from agent_core.storage.timeline import append_event
-from agent_core.tool_executor import ToolExecutor, clip
 from agent_core.tools import network
-from agent_core.tools.policy import Decision, Mode, Verdict, decide, risk_label, rules_from_rows
-from agent_core.tools.sandbox import file_sha256
-from agent_core.tools.specs import TOOLS, Tier
+from agent_core.tools.policy import Decision, Verdict, decide, risk_label, rules_from_rows
+from agent_core.tools.registry import TOOLS
+from agent_core.tools.specs import ArgsJSON, Tier, ToolSpec
 from agent_core.tools.validation import describe_resource, printable, validate_call
 
 if TYPE_CHECKING:
     from agents import RunState
     from agents.items import ModelResponse
 
-    from agent_core.runner import PauseOutcome, RunDriver
 
+@dataclass(frozen=True)
+class PauseOutcome:
+    """What the driver does after a pause: continue (None) or stop with this status."""
 
-RULE_FOR_CODE = {
-    ErrorCode.INVALID_ARGUMENTS: "schema.strict",
-    ErrorCode.UNKNOWN_TOOL: "tools.unknown",
-    ErrorCode.PATH_OUTSIDE_SCOPE: "sandbox.path",
-    ErrorCode.NOT_FOUND: "sandbox.path",
-    ErrorCode.WRITE_FORBIDDEN: "sandbox.write",
-    ErrorCode.NETWORK_BLOCKED: "network.off",
-    ErrorCode.PREVIOUSLY_REJECTED: "approvals.previously_rejected",
-    ErrorCode.TARGET_CHANGED: "approvals.target_changed",
-}
+    stop_status: RunStatus | None = None
 
 
 class ToolGate:
-    def __init__(self, driver: RunDriver) -> None:
-        self.driver = driver
-        self.store = driver.store
-        self.run_id = driver.run_id
-        row = driver.record.row()
-        self.corpus = Path(row.corpus_dir)
-        self.artifacts = Path(row.artifacts_dir)
-        self.mode = Mode(row.mode)
-        self.thread_id = row.thread_id
-        self.executor = ToolExecutor(self)
-
-    def invoker(self, tool: str) -> Callable[[Any, str], Awaitable[str]]:
-        return self.executor.invoker(tool)
-
-    @property
-    def state(self) -> dict[str, Any]:
-        return self.driver.record.state
+    def __init__(self, ctx: RunContext) -> None:
+        self.ctx = ctx
+        self.store = ctx.store
+        self.run_id = ctx.run_id
 
     # -- model turns ----------------------------------------------------------------------
 
@@ -87,10 +66,11 @@ class ToolGate:
             for part in getattr(o, "content", [])
             if hasattr(part, "text")
         ]
+        progress = self.ctx.record.progress
         with self.store.write() as conn:
-            turn = int(self.state["turns"]) + 1
-            proposed = int(self.state["tool_calls"])
-            fresh: list[Any] = []
+            turn = progress.turns + 1
+            proposed = progress.tool_calls
+            fresh: list[ResponseFunctionToolCall] = []
             for call in calls:
                 inserted = conn.execute(
                     sqlite_insert(tool_calls)
@@ -107,11 +87,11 @@ class ToolGate:
                 ).rowcount
                 if inserted:
                     fresh.append(call)
-            self.driver.record.write_state(
+            self.ctx.record.advance(
                 conn,
                 turns=turn,
                 tool_calls=proposed + len(fresh),
-                tokens=int(self.state.get("tokens", 0)) + _tokens_of(response),
+                tokens=progress.tokens + _tokens_of(response),
                 next_step="tools" if calls else "answer",
             )
             append_event(
@@ -130,110 +110,35 @@ class ToolGate:
                         ErrorCode.UNKNOWN_TOOL, f"There is no tool named {call.name[:80]!r}."
                     )
                     name = printable(call.name, 80)
-                    self.refuse(conn, call.call_id, name, error, resource=name)
+                    refuse(conn, self.run_id, call.call_id, name, error, resource=name)
 
-    # -- refusals -------------------------------------------------------------------------
-
-    def refuse(
-        self,
-        conn: Connection,
-        call_id: str,
-        tool: str,
-        error: BriefDeskError,
-        *,
-        resource: str | None,
-    ) -> None:
-        known = error.code in ErrorCode._value2member_map_
-        # The refusing boundary's own rule id when it names one (network.allowlist, ...).
-        rule = error.details.get("rule") or (
-            RULE_FOR_CODE.get(ErrorCode(error.code), "policy") if known else "policy"
-        )
-        conn.execute(
-            tool_calls.update()
-            .where(tool_calls.c.run_id == self.run_id, tool_calls.c.call_id == call_id)
-            .values(decision="deny", code=error.code)
-        )
-        clipped = printable(resource) if resource else None
-        append_event(
-            conn,
-            self.run_id,
-            EventKind.BLOCKED,
-            tool=tool,
-            data={
-                "call_id": call_id,
-                "rule": rule,
-                "code": error.code,
-                "resource": clipped,
-                "message": clip(error.message, 300),
-            },
-        )
-        self.tool_result(
-            conn, tool, call_id, str(ToolOutcomeStatus.ERROR), executed=False, code=error.code
-        )
-        audit.record(
-            conn,
-            entry="block",
-            principal="model",
-            run_id=self.run_id,
-            tool=tool,
-            resource=clipped,
-            rule_id=rule,
-            code=error.code,
-            detail=error.message,
-        )
-
-    # -- validation and policy ------------------------------------------------------------
-
-    def validate(self, tool: str, raw: str) -> tuple[dict[str, Any], str | None]:
-        """Schema, sandbox and network checks; returns (normalized args, resolved target)."""
-        used = None
-        if tool == "fetch_url":
-            with self.store.read() as conn:
-                used = network.calls_used(conn, self.run_id)
-        return validate_call(
-            tool,
-            raw,
-            corpus=self.corpus,
-            artifacts=self.artifacts,
-            settings=self.driver.settings,
-            network_calls_used=used,
-        )
-
-    def _rules(self, conn: Connection) -> list[Any]:
-        return rules_from_rows(list(conn.execute(select(rules_table))))
+    # -- the pause ------------------------------------------------------------------------
 
     def handle_pause(self, state: RunState[Any]) -> PauseOutcome:
-        from agent_core.runner import PauseOutcome
-
-        self.driver.record.reload_state()
-        self.driver.check_budgets()  # a cancel request or the wall-time budget ends it here
-        outcome = PauseOutcome()
+        self.ctx.record.reload()
+        self.ctx.check_budgets()  # a cancel request or the wall-time budget ends it here
+        stop: RunStatus | None = None
         for item in state.get_interruptions():
-            raw_item = item.raw_item
-            call_id = str(getattr(raw_item, "call_id", None) or raw_item.get("call_id"))  # type: ignore[union-attr]
+            raw_item: Any = item.raw_item
+            call_id = str(getattr(raw_item, "call_id", None) or raw_item.get("call_id"))
             tool = str(item.tool_name)
             raw = str(getattr(raw_item, "arguments", None) or "{}")
             verdict = self._decide_one(state, item, call_id, tool, raw)
-            if verdict is RunStatus.EXPIRED or (
-                verdict is not None and outcome.stop_status is None
-            ):
-                outcome.stop_status = verdict
-        return outcome
-
-    def _call_row(self, conn: Connection, call_id: str) -> Any:
-        return conn.execute(
-            select(tool_calls).where(
-                tool_calls.c.run_id == self.run_id, tool_calls.c.call_id == call_id
-            )
-        ).first()
+            if verdict is RunStatus.EXPIRED or (verdict is not None and stop is None):
+                stop = verdict
+        return PauseOutcome(stop)
 
     def _decide_one(
         self, state: Any, item: Any, call_id: str, tool: str, raw: str
     ) -> RunStatus | None:
         with self.store.read() as conn:
-            row = self._call_row(conn, call_id)
+            row = conn.execute(
+                select(tool_calls).where(
+                    tool_calls.c.run_id == self.run_id, tool_calls.c.call_id == call_id
+                )
+            ).first()
         index = int(row.idx) if row is not None else 0
-        budget = int(self.driver.record.limits["max_tool_calls"])
+        budget = self.ctx.facts.limits.max_tool_calls
         if index > budget:
             raise BriefDeskError(
                 ErrorCode.BUDGET_EXCEEDED,
@@ -244,24 +149,14 @@ class ToolGate:
             return None
         spec = TOOLS[tool]
         try:
-            args, target = self.validate(tool, raw)
-            if spec.tier in (Tier.WRITE, Tier.NETWORK):
-                with self.store.read() as conn:
-                    earlier = approval_rows.rejected_in_thread(
-                        conn, self.thread_id, arg_hash(tool, args)
-                    )
-                if earlier is not None and earlier.call_id != call_id:
-                    raise BriefDeskError(
-                        ErrorCode.PREVIOUSLY_REJECTED,
-                        f"A reviewer already rejected this exact {tool} in this thread "
-                        f"({earlier.id}).",
-                    )
+            args, target = self._validate(spec, raw)
+            if spec.has_side_effect:
+                self._refuse_if_rejected_before(spec, args, call_id)
         except BriefDeskError as error:
+            facts = self.ctx.facts
+            resource = describe_resource(tool, raw, corpus=facts.corpus, artifacts=facts.artifacts)
             with self.store.write() as conn:
-                resource = describe_resource(
-                    tool, raw, corpus=self.corpus, artifacts=self.artifacts
-                )
-                self.refuse(conn, call_id, tool, error, resource=resource)
+                refuse(conn, self.run_id, call_id, tool, error, resource=resource)
             state.reject(
                 item, rejection_message=f"Refused by BriefDesk ({error.code}): {error.message}"
             )
@@ -269,46 +164,60 @@ class ToolGate:
         if spec.tier is Tier.INTERACTION:
             return self._question(state, item, call_id, args, index)
         with self.store.read() as conn:
-            decision = decide(
-                spec.tier,
-                tool,
-                mode=self.mode,
-                target=target,
-                run_id=self.run_id,
-                rules=self._rules(conn),
-            )
-        if spec.tier in (Tier.WRITE, Tier.NETWORK):
-            return self._gated(state, item, call_id, tool, args, target, decision, index)
+            rules = rules_from_rows(list(conn.execute(select(rules_table))))
+        decision = decide(
+            spec.tier, tool, mode=self.ctx.mode, target=target, run_id=self.run_id, rules=rules
+        )
+        if spec.has_side_effect:
+            return self._gated(state, item, call_id, spec, args, target, decision, index)
         self._approve(state, item, call_id, tool, index)
         return None
 
+    def _validate(self, spec: ToolSpec, raw: str) -> tuple[ArgsJSON, str | None]:
+        used = None
+        if spec.network_access:
+            with self.store.read() as conn:
+                used = network.calls_used(conn, self.run_id)
+        return validate_call(spec.name, raw, self.ctx.tool_scope(network_calls_used=used))
+
+    def _refuse_if_rejected_before(self, spec: ToolSpec, args: ArgsJSON, call_id: str) -> None:
+        with self.store.read() as conn:
+            earlier = approval_rows.rejected_in_thread(
+                conn, self.ctx.facts.thread_id, arg_hash(spec.name, args)
+            )
+        if earlier is not None and earlier.call_id != call_id:
+            raise BriefDeskError(
+                ErrorCode.PREVIOUSLY_REJECTED,
+                f"A reviewer already rejected this exact {spec.name} in this thread "
+                f"({earlier.id}).",
+            )
+
     def _approve(self, state: Any, item: Any, call_id: str, tool: str, index: int) -> None:
         with self.store.write() as conn:
-            self.driver.save_checkpoint(conn, "A", call_id, f"run {tool}")
+            save_checkpoint(self.ctx, conn, "A", call_id, f"run {tool}")
         crash.before_tool(index)
         state.approve(item)
 
     def _question(
-        self, state: Any, item: Any, call_id: str, args: dict[str, Any], index: int
+        self, state: Any, item: Any, call_id: str, args: ArgsJSON, index: int
     ) -> RunStatus | None:
-        if call_id in self.state.get("answers", {}):
+        if self.ctx.record.progress.answer_for(call_id) is not None:
             self._approve(state, item, call_id, "ask_question", index)
             return None
+        question = str(args["question"])
         with self.store.write() as conn:
             row = run_rows.get_run_row(conn, self.run_id)
-            if row.question_pending != args["question"]:
-                run_rows.update_run(conn, self.run_id, question_pending=args["question"])
-                self.driver.record.write_state(
-                    conn, waiting_call=call_id, next_step="wait for an answer"
-                )
+            if row.question_pending != question:
+                run_rows.update_run(conn, self.run_id, question_pending=question)
+                self.ctx.record.advance(conn, waiting_call=call_id, next_step="wait for an answer")
                 append_event(
                     conn,
                     self.run_id,
                     EventKind.QUESTION_ASKED,
                     tool="ask_question",
-                    data={"call_id": call_id, "question": args["question"]},
+                    data={"call_id": call_id, "question": question},
                 )
-                self.driver.save_checkpoint(conn, "A", call_id, "wait for an answer")
+                save_checkpoint(self.ctx, conn, "A", call_id, "wait for an answer")
         return RunStatus.WAITING_INPUT
 
     def _gated(
@@ -316,18 +225,19 @@ class ToolGate:
         state: Any,
         item: Any,
         call_id: str,
-        tool: str,
-        args: dict[str, Any],
+        spec: ToolSpec,
+        args: ArgsJSON,
         target: str | None,
         decision: Decision,
         index: int,
     ) -> RunStatus | None:
+        tool = spec.name
         with self.store.write() as conn:
             approval = approval_rows.latest_for_call(conn, self.run_id, call_id)
             if approval is None:
-                approval = self._propose(conn, call_id, tool, args, target, decision)
+                approval = self._propose(conn, call_id, spec, args, target, decision)
                 if approval.status is ApprovalStatus.PENDING:
-                    self.driver.save_checkpoint(conn, "A", call_id, f"wait for approval of {tool}")
+                    save_checkpoint(self.ctx, conn, "A", call_id, f"wait for approval of {tool}")
                     return RunStatus.WAITING_APPROVAL
             if approval.status is ApprovalStatus.PENDING:
                 if is_expired(approval, utcnow()):
@@ -344,7 +254,7 @@ class ToolGate:
             if approval.status is ApprovalStatus.EXPIRED:
                 return RunStatus.EXPIRED
             if approval.status is ApprovalStatus.REJECTED:
-                self.driver.record.write_state(conn, rejected=True)
+                self.ctx.record.advance(conn, rejected=True)
         if approval.status is ApprovalStatus.REJECTED:
             reason = f" Reason: {approval.decision_reason}" if approval.decision_reason else ""
             state.reject(
@@ -362,28 +272,27 @@ class ToolGate:
         self,
         conn: Connection,
         call_id: str,
-        tool: str,
-        args: dict[str, Any],
+        spec: ToolSpec,
+        args: ArgsJSON,
         target: str | None,
         decision: Decision,
     ) -> Approval:
         now = utcnow()
-        ttl = float(run_rows.limits(run_rows.get_run_row(conn, self.run_id))["approval_ttl"])
-        base_hash = file_sha256(Path(target)) if tool == "save_brief" and target else None
+        ttl = self.ctx.facts.limits.approval_ttl
         auto = decision.verdict is Verdict.ALLOW
         approval = Approval(
             id=approval_rows.new_approval_id(),
             run_id=self.run_id,
-            thread_id=self.thread_id,
+            thread_id=self.ctx.facts.thread_id,
             call_id=call_id,
-            tool=tool,
-            args=args,
+            tool=spec.name,
+            args=dict(args),
             target=target,
-            base_hash=base_hash,
-            risk=risk_label(TOOLS[tool].tier),
+            base_hash=spec.base_hash(target),
+            risk=risk_label(spec.tier),
             reason=decision.reason,
-            arg_hash=arg_hash(tool, args),
-            state_version=int(self.state.get("state_version", 0)),
+            arg_hash=arg_hash(spec.name, args),
+            state_version=self.ctx.record.progress.state_version,
             version=1,
             status=ApprovalStatus.APPROVED if auto else ApprovalStatus.PENDING,
             created_at=iso(now) or "",
@@ -406,31 +315,18 @@ class ToolGate:
                 entry="decision",
                 principal=decision.principal,
                 run_id=self.run_id,
-                tool=tool,
+                tool=spec.name,
                 arg_hash=approval.arg_hash,
                 resource=target,
                 rule_id=decision.rule_id,
                 decision="approved",
                 detail=decision.reason,
             )
-        self.driver.record.write_state(
-            conn, next_step=f"wait for approval of {tool}" if not auto else f"run {tool}"
+        self.ctx.record.advance(
+            conn,
+            next_step=f"run {spec.name}" if auto else f"wait for approval of {spec.name}",
         )
         return approval
-
-    def tool_result(
-        self,
-        conn: Connection,
-        tool: str,
-        call_id: str,
-        outcome: str | None,
-        *,
-        executed: bool,
-        **extra: Any,
-    ) -> None:
-        """`executed` is true on exactly one tool_result per call: its one real execution."""
-        data = {"call_id": call_id, "outcome": outcome, "executed": executed, **extra}
-        append_event(conn, self.run_id, EventKind.TOOL_RESULT, tool=tool, data=data)
 
 
 def _tokens_of(response: ModelResponse) -> int:

@@ -1,0 +1,327 @@
+"""The only writer of a run's status: a transition table and one function per transition.
+
+Each function runs inside the caller's write transaction and does everything its transition
+implies, so a run can never be half-moved: the status and owner fields, the timeline event, the
+approval and audit rows (a cancel closes pending proposals as `cancelled`, on record, never as
+`rejected`), and at every end the release of the owner and the pruning of checkpoints to the
+latest one. A transition that is not in the table raises `IllegalTransition`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from sqlalchemy import Connection, delete, func, select, update
+from sqlalchemy.engine import Row
+
+from agent_core import RUNTIME_VERSION
+from agent_core.canonical import now_iso
+from agent_core.errors import BriefDeskError, ErrorCode, ErrorJSON
+from agent_core.events import EventKind
+from agent_core.run.progress import RunProgress
+from agent_core.statuses import ApprovalStatus, RunStatus
+from agent_core.storage import approvals as approval_rows
+from agent_core.storage import audit
+from agent_core.storage import runs as run_rows
+from agent_core.storage.schema import checkpoints, events, runs
+from agent_core.storage.timeline import append_event
+
+
+class Transition(StrEnum):
+    START = "start"
+    """First drive of a created run."""
+    RESUME = "resume"
+    """A process takes over a run that waits, was interrupted or failed retryably."""
+    WAIT_APPROVAL = "wait_approval"
+    """The driver stops at a proposal a person must decide."""
+    WAIT_INPUT = "wait_input"
+    """The driver stops at a question a person must answer."""
+    SUCCEED = "succeed"
+    """The model gave its final answer."""
+    FAIL = "fail"
+    """An error or a budget ended the run."""
+    CANCEL = "cancel"
+    """A person cancelled the run, or rejected its write (it ends `cancelled`)."""
+    EXPIRE = "expire"
+    """Its pending proposal expired before anyone decided."""
+    RELEASE = "release"
+    """The driving process gives the run back without ending it (it could not continue)."""
+
+
+_WAITING = frozenset({RunStatus.WAITING_APPROVAL, RunStatus.WAITING_INPUT})
+_NOT_ENDED = frozenset({RunStatus.CREATED, RunStatus.RUNNING, RunStatus.INTERRUPTED, *_WAITING})
+
+
+@dataclass(frozen=True)
+class Rule:
+    sources: frozenset[RunStatus]
+    target: RunStatus
+
+
+TRANSITIONS: dict[Transition, Rule] = {
+    Transition.START: Rule(frozenset({RunStatus.CREATED}), RunStatus.RUNNING),
+    # RUNNING: only when its owner is dead or is this process (checked by `claim`);
+    # FAILED: only when its error is retryable (checked by `claim`).
+    Transition.RESUME: Rule(
+        frozenset({RunStatus.RUNNING, RunStatus.INTERRUPTED, RunStatus.FAILED, *_WAITING}),
+        RunStatus.RUNNING,
+    ),
+    Transition.WAIT_APPROVAL: Rule(frozenset({RunStatus.RUNNING}), RunStatus.WAITING_APPROVAL),
+    Transition.WAIT_INPUT: Rule(frozenset({RunStatus.RUNNING}), RunStatus.WAITING_INPUT),
+    Transition.SUCCEED: Rule(frozenset({RunStatus.RUNNING}), RunStatus.SUCCEEDED),
+    Transition.FAIL: Rule(frozenset({RunStatus.RUNNING}), RunStatus.FAILED),
+    Transition.CANCEL: Rule(_NOT_ENDED, RunStatus.CANCELLED),
+    Transition.EXPIRE: Rule(
+        frozenset({RunStatus.RUNNING, RunStatus.WAITING_APPROVAL}), RunStatus.EXPIRED
+    ),
+    Transition.RELEASE: Rule(frozenset({RunStatus.RUNNING}), RunStatus.INTERRUPTED),
+}
+
+
+class IllegalTransition(BriefDeskError):
+    """A status change the table does not allow (a bug, or a race lost to another process)."""
+
+    def __init__(self, run_id: str, current: RunStatus, transition: Transition) -> None:
+        code = ErrorCode.RUN_NOT_WAITING if current in _NOT_ENDED else ErrorCode.RUN_NOT_FINISHED
+        super().__init__(
+            code, f"Run {run_id} is {current}: it cannot {transition.value.replace('_', ' ')}."
+        )
+        self.current = current
+        self.transition = transition
+
+
+def target_of(current: RunStatus, transition: Transition) -> RunStatus:
+    """The status `transition` leads to from `current`; raises when the table forbids it."""
+    rule = TRANSITIONS[transition]
+    if current not in rule.sources:
+        raise IllegalTransition("?", current, transition)
+    return rule.target
+
+
+def is_retryable(error: ErrorJSON | None) -> bool:
+    return bool(error and error.get("retryable") is True)
+
+
+# -- the transitions ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a process learns when it takes a run: how to continue it."""
+
+    started: bool
+    """True for a run's first drive (`run_started`), False for a resume (`run_resumed`)."""
+    needs_input: bool
+    """No checkpoint yet: the run (re)starts from its question instead of a saved state."""
+
+
+def create(conn: Connection, run_id: str, **values: object) -> None:
+    """A new run row, `created` until a process first drives it (never shown as crashed)."""
+    run_rows.insert_run(conn, run_id=run_id, status=str(RunStatus.CREATED), **values)
+
+
+def claim(conn: Connection, run_id: str, owner: run_rows.Owner) -> Claim:
+    """START or RESUME: this process becomes the run's owner (refuses a live other owner)."""
+    row = run_rows.get_run_row(conn, run_id)
+    current = RunStatus(row.status)
+    previous = run_rows.owner_of(row)
+    if current is RunStatus.RUNNING and previous not in (None, owner) and previous.is_alive():
+        raise BriefDeskError(
+            ErrorCode.RUN_IN_PROGRESS,
+            f"Run {run_id} is being driven by process {previous.pid} on {previous.host}.",
+        )
+    if current is RunStatus.FAILED and not is_retryable(_error_of(row)):
+        raise IllegalTransition(run_id, current, Transition.RESUME)
+    transition = Transition.START if current is RunStatus.CREATED else Transition.RESUME
+    has_checkpoint = _exists(conn, select(checkpoints.c.id).where(checkpoints.c.run_id == run_id))
+    # A run whose process died before its first checkpoint restarts from its question.
+    fresh = (
+        not has_checkpoint
+        and row.state_digest is None
+        and not _exists(conn, select(events.c.seq).where(events.c.run_id == run_id))
+    )
+    if current is RunStatus.RUNNING and previous != owner:
+        append_event(
+            conn,
+            run_id,
+            EventKind.RUN_INTERRUPTED,
+            data={"previous_owner_pid": row.owner_pid},
+        )
+    _move(
+        conn,
+        row,
+        transition,
+        owner_host=owner.host,
+        owner_pid=owner.pid,
+        owner_started=owner.started,
+        cancel_requested=0,
+        error_json=None,
+    )
+    kind = EventKind.RUN_STARTED if fresh else EventKind.RUN_RESUMED
+    data = {"question": row.question, "model": row.model, "mode": row.mode}
+    append_event(conn, run_id, kind, data={**data, "runtime": RUNTIME_VERSION})
+    return Claim(started=fresh, needs_input=not has_checkpoint)
+
+
+def wait(conn: Connection, run_id: str, status: RunStatus, progress: RunProgress) -> None:
+    """WAIT_APPROVAL or WAIT_INPUT: the run keeps its checkpoint and releases its owner."""
+    transition = {
+        RunStatus.WAITING_APPROVAL: Transition.WAIT_APPROVAL,
+        RunStatus.WAITING_INPUT: Transition.WAIT_INPUT,
+    }[status]
+    row = run_rows.get_run_row(conn, run_id)
+    _move(conn, row, transition, state_json=progress.dumps(), **_NO_OWNER)
+
+
+def succeed(conn: Connection, run_id: str, progress: RunProgress, output: str) -> None:
+    _end(conn, run_id, Transition.SUCCEED, progress, output=output, by=None)
+
+
+def fail(conn: Connection, run_id: str, progress: RunProgress | None, error: ErrorJSON) -> None:
+    _end(conn, run_id, Transition.FAIL, progress, error=error, by=None)
+
+
+def cancel(
+    conn: Connection,
+    run_id: str,
+    progress: RunProgress | None,
+    *,
+    by: str | None,
+    reason: str,
+    output: str | None = None,
+) -> None:
+    """CANCEL: pending proposals become `cancelled` (event + audit naming `by`)."""
+    _end(conn, run_id, Transition.CANCEL, progress, by=by, reason=reason, output=output)
+
+
+def expire(conn: Connection, run_id: str, progress: RunProgress | None) -> None:
+    _end(conn, run_id, Transition.EXPIRE, progress, by=None)
+
+
+def release(conn: Connection, run_id: str, owner: run_rows.Owner) -> bool:
+    """RELEASE, only of our own claim: once we stopped, another process may own the run."""
+    row = run_rows.get_run_row(conn, run_id)
+    if RunStatus(row.status) is not RunStatus.RUNNING or run_rows.owner_of(row) != owner:
+        return False
+    _move(conn, row, Transition.RELEASE, **_NO_OWNER)
+    return True
+
+
+def request_cancel(conn: Connection, run_id: str, *, by: str) -> None:
+    """A live owner stops at its next boundary and records the end itself; not a status change."""
+    conn.execute(update(runs).where(runs.c.run_id == run_id).values(cancel_requested=1))
+    audit.record(conn, entry="cancel_requested", principal=f"person:{by}", run_id=run_id, detail=by)
+
+
+# -- the machinery --------------------------------------------------------------------------
+
+_NO_OWNER: dict[str, None] = {"owner_host": None, "owner_pid": None, "owner_started": None}
+
+
+def _move(conn: Connection, row: Row[object], transition: Transition, **values: object) -> None:
+    current = RunStatus(row.status)  # type: ignore[attr-defined]
+    run_id = str(row.run_id)  # type: ignore[attr-defined]
+    rule = TRANSITIONS[transition]
+    if current not in rule.sources:
+        raise IllegalTransition(run_id, current, transition)
+    result = conn.execute(
+        update(runs)
+        .where(runs.c.run_id == run_id, runs.c.status == str(current))
+        .values(status=str(rule.target), updated_at=now_iso(), **values)
+    )
+    if result.rowcount != 1:  # unreachable inside one write transaction; kept as a guard
+        raise IllegalTransition(run_id, current, transition)
+
+
+def _end(
+    conn: Connection,
+    run_id: str,
+    transition: Transition,
+    progress: RunProgress | None,
+    *,
+    by: str | None,
+    output: str | None = None,
+    error: ErrorJSON | None = None,
+    reason: str | None = None,
+) -> None:
+    row = run_rows.get_run_row(conn, run_id)
+    progress = progress or RunProgress.loads(row.state_json)
+    _move(
+        conn,
+        row,
+        transition,
+        state_json=progress.advance(next_step="done", waiting_call=None).dumps(),
+        output=output,
+        error_json=None if error is None else json.dumps(error),
+        question_pending=None,
+        cancel_requested=0,
+        **_NO_OWNER,
+    )
+    _close_pending_approvals(conn, run_id, transition, by=by)
+    data: dict[str, object] = {"status": str(TRANSITIONS[transition].target)}
+    if error:
+        data["error"] = error
+    if by:
+        data["by"] = by
+    if reason:
+        data["reason"] = reason
+    append_event(conn, run_id, EventKind.RUN_FINISHED, data=data)
+    prune_checkpoints(conn, run_id)
+
+
+def _close_pending_approvals(
+    conn: Connection, run_id: str, transition: Transition, *, by: str | None
+) -> None:
+    """An ended run has no pending proposal: each is closed on record, never as a rejection."""
+    status = ApprovalStatus.EXPIRED if transition is Transition.EXPIRE else ApprovalStatus.CANCELLED
+    who = by or "briefdesk"
+    for pending in approval_rows.list_approvals(conn, status="pending", run_id=run_id):
+        closed = approval_rows.transition(
+            conn,
+            pending,
+            replace(
+                pending,
+                status=status,
+                reviewer=who if status is ApprovalStatus.CANCELLED else None,
+                decided_at=now_iso(),
+            ),
+        )
+        approval_rows.append_approval_event(
+            conn, closed, EventKind.APPROVAL_DECIDED, reviewer=closed.reviewer
+        )
+        if status is ApprovalStatus.CANCELLED:
+            audit.record(
+                conn,
+                entry="decision",
+                principal=f"person:{who}" if by else "system",
+                run_id=run_id,
+                tool=closed.tool,
+                arg_hash=closed.arg_hash,
+                resource=closed.target,
+                decision=str(ApprovalStatus.CANCELLED),
+                detail=f"run {transition.value}",
+            )
+
+
+def prune_checkpoints(conn: Connection, run_id: str) -> int:
+    """An ended run keeps only its latest checkpoint (resume of an ended run changes nothing)."""
+    latest = conn.execute(
+        select(func.max(checkpoints.c.sequence)).where(checkpoints.c.run_id == run_id)
+    ).scalar()
+    if latest is None:
+        return 0
+    result = conn.execute(
+        delete(checkpoints).where(checkpoints.c.run_id == run_id, checkpoints.c.sequence < latest)
+    )
+    return int(result.rowcount or 0)
+
+
+def _exists(conn: Connection, query: object) -> bool:
+    return conn.execute(query.limit(1)).first() is not None  # type: ignore[attr-defined]
+
+
+def _error_of(row: Row[object]) -> ErrorJSON | None:
+    text = row.error_json  # type: ignore[attr-defined]
+    return None if not text else json.loads(text)

@@ -1,0 +1,177 @@
+"""A run's progress and limits as typed values (stored as JSON in `runs.state_json`/`limits_json`).
+
+Progress changes only by `advance`, which returns a new value with `state_version` + 1, so a
+proposal can say which version of the run state it was made against. Old rows (written before
+a field existed) read with that field's default; unknown keys are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
+
+from agent_core.canonical import now_iso
+from agent_core.errors import BriefDeskError, ErrorCode
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """The run state container: counters, evidence and the next step of one run."""
+
+    turns: int = 0
+    """Model responses so far (each `model_turn` event gets the next one, across resumes)."""
+    tool_calls: int = 0
+    """Tool calls the model proposed so far (parallel calls one by one)."""
+    tokens: int = 0
+    """Tokens the model endpoint reported (offline and scripted models report none)."""
+    sources_found: tuple[str, ...] = ()
+    """Source ids search returned, first-seen order."""
+    sources_read: tuple[str, ...] = ()
+    """Source ids read in full, first-read order."""
+    next_step: str = "model"
+    """What the run does next, for people (`model`, `run save_brief`, `done`, ...)."""
+    active_s: float = 0.0
+    """Seconds a process spent driving the run (the wall-time budget counts these)."""
+    answers: tuple[tuple[str, str], ...] = ()
+    """(call_id, answer) for each answered `ask_question`."""
+    waiting_call: str | None = None
+    """The `ask_question` call the run waits on, while `waiting_input`."""
+    rejected: bool = False
+    """A person rejected a write of this run: it ends `cancelled`, not `succeeded`."""
+    state_version: int = 0
+    """Increases with every change; proposals record the version they were made against."""
+    created: str = field(default_factory=now_iso)
+    """When the run was created (ISO time)."""
+
+    def advance(self, **changes: Any) -> RunProgress:
+        return replace(self, **changes, state_version=self.state_version + 1)
+
+    def answer_for(self, call_id: str) -> str | None:
+        return dict(self.answers).get(call_id)
+
+    def with_answer(self, call_id: str, answer: str) -> RunProgress:
+        kept = tuple((c, a) for c, a in self.answers if c != call_id)
+        return self.advance(
+            answers=(*kept, (call_id, answer)), next_step="continue with the answer"
+        )
+
+    def with_sources(
+        self, found: list[str] | None = None, read: list[str] | None = None
+    ) -> dict[str, tuple[str, ...]]:
+        """The evidence fields after merging new source ids (first-seen order kept)."""
+        return {
+            "sources_found": _merge(self.sources_found, found or []),
+            "sources_read": _merge(self.sources_read, read or []),
+        }
+
+    def to_json(self) -> dict[str, object]:
+        data = asdict(self)
+        data["sources_found"] = list(self.sources_found)
+        data["sources_read"] = list(self.sources_read)
+        data["answers"] = dict(self.answers)
+        return data
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False)
+
+    @staticmethod
+    def loads(text: str) -> RunProgress:
+        try:
+            raw = json.loads(text)
+            if not isinstance(raw, dict):
+                raise TypeError("not an object")
+            known = {f.name for f in fields(RunProgress)}
+            values = {k: v for k, v in raw.items() if k in known}
+            for key in ("sources_found", "sources_read"):
+                if key in values:
+                    values[key] = tuple(str(s) for s in values[key])
+            if "answers" in values:
+                values["answers"] = tuple(
+                    (str(c), str(a)) for c, a in dict(values["answers"]).items()
+                )
+            progress = RunProgress(**values)
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise BriefDeskError(
+                ErrorCode.STORAGE_CORRUPT, f"A stored run state cannot be read ({exc})."
+            ) from None
+        return progress
+
+
+def _merge(existing: tuple[str, ...], new: list[str]) -> tuple[str, ...]:
+    return existing + tuple(dict.fromkeys(s for s in new if s not in existing))
+
+
+MAX_COUNT = 100_000
+MAX_TTL_S = 10 * 365 * 24 * 3600.0  # far enough ahead; still a date Python can write
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    """What a run may use; fixed when it is created, kept by `resume`."""
+
+    max_turns: int = 50
+    """Model turns (the contract asks for at least 50 by default)."""
+    max_tool_calls: int = 100
+    """Tool calls proposed by the model (at least 100 by default)."""
+    max_seconds: float = 900.0
+    """Seconds of driving (not of waiting for a person)."""
+    max_tokens: int | None = 500_000
+    """Tokens a remote model may report; None for no limit."""
+    approval_ttl: float = 3600.0
+    """Seconds a proposal waits for a person before it expires."""
+
+    def __post_init__(self) -> None:
+        for name in ("max_turns", "max_tool_calls"):
+            _check_count(name, getattr(self, name), MAX_COUNT)
+        if self.max_tokens is not None:
+            _check_count("max_tokens", self.max_tokens, 10**12)
+        _check_seconds("max_seconds", self.max_seconds, MAX_TTL_S)
+        _check_seconds("approval_ttl", self.approval_ttl, MAX_TTL_S)
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json())
+
+    @staticmethod
+    def loads(text: str) -> RunLimits:
+        try:
+            raw = json.loads(text)
+            known = {f.name for f in fields(RunLimits)}
+            return RunLimits(**{k: v for k, v in dict(raw).items() if k in known})
+        except BriefDeskError as exc:
+            raise BriefDeskError(
+                ErrorCode.STORAGE_CORRUPT, f"A stored run limit is invalid: {exc.message}"
+            ) from None
+        except (TypeError, ValueError) as exc:
+            raise BriefDeskError(
+                ErrorCode.STORAGE_CORRUPT, f"Stored run limits cannot be read ({exc})."
+            ) from None
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _check_count(name: str, value: object, maximum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS, f"{_flag(name)} takes an integer from 1 to {maximum:,}."
+        )
+
+
+def _check_seconds(name: str, value: object, maximum: float) -> None:
+    ok = (
+        not isinstance(value, bool)
+        and isinstance(value, (int, float))
+        and math.isfinite(value)
+        and 0 < value <= maximum
+    )
+    if not ok:
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS,
+            f"{_flag(name)} takes a positive, finite number of seconds (at most {maximum:.0f}).",
+        )

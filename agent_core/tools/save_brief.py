@@ -1,0 +1,104 @@
+"""save_brief: the one file write (write tier: a person approves it in `default` mode).
+
+Atomic and durable (temp file, fsync, rename, fsync folder). After a crash between the write
+and its confirmation, `reconcile` settles the call by the target's content hash: a file that
+already holds the approved content is recorded as written, never written twice.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field
+
+from agent_core import crash
+from agent_core.canonical import sha256_hex
+from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.statuses import ToolOutcomeStatus
+from agent_core.tools.sandbox import (
+    atomic_write_nofollow,
+    file_sha256,
+    remove_stale_temps,
+    resolve_inside,
+)
+from agent_core.tools.specs import (
+    NonBlank,
+    Tier,
+    ToolArgs,
+    ToolEnv,
+    ToolResult,
+    ToolScope,
+    ToolSpec,
+)
+
+
+class SaveArgs(ToolArgs):
+    relative_path: Annotated[
+        NonBlank, Field(description="Path under the artifacts folder.", max_length=1024)
+    ]
+    content: Annotated[
+        NonBlank, Field(description="The Markdown content of the brief.", max_length=200_000)
+    ]
+
+
+def resolve(args: SaveArgs, scope: ToolScope) -> str:
+    scope.artifacts.mkdir(parents=True, exist_ok=True)
+    return str(resolve_inside(scope.artifacts, args.relative_path, must_exist=False))
+
+
+def base_hash(target: str | None) -> str | None:
+    return file_sha256(Path(target)) if target else None
+
+
+def expected_hash(args: SaveArgs) -> str:
+    return sha256_hex(args.content)
+
+
+def run(env: ToolEnv, args: SaveArgs) -> ToolResult:
+    target = Path(str(env.target))
+    if file_sha256(target) != env.base_hash:
+        raise BriefDeskError(
+            ErrorCode.TARGET_CHANGED,
+            f"{target} changed since the proposal was shown; the approved diff no longer applies.",
+        )
+    artifacts = env.scope.artifacts.resolve()
+    atomic_write_nofollow(
+        env.scope.artifacts,
+        target.relative_to(artifacts).as_posix(),
+        args.content.encode("utf-8"),
+        after_durable=crash.after_write_before_confirm,
+    )
+    return _saved(target, args.content, reconciled=False)
+
+
+def reconcile(env: ToolEnv, args: SaveArgs) -> ToolResult | None:
+    target = Path(str(env.target))
+    remove_stale_temps(target)  # a kill between fsync and rename leaves one behind
+    if file_sha256(target) == expected_hash(args):
+        return _saved(target, args.content, reconciled=True)
+    return None
+
+
+def _saved(target: Path, content: str, *, reconciled: bool) -> ToolResult:
+    size = len(content.encode("utf-8"))
+    data = {"saved": True, "path": str(target), "bytes": size, "sha256": sha256_hex(content)}
+    summary = {"path": str(target), "bytes": size, "reconciled": reconciled}
+    return ToolResult(ToolOutcomeStatus.SUCCESS, json.dumps(data), summary)
+
+
+SPEC = ToolSpec(
+    name="save_brief",
+    tier=Tier.WRITE,
+    description="Propose saving the brief as a Markdown file inside the artifacts folder. "
+    "A person reviews the exact path and content before anything is written.",
+    args_model=SaveArgs,
+    body=run,
+    resolve_target=resolve,
+    base_hash=base_hash,
+    expected_hash=expected_hash,
+    reconcile=reconcile,
+    content_field="content",
+    path_field="relative_path",
+)
