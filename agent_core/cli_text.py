@@ -58,10 +58,10 @@ def review_view(described: dict[str, Any]) -> dict[str, Any]:
     """`approvals show`: the proposal, whether its target changed, and a unified diff."""
     approval = described["approval"]
     diff = None
-    if approval["tool"] == "save_brief":
+    if approval.get("content_field"):
         current = described["current_text"]
         old = [] if current is None else current.splitlines(keepends=True)
-        new = str(approval["args"]["content"]).splitlines(keepends=True)
+        new = str(approval["args"][approval["content_field"]]).splitlines(keepends=True)
         label = approval["target"]
         diff = "".join(
             difflib.unified_diff(old, new, "/dev/null" if current is None else label, label)

@@ -43,7 +43,7 @@ def run_json(conn: Connection, row: Any) -> RunView:
         "mode": row.mode,
         "created_at": row.created_at,
         "updated_at": row.updated_at,
-        "approvals": [a.to_json() for a in pending],
+        "approvals": [approval_view(a) for a in pending],
         "question_pending": row.question_pending if status is RunStatus.WAITING_INPUT else None,
         "output": row.output,
         "error": json.loads(row.error_json) if row.error_json else None,
@@ -51,6 +51,16 @@ def run_json(conn: Connection, row: Any) -> RunView:
         "artifacts": row.artifacts_dir,
     }
     return data
+
+
+def approval_view(approval: Approval) -> ApprovalView:
+    """The contract's APPROVAL plus what its tool's spec tells a reviewer's window: which
+    argument is the new content of the target (shown as a diff) and which names the target."""
+    spec = spec_for(approval.tool)
+    view = approval.to_json()
+    view["content_field"] = spec.content_field
+    view["path_field"] = spec.path_field
+    return view
 
 
 def sweep_expired(store: Store) -> int:
@@ -81,14 +91,15 @@ def list_approvals(
     sweep_expired(store)
     with store.read() as conn:
         return [
-            a.to_json() for a in approval_rows.list_approvals(conn, status=status, run_id=run_id)
+            approval_view(a)
+            for a in approval_rows.list_approvals(conn, status=status, run_id=run_id)
         ]
 
 
 def get_approval(store: Store, approval_id: str) -> ApprovalView:
     sweep_expired(store)
     with store.read() as conn:
-        return approval_rows.get_approval(conn, approval_id).to_json()
+        return approval_view(approval_rows.get_approval(conn, approval_id))
 
 
 def approve(
@@ -146,7 +157,7 @@ def _decide(
             decision=str(after.status),
             detail=reason,
         )
-        return after.to_json()
+        return approval_view(after)
 
 
 def _remember(conn: Connection, approval: Approval, reviewer: str, scope: str) -> str:
@@ -238,7 +249,7 @@ def edit(
             decision="edited",
             detail=f"{current.id} -> {new.id}",
         )
-        return new.to_json()
+        return approval_view(new)
 
 
 def describe_approval(store: Store, approval_id: str) -> dict[str, Any]:
@@ -258,7 +269,7 @@ def describe_approval(store: Store, approval_id: str) -> dict[str, Any]:
         if current_hash is not None:
             current_text = Path(str(approval.target)).read_text(encoding="utf-8", errors="replace")
     return {
-        "approval": approval.to_json(),
+        "approval": approval_view(approval),
         "run": run,
         "current_text": current_text,
         "current_hash": current_hash,

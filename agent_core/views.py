@@ -6,7 +6,7 @@ reads them; so a key renamed here is a contract change, caught by the CLI contra
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from agent_core.errors import ErrorJSON
 
@@ -39,6 +39,10 @@ class ApprovalView(TypedDict):
     decided_at: str | None
     decided_by_rule: str | None
     consumed_at: str | None
+    content_field: NotRequired[str | None]
+    """The argument a reviewer reads as the target's new content (a diff); null: none."""
+    path_field: NotRequired[str | None]
+    """The argument that names the target (editable as a path); null: none."""
 
 
 class RunView(TypedDict):

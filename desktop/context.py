@@ -186,9 +186,7 @@ class AppContext(QObject):
         approve the selected run's pending write, or start a demo run whose write needs no
         approval (acceptEdits)."""
         self.arm_crash("after_write_before_confirm")
-        pending = [
-            a for a in (selected or {}).get("approvals") or [] if a.get("tool") == "save_brief"
-        ]
+        pending = [a for a in (selected or {}).get("approvals") or [] if a.get("content_field")]
         if selected and selected.get("status") == RunStatus.WAITING_APPROVAL and pending:
             self.decide_and_resume(pending[0]["id"], selected["run_id"], True, "crash demo")
             return "approve"

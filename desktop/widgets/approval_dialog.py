@@ -176,8 +176,8 @@ class ApprovalDialog(QDialog):
         self.action_stack.show_reviewer(self.reviewer)
         if self.edit_panel.isVisible():
             self.edit_panel.revalidate()  # the file may have changed: validate and diff again
-        elif ap["tool"] == "save_brief":
-            content = ap["args"].get("content", "")
+        elif ap.get("content_field"):
+            content = str(ap["args"].get(ap["content_field"], ""))
             self._show_summary(content)
             self.diff.set_texts(
                 info["current_text"],
@@ -221,7 +221,7 @@ class ApprovalDialog(QDialog):
             approval, hash_now = result
             known = self.approval or {}
             shown_hash = (self.info or {}).get("current_hash")
-            changed_on_disk = approval["tool"] == "save_brief" and hash_now != shown_hash
+            changed_on_disk = bool(approval.get("content_field")) and hash_now != shown_hash
             if approval["id"] != known.get("id"):
                 return  # switched to the newest version meanwhile
             if changed_on_disk or approval["status"] != known.get("status"):

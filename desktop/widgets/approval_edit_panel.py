@@ -67,12 +67,12 @@ class ApprovalEditPanel(QWidget):
         self._validate_timer.timeout.connect(self._validate_now)
 
     def load(self, approval: dict[str, Any]) -> None:
-        """Fill the editors from a proposal: path and content for save_brief, JSON otherwise."""
-        args, is_brief = approval["args"], approval["tool"] == "save_brief"
-        self.path_caption.setVisible(is_brief)
-        self.path_edit.setVisible(is_brief)
-        self.path_edit.setText(args.get("relative_path", "") if is_brief else "")
-        self.content_edit.setPlainText(args.get("content", "") if is_brief else args_text(args))
+        """Fill the editors from a proposal: path and content for a write, JSON otherwise."""
+        args, fields = approval["args"], _write_fields(approval)
+        self.path_caption.setVisible(fields is not None)
+        self.path_edit.setVisible(fields is not None)
+        self.path_edit.setText(str(args.get(fields[0], "")) if fields else "")
+        self.content_edit.setPlainText(str(args.get(fields[1], "")) if fields else args_text(args))
 
     def discard(self) -> None:
         """Hide and forget the edits; a validation still on its way will be ignored."""
@@ -95,12 +95,9 @@ class ApprovalEditPanel(QWidget):
         self._validate_timer.stop()
 
     def _edited_args(self) -> dict[str, Any]:
-        approval = self._host.approval
-        if approval and approval["tool"] == "save_brief":
-            return {
-                "relative_path": self.path_edit.text(),
-                "content": self.content_edit.toPlainText(),
-            }
+        fields = _write_fields(self._host.approval)
+        if fields:
+            return {fields[0]: self.path_edit.text(), fields[1]: self.content_edit.toPlainText()}
         value = json.loads(self.content_edit.toPlainText())  # JSONDecodeError is a ValueError
         if not isinstance(value, dict):
             raise ValueError("the arguments must be a JSON object")
@@ -116,7 +113,7 @@ class ApprovalEditPanel(QWidget):
             return
         host = self._host
         approval_id, root = host.approval_id, (host.info or {}).get("artifacts_root")
-        is_brief = bool(host.approval and host.approval["tool"] == "save_brief")
+        is_brief = _write_fields(host.approval) is not None
 
         def work(ws: Any) -> tuple[dict[str, Any], str | None]:
             result = ws.validate_edit(approval_id, args)
@@ -153,3 +150,10 @@ def read_target_text(target: str | None, artifacts_root: str | None) -> str | No
         return Workspace.read_text_inside(root, relative, max_bytes=5_000_000)[0]
     except (BriefDeskError, ValueError, OSError):
         return None
+
+
+def _write_fields(approval: dict[str, Any] | None) -> tuple[str, str] | None:
+    """(path argument, content argument) when the tool's spec says it writes a file."""
+    if not approval or not approval.get("path_field") or not approval.get("content_field"):
+        return None
+    return str(approval["path_field"]), str(approval["content_field"])

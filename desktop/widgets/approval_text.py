@@ -64,10 +64,10 @@ def countdown_text(expires_at: str, now: datetime) -> tuple[str, float]:
 def title_text(info: dict[str, Any]) -> str:
     """The rich heading: what the tool wants to do."""
     ap = info["approval"]
-    if ap["tool"] == "save_brief":
+    if ap.get("content_field"):  # its spec says: this call writes content to its target
         new = info["current_text"] is None
         verb = "create a new file" if new else "overwrite an existing file"
-        return f"<b>save_brief</b> wants to {verb} — version {ap['version']}"
+        return f"<b>{escape(ap['tool'])}</b> wants to {verb} — version {ap['version']}"
     return f"<b>{escape(ap['tool'])}</b> needs approval ({escape(ap['risk'])})"
 
 
