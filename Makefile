@@ -10,7 +10,7 @@ lint:
 	.venv/bin/python -m mypy
 	.venv/bin/lint-imports
 sweep-long:
-	BRIEFDESK_SWEEP_RANDOM_KILLS=20 ./dev.sh test tests/drills/test_crash_sweep.py -s
+	BRIEFDESK_SWEEP_RANDOM_KILLS=20 ./dev.sh test tests/drills/test_crash_sweep.py tests/drills/test_lifecycle_model.py -s
 bench:
 	.venv/bin/python benchmarks/bench_startup.py
 	.venv/bin/python benchmarks/bench_storage_growth.py

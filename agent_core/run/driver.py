@@ -199,9 +199,15 @@ class RunDriver:
             # The SDK wraps what a tool raises (a cancel, a budget, a storage error): unwrap it.
             exc = _our_cause(raised)
             if isinstance(exc, StopRun):
-                self._end(lambda conn, p: lifecycle.cancel(
-                    conn, self.run_id, p, by=None, reason="cancelled while running"
-                ))  # fmt: skip
+                self._end(
+                    lambda conn, p: lifecycle.cancel(
+                        conn,
+                        self.run_id,
+                        p,
+                        by=lifecycle.cancel_requester(conn, self.run_id),
+                        reason="cancelled while running",
+                    )
+                )
                 return
             if isinstance(exc, BriefDeskError) and exc.code == ErrorCode.MIGRATION_REQUIRED:
                 self.release()

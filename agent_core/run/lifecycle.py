@@ -25,6 +25,7 @@ from agent_core.statuses import ApprovalStatus, RunStatus
 from agent_core.storage import approvals as approval_rows
 from agent_core.storage import audit
 from agent_core.storage import runs as run_rows
+from agent_core.storage.schema import audit as audit_table
 from agent_core.storage.schema import checkpoints, events, runs
 from agent_core.storage.timeline import append_event
 
@@ -165,14 +166,24 @@ def claim(conn: Connection, run_id: str, owner: run_rows.Owner) -> Claim:
     return Claim(started=fresh, needs_input=not has_checkpoint)
 
 
-def wait(conn: Connection, run_id: str, status: RunStatus, progress: RunProgress) -> None:
-    """WAIT_APPROVAL or WAIT_INPUT: the run keeps its checkpoint and releases its owner."""
+def wait(conn: Connection, run_id: str, status: RunStatus, progress: RunProgress) -> RunStatus:
+    """WAIT_APPROVAL or WAIT_INPUT: the run keeps its checkpoint and releases its owner.
+
+    A cancel requested while it was driving wins: the run ends `cancelled` instead of
+    waiting (else the request would be lost, and the next resume would clear it).
+    Returns the status the run has now.
+    """
     transition = {
         RunStatus.WAITING_APPROVAL: Transition.WAIT_APPROVAL,
         RunStatus.WAITING_INPUT: Transition.WAIT_INPUT,
     }[status]
     row = run_rows.get_run_row(conn, run_id)
+    if row.cancel_requested:
+        by = cancel_requester(conn, run_id)
+        cancel(conn, run_id, progress, by=by, reason="cancelled while running")
+        return RunStatus.CANCELLED
     _move(conn, row, transition, state_json=progress.dumps(), **_NO_OWNER)
+    return status
 
 
 def succeed(conn: Connection, run_id: str, progress: RunProgress, output: str) -> None:
@@ -213,6 +224,17 @@ def request_cancel(conn: Connection, run_id: str, *, by: str) -> None:
     """A live owner stops at its next boundary and records the end itself; not a status change."""
     conn.execute(update(runs).where(runs.c.run_id == run_id).values(cancel_requested=1))
     audit.record(conn, entry="cancel_requested", principal=f"person:{by}", run_id=run_id, detail=by)
+
+
+def cancel_requester(conn: Connection, run_id: str) -> str | None:
+    """Who asked a running run to stop (its owner records the end, naming them)."""
+    row = conn.execute(
+        select(audit_table.c.detail)
+        .where(audit_table.c.run_id == run_id, audit_table.c.entry == "cancel_requested")
+        .order_by(audit_table.c.id.desc())
+        .limit(1)
+    ).first()
+    return None if row is None else str(row.detail)
 
 
 # -- the machinery --------------------------------------------------------------------------

@@ -233,6 +233,8 @@ def test_a_blocked_tool_body_leaves_the_loop_free_for_polls_and_a_cancel(
     assert status_while_blocked == "running"  # a live owner stops at its next boundary
     run = ws.get_run(run_id)
     assert run["status"] == "cancelled"
+    finished = [e["data"] for e in ws.timeline(run_id) if e["kind"] == "run_finished"]
+    assert [f["by"] for f in finished] == ["ana"]  # the owner names who asked it to stop
     results = [e["data"] for e in ws.timeline(run_id) if e["kind"] == "tool_result"]
     assert [r["executed"] for r in results] == [True]  # the blocked call finished, once
     assert _count(ws, "checkpoints", run_id) == 1
