@@ -10,7 +10,7 @@ never executed again, which is what makes resume after a crash safe.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
 from agents.model_settings import ModelSettings
 from agents.models.interface import Model, ModelTracing
 from agents.result import RunResult
+from sqlalchemy import Connection
 
 from agent_core import RUNTIME_VERSION
 from agent_core.errors import BriefDeskError, ErrorCode, ErrorJSON
@@ -30,6 +31,7 @@ from agent_core.run import lifecycle
 from agent_core.run.context import BudgetExceeded, RunContext, StopRun
 from agent_core.run.executor import ToolExecutor
 from agent_core.run.gate import ToolGate
+from agent_core.run.progress import RunProgress
 from agent_core.run.record import RunRecord
 from agent_core.statuses import RunStatus
 from agent_core.storage import runs as run_rows
@@ -224,7 +226,7 @@ class RunDriver:
         with self.store.write() as conn:
             lifecycle.release(conn, self.run_id, run_rows.Owner.current())
 
-    def _progress_now(self) -> Any:
+    def _progress_now(self) -> RunProgress:
         record = self.ctx.record
         return record.progress.advance(active_s=round(self.ctx.active_seconds(), 3))
 
@@ -236,7 +238,7 @@ class RunDriver:
             else:
                 lifecycle.wait(conn, self.run_id, status, progress)
 
-    def _end(self, transition: Any) -> None:
+    def _end(self, transition: Callable[[Connection, RunProgress], None]) -> None:
         with self.store.write() as conn:
             transition(conn, self._progress_now())
 
