@@ -28,6 +28,9 @@ class RunContext:
     record: RunRecord
     settings: Settings
     started_clock: float = field(default_factory=time.monotonic)
+    # The SDK RunState of the current pause, until the first write of the pause saves it (with
+    # checkpoint A, in one commit).
+    unsaved_state: str | None = None
 
     @property
     def run_id(self) -> str:
@@ -48,6 +51,10 @@ class RunContext:
             settings=self.settings,
             network_calls_used=network_calls_used,
         )
+
+    def take_unsaved_state(self) -> str | None:
+        state, self.unsaved_state = self.unsaved_state, None
+        return state
 
     def active_seconds(self) -> float:
         return self.record.progress.active_s + (time.monotonic() - self.started_clock)

@@ -188,11 +188,12 @@ class RunDriver:
                     if outcome.stop_status is not None:
                         self._stop(outcome.stop_status)
                         return
+                    self._save_unsaved_state()  # a pause that only refused calls
                 result = await Runner.run(agent, current, run_config=config, max_turns=10_000)
                 if result.interruptions:
                     paused = result.to_state()
-                    with self.store.write() as conn:
-                        save_state_string(conn, self.run_id, paused.to_string())
+                    # Saved with the pause's first write (checkpoint A): one commit, not two.
+                    self.ctx.unsaved_state = paused.to_string()
                     current = paused
                     continue
                 self._finish(result)
@@ -230,8 +231,19 @@ class RunDriver:
         record = self.ctx.record
         return record.progress.advance(active_s=round(self.ctx.active_seconds(), 3))
 
+    def _save_unsaved_state(self, conn: Connection | None = None) -> None:
+        state = self.ctx.take_unsaved_state()
+        if state is None:
+            return
+        if conn is not None:
+            save_state_string(conn, self.run_id, state)
+            return
+        with self.store.write() as own:
+            save_state_string(own, self.run_id, state)
+
     def _stop(self, status: RunStatus) -> None:
         with self.store.write() as conn:
+            self._save_unsaved_state(conn)
             progress = self._progress_now()
             if status is RunStatus.EXPIRED:
                 lifecycle.expire(conn, self.run_id, progress)
@@ -240,6 +252,7 @@ class RunDriver:
 
     def _end(self, transition: Callable[[Connection, RunProgress], None]) -> None:
         with self.store.write() as conn:
+            self._save_unsaved_state(conn)
             transition(conn, self._progress_now())
 
     async def _load_state(self, agent: Agent[Any]) -> RunState[Any] | None:

@@ -163,7 +163,7 @@ class ToolExecutor:
             self.ctx.record.advance(conn, next_step="model", **progress.with_sources(found, read))
             if approval is not None and approval.status is ApprovalStatus.APPROVED:
                 approval_rows.transition(conn, approval, consume(approval, now_iso()))
-            save_checkpoint(self.ctx, conn, "B", call_id, "model")
+            save_checkpoint(self.ctx, conn, "B", call_id, "model", confirmed=key)
 
     def _replay(self, conn: Connection, tool: str, call_id: str, entry: ledger.LedgerEntry) -> str:
         record = dict(entry.result or {})

@@ -6,23 +6,28 @@ stored it first; deleting that run hands such a blob to a run that still refers 
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from agent_core.canonical import now_iso, sha256_hex
 from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.storage.prepared import Prepared
 from agent_core.storage.schema import blobs, checkpoints, ledger, runs
+
+# Compiled once: a RunState blob is stored at every tool boundary (storage/checkpoints.py).
+_EXISTS = Prepared(select(blobs.c.digest).where(blobs.c.digest == bindparam("digest")))
+_INSERT = Prepared(insert(blobs), keys=("digest", "size", "data", "run_id", "created_at"))
+_DELETE = Prepared(delete(blobs).where(blobs.c.digest == bindparam("digest")))
 
 
 def put_blob(conn: Connection, data: bytes, *, run_id: str | None = None) -> str:
     digest = sha256_hex(data)
-    exists = conn.execute(select(blobs.c.digest).where(blobs.c.digest == digest)).first()
-    if exists is None:
-        conn.execute(
-            insert(blobs).values(
-                digest=digest, size=len(data), data=data, run_id=run_id, created_at=now_iso()
-            )
-        )
+    if _EXISTS.scalar(conn, digest=digest) is None:
+        _INSERT(conn, digest=digest, size=len(data), data=data, run_id=run_id, created_at=now_iso())
     return digest
+
+
+def blob_exists(conn: Connection, digest: str) -> bool:
+    return _EXISTS.scalar(conn, digest=digest) is not None
 
 
 def get_blob(conn: Connection, digest: str) -> bytes:
@@ -38,7 +43,7 @@ def get_blob(conn: Connection, digest: str) -> bytes:
 
 
 def delete_blob(conn: Connection, digest: str) -> None:
-    conn.execute(delete(blobs).where(blobs.c.digest == digest))
+    _DELETE(conn, digest=digest)
 
 
 def _other_referrer(conn: Connection, digest: str, run_id: str) -> str | None:

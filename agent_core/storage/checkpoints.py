@@ -1,9 +1,13 @@
 """Checkpoints at tool boundaries: save, latest, resume.
 
 Storage stays linear in the length of a run: the SDK RunState string (which holds the whole
-history) is kept once per run, as the latest blob; each checkpoint row holds small run state and
-a reference to the RunState blob that was current when it was saved. Older RunState blobs are
-pruned when a newer one replaces them.
+history) is kept once per run, as the latest blob; each checkpoint row holds small run state,
+the idempotency keys confirmed at its own boundary (the ledger holds them all) and a reference
+to the RunState blob that was current when it was saved. Older RunState blobs are pruned when a
+newer one replaces them.
+
+A checkpoint is saved at every tool boundary, so its statements are built once, at import, and
+executed with parameters: building a statement per call cost more than the durable commit.
 """
 
 from __future__ import annotations
@@ -13,12 +17,41 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select
+from sqlalchemy import Connection, bindparam, func, insert, select
 
-from agent_core.canonical import now_iso
-from agent_core.storage.blobs import delete_blob, get_blob, put_blob
+from agent_core.canonical import now_iso, sha256_hex
+from agent_core.storage.blobs import blob_exists, delete_blob, get_blob, put_blob
 from agent_core.storage.engine import Store
-from agent_core.storage.schema import checkpoints, runs
+from agent_core.storage.prepared import Prepared
+from agent_core.storage.schema import blobs, checkpoints, runs
+
+_STATE_DIGEST = Prepared(select(runs.c.state_digest).where(runs.c.run_id == bindparam("run_id")))
+_REPLACE_BLOB = Prepared(
+    blobs.update()
+    .where(blobs.c.digest == bindparam("previous"))
+    .values(
+        digest=bindparam("digest"),
+        size=bindparam("size"),
+        data=bindparam("data"),
+        created_at=bindparam("at"),
+    )
+)
+_SET_STATE_DIGEST = Prepared(
+    runs.update().where(runs.c.run_id == bindparam("rid")).values(state_digest=bindparam("digest"))
+)
+# The run's newest checkpoint by rowid: the run_id index holds rowids in order, so this is a
+# lookup, not a scan of every checkpoint of a long run (sequence grows with the rowid).
+_LAST_SEQUENCE = Prepared(
+    select(checkpoints.c.sequence)
+    .where(checkpoints.c.run_id == bindparam("run_id"))
+    .order_by(checkpoints.c.id.desc())
+    .limit(1)
+)
+_CHECKPOINT_COLUMNS = (
+    "run_id", "sequence", "boundary", "call_id", "next_step", "run_state_json",
+    "budgets_json", "confirmed_json", "runtime_version", "state_digest", "created_at",
+)  # fmt: skip
+_INSERT_CHECKPOINT = Prepared(insert(checkpoints), keys=_CHECKPOINT_COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -29,7 +62,7 @@ class Checkpoint:
     run_state: dict[str, Any]
     budgets: dict[str, Any]
     runtime_version: str
-    confirmed: list[str] = field(default_factory=list)  # idempotency keys confirmed so far
+    confirmed: list[str] = field(default_factory=list)  # keys confirmed at this boundary
     call_id: str | None = None
     state_digest: str | None = None
     sequence: int = 0
@@ -53,13 +86,35 @@ class ResumePoint:
 
 
 def save_state_string(conn: Connection, run_id: str, state: str) -> str:
-    """Store the latest SDK RunState of a run, pruning the one it replaces."""
-    previous = conn.execute(select(runs.c.state_digest).where(runs.c.run_id == run_id)).scalar()
-    digest = put_blob(conn, state.encode("utf-8"), run_id=run_id)
-    if previous and previous != digest:
-        delete_blob(conn, previous)
-    conn.execute(runs.update().where(runs.c.run_id == run_id).values(state_digest=digest))
+    """Store the latest SDK RunState of a run, replacing the one it had.
+
+    The previous blob's row is rewritten in place when it can be: the same row and pages, one
+    statement, instead of inserting a new blob and deleting the old one (which made the
+    durable commit write about a third more pages).
+    """
+    data = state.encode("utf-8")
+    digest = sha256_hex(data)
+    previous = _STATE_DIGEST.scalar(conn, run_id=run_id)
+    if previous == digest:
+        return digest
+    if previous is not None and not blob_exists(conn, digest):
+        replaced = _REPLACE_BLOB(
+            conn, digest=digest, size=len(data), data=data, at=now_iso(), previous=str(previous)
+        ).rowcount
+        if replaced:
+            _SET_STATE_DIGEST(conn, rid=run_id, digest=digest)
+            return digest
+    put_blob(conn, data, run_id=run_id)  # first state, or content another row already holds
+    if previous is not None:
+        delete_blob(conn, str(previous))
+    _SET_STATE_DIGEST(conn, rid=run_id, digest=digest)
     return digest
+
+
+def state_digest(conn: Connection, run_id: str) -> str | None:
+    """The digest of the run's latest RunState blob, if it has one."""
+    found = _STATE_DIGEST.scalar(conn, run_id=run_id)
+    return None if found is None else str(found)
 
 
 def _row_to_checkpoint(row: Any) -> Checkpoint:
@@ -85,28 +140,22 @@ class CheckpointStore:
         self.store = store
 
     def save(self, conn: Connection, cp: Checkpoint) -> Checkpoint:
-        sequence = 1 + int(
-            conn.execute(
-                select(func.coalesce(func.max(checkpoints.c.sequence), 0)).where(
-                    checkpoints.c.run_id == cp.run_id
-                )
-            ).scalar_one()
-        )
+        last = _LAST_SEQUENCE.scalar(conn, run_id=cp.run_id)
+        sequence = 1 + int(str(last or 0))
         created = now_iso()
-        conn.execute(
-            insert(checkpoints).values(
-                run_id=cp.run_id,
-                sequence=sequence,
-                boundary=cp.boundary,
-                call_id=cp.call_id,
-                next_step=cp.next_step,
-                run_state_json=json.dumps(cp.run_state),
-                budgets_json=json.dumps(cp.budgets),
-                confirmed_json=json.dumps(cp.confirmed),
-                runtime_version=cp.runtime_version,
-                state_digest=cp.state_digest,
-                created_at=created,
-            )
+        _INSERT_CHECKPOINT(
+            conn,
+            run_id=cp.run_id,
+            sequence=sequence,
+            boundary=cp.boundary,
+            call_id=cp.call_id,
+            next_step=cp.next_step,
+            run_state_json=json.dumps(cp.run_state),
+            budgets_json=json.dumps(cp.budgets),
+            confirmed_json=json.dumps(cp.confirmed),
+            runtime_version=cp.runtime_version,
+            state_digest=cp.state_digest,
+            created_at=created,
         )
         return Checkpoint(**{**cp.__dict__, "sequence": sequence, "created_at": created})
 
@@ -114,7 +163,7 @@ class CheckpointStore:
         query = (
             select(checkpoints)
             .where(checkpoints.c.run_id == run_id)
-            .order_by(checkpoints.c.sequence.desc())
+            .order_by(checkpoints.c.id.desc())
             .limit(1)
         )
         if conn is not None:

@@ -4,20 +4,28 @@ Two processes (the app and `briefdesk-cli`) share one `state.db`. WAL lets reade
 writer; every write transaction starts with BEGIN IMMEDIATE so a writer takes the lock up front
 and waits (busy timeout) instead of failing half-way on lock upgrade. Reads use a separate
 engine with deferred BEGIN so they never queue behind a writer.
+
+Connections are pooled: opening one and running its PRAGMAs cost about two thirds of a whole
+checkpoint when every transaction did it. A pooled connection is used by one thread at a time
+(a checkout is exclusive), and never across `fork`: the child drops the pool it inherited
+without closing the parent's connections, and a connection made by another pid is refused at
+checkout (SQLAlchemy's documented recipe for multiprocessing).
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
-from sqlalchemy.exc import DBAPIError
-from sqlalchemy.pool import NullPool
+from sqlalchemy.exc import DBAPIError, DisconnectionError
+from sqlalchemy.pool import ConnectionPoolEntry, QueuePool
 
 from agent_core.errors import BriefDeskError, ErrorCode
 
@@ -52,17 +60,44 @@ def _configure(dbapi_conn: Any) -> None:
     cur.close()
 
 
+# What a forked child inherited (pools, held connections): kept referenced and never used, so
+# nothing in the child closes or rolls back a connection that its parent still uses.
+_INHERITED: list[object] = []
+_STORES: weakref.WeakSet[Store] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for store in list(_STORES):
+        store.forget_inherited_connections()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def make_engine(db_path: Path, *, begin: str) -> Engine:
     engine = create_engine(
         f"sqlite:///{db_path}",
         connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
-        # One connection per checkout: short-lived, and never shared across threads or forks.
-        poolclass=NullPool,
+        # Open once, configured once; one thread at a time per connection (see module doc).
+        poolclass=QueuePool,
+        pool_size=8,
+        max_overflow=24,
+        pool_reset_on_return=None,  # every use ends in our own COMMIT or ROLLBACK
     )
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+    def _on_connect(dbapi_conn: Any, record: ConnectionPoolEntry) -> None:
         _configure(dbapi_conn)
+        record.info["pid"] = os.getpid()
+
+    @event.listens_for(engine, "checkout")
+    def _on_checkout(_dbapi_conn: Any, record: ConnectionPoolEntry, proxy: Any) -> None:
+        if record.info.get("pid") != os.getpid():
+            # Made by the process we were forked from: never touch it, open our own.
+            _INHERITED.append(record.dbapi_connection)
+            record.dbapi_connection = proxy.dbapi_connection = None  # type: ignore[misc]
+            raise DisconnectionError("connection made by another process")
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
@@ -101,23 +136,64 @@ def translate_db_error(exc: BaseException, db_path: Path) -> BriefDeskError | No
 
 
 class Store:
-    """The durable store of one home: a write engine and a read engine over `state.db`."""
+    """The durable store of one home: a write engine and a read engine over `state.db`.
+
+    Each thread keeps one write and one read connection checked out between transactions
+    (a transaction on a held connection costs half of a pool checkout); a nested transaction
+    on the same thread, which is rare, takes another connection from the pool.
+    """
 
     def __init__(self, db_path: Path) -> None:
         self.db_path = db_path
         self.write_engine = make_engine(db_path, begin="BEGIN IMMEDIATE")
         self.read_engine = make_engine(db_path, begin="BEGIN")
+        self._held = threading.local()
+        self._pid = os.getpid()
+        _STORES.add(self)
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
         """One write transaction; everything in it commits together (state + its events)."""
-        with self._translated(), self.write_engine.begin() as conn:
+        with self._translated(), self._transaction(self.write_engine, "writer") as conn:
             yield conn
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
-        with self._translated(), self.read_engine.begin() as conn:
+        with self._translated(), self._transaction(self.read_engine, "reader") as conn:
             yield conn
+
+    @contextmanager
+    def _transaction(self, engine: Engine, slot: str) -> Iterator[Connection]:
+        held = self._held_connection(engine, slot)
+        if held.in_transaction():  # nested on this thread: a connection of its own
+            with engine.begin() as conn:
+                yield conn
+            return
+        try:
+            with held.begin():
+                yield held
+        except BaseException:
+            # A failed transaction may leave the connection unusable: start the next afresh.
+            setattr(self._held, slot, None)
+            held.close()
+            raise
+
+    def _held_connection(self, engine: Engine, slot: str) -> Connection:
+        if os.getpid() != self._pid:
+            self.forget_inherited_connections()
+        conn: Connection | None = getattr(self._held, slot, None)
+        if conn is None or conn.closed:
+            conn = engine.connect()
+            setattr(self._held, slot, conn)
+        return conn
+
+    def forget_inherited_connections(self) -> None:
+        """In a forked child: never use (or close) what the parent holds; open our own."""
+        _INHERITED.append((self._held, self.write_engine.pool, self.read_engine.pool))
+        self._held = threading.local()
+        self.write_engine.pool = self.write_engine.pool.recreate()
+        self.read_engine.pool = self.read_engine.pool.recreate()
+        self._pid = os.getpid()
 
     @contextmanager
     def _translated(self) -> Iterator[None]:
@@ -134,5 +210,10 @@ class Store:
             return str(conn.exec_driver_sql("PRAGMA integrity_check").scalar())
 
     def dispose(self) -> None:
+        for slot in ("writer", "reader"):  # this thread's; other threads' return as they end
+            conn: Connection | None = getattr(self._held, slot, None)
+            if conn is not None:
+                setattr(self._held, slot, None)
+                conn.close()
         self.write_engine.dispose()
         self.read_engine.dispose()

@@ -10,7 +10,11 @@ from sqlalchemy import Connection, func, insert, select
 from agent_core.canonical import now_iso
 from agent_core.events import Event
 from agent_core.secrets import REDACTOR
+from agent_core.storage.prepared import Prepared
 from agent_core.storage.schema import events
+
+# Compiled once: every tool boundary appends events.
+_INSERT_EVENT = Prepared(insert(events), keys=("run_id", "kind", "at", "tool", "data_json"))
 
 
 def append_event(
@@ -22,16 +26,15 @@ def append_event(
     data: dict[str, Any] | None = None,
 ) -> int:
     payload = REDACTOR.redact_json(data or {})
-    result = conn.execute(
-        insert(events).values(
-            run_id=run_id,
-            kind=str(kind),
-            at=now_iso(),
-            tool=tool,
-            data_json=json.dumps(payload, ensure_ascii=False),
-        )
+    result = _INSERT_EVENT(
+        conn,
+        run_id=run_id,
+        kind=str(kind),
+        at=now_iso(),
+        tool=tool,
+        data_json=json.dumps(payload, ensure_ascii=False),
     )
-    return int(result.inserted_primary_key[0])  # type: ignore[index]
+    return int(result.lastrowid or 0)
 
 
 def _to_event(row: Any) -> Event:
