@@ -4,6 +4,7 @@ Migrations (storage/migrations) create and evolve the tables; this module must d
 what they build (tests/core/test_schema_drift.py compares the two). The FTS5 index tables
 (`memories_fts`, `corpus_fts`) are created by raw SQL in the migrations and are not described
 here: SQLAlchemy cannot express virtual tables (tests/core/test_storage_fts.py checks them instead).
+Since revision 0003, `corpus_fts` has a `cjk` column of character bigrams (storage/cjk_text.py).
 
 The four kinds of state stay apart: `runs` (run state), `session_items` (one conversation
 thread), `checkpoints` (resume points; the SDK RunState lives in `blobs`, latest only) and

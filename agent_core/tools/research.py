@@ -1,8 +1,10 @@
 """search_corpus and read_document over a SQLite FTS5 index of the corpus.
 
 The index is brought up to date (by size and mtime) before each search, so edits to the corpus
-are seen at once. The indexer obeys the same sandbox as read_document: every file goes through
-`resolve_inside`, so a symlink out of the corpus root is never indexed.
+are seen at once. Words of scripts written without spaces (Chinese, Japanese) are found through
+the index's `cjk` column of character bigrams (see storage/cjk_text.py). The indexer obeys the
+same sandbox as read_document: every file goes through `resolve_inside`, so a symlink out of
+the corpus root is never indexed.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from sqlalchemy import Connection, delete, insert, select, text, update
 
 from agent_core.canonical import sha256_hex
 from agent_core.errors import BriefDeskError
+from agent_core.storage import cjk_text
 from agent_core.storage.schema import corpus_docs
 from agent_core.tools.sandbox import read_text_nofollow, resolve_inside
 
@@ -93,9 +96,16 @@ def sync_index(conn: Connection, root: Path) -> int:
             )
         conn.execute(
             text(
-                "INSERT INTO corpus_fts(corpus_root, source_id, title, body) VALUES (:r,:s,:t,:b)"
+                "INSERT INTO corpus_fts(corpus_root, source_id, title, body, cjk) "
+                "VALUES (:r, :s, :t, :b, :c)"
             ),
-            {"r": key, "s": source_id, "t": title, "b": body},
+            {
+                "r": key,
+                "s": source_id,
+                "t": title,
+                "b": body,
+                "c": cjk_text.index_terms(title + "\n" + body),
+            },
         )
         changed += 1
     return changed
@@ -114,9 +124,12 @@ def _drop(conn: Connection, key: str, source_id: str) -> None:
 
 
 def fts_query(query: str) -> str:
-    """Free text -> a safe FTS5 query: each word quoted, any word may match (ranked by bm25)."""
-    words = [w.replace('"', "") for w in _WORD.findall(query.lower())][:16]
-    return " OR ".join(f'"{w}"' for w in words)
+    """Free text -> a safe FTS5 query: each word quoted, any word may match (ranked by bm25).
+
+    Chinese or Japanese text is searched by its character bigrams in the `cjk` column.
+    """
+    words, grams = query_terms(query)
+    return " OR ".join([f'"{w}"' for w in words] + [f'cjk:"{g}"' for g in grams])
 
 
 def search(conn: Connection, root: Path, query: str, limit: int) -> list[dict[str, Any]]:
@@ -128,17 +141,24 @@ def search(conn: Connection, root: Path, query: str, limit: int) -> list[dict[st
     rows = conn.execute(
         text(
             "SELECT source_id, title, substr(body, 1, :scan) AS head, "
+def query_terms(query: str) -> tuple[list[str], list[str]]:
+    """(words, CJK grams) of free text: what a search looks for, at most 16 of each."""
+    latin = cjk_text.CJK_RUN.sub(" ", query.lower())
+    words = [w.replace('"', "") for w in _WORD.findall(latin)][:16]
+    return words, cjk_text.query_grams(query)[:16]
+
+
             "bm25(corpus_fts) AS rank FROM corpus_fts "
             "WHERE corpus_fts MATCH :m AND corpus_root = :r ORDER BY rank, source_id LIMIT :n"
         ),
         {"m": match, "r": str(root), "n": limit, "scan": SNIPPET_SCAN_CHARS},
     )
-    words = [w.strip('"') for w in match.split(" OR ")]
+    words, grams = query_terms(query)
     return [
         {
             "source_id": r.source_id,
             "title": r.title,
-            "snippet": make_snippet(r.head, words),
+            "snippet": make_snippet(r.head, words + grams),
             "score": round(-float(r.rank), 4),
         }
         for r in rows

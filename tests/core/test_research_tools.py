@@ -94,3 +94,34 @@ def test_snippets_show_the_first_matching_words_in_a_bounded_window() -> None:
     assert research.make_snippet("Checkpoints matter.", ["checkpoints"]) == "Checkpoints matter."
     assert research.make_snippet("A checkpoint.", ["checkpoints"]) == "A checkpoint."  # stemmed
     assert research.make_snippet("No match here.", ["zebra"]) == "No match here."
+
+
+def test_fts_query_searches_cjk_text_by_its_bigrams() -> None:
+    assert research.fts_query("幂等键") == 'cjk:"幂等" OR cjk:"等键"'
+    assert research.fts_query("锁") == 'cjk:"锁"'  # one character stands for itself
+    assert research.fts_query("API密钥") == '"api" OR cjk:"密钥"'
+    assert research.fts_query('检查"点') == 'cjk:"检查" OR cjk:"点"'  # no quote gets through
+
+
+def test_a_chinese_query_finds_the_chinese_demo_documents(ws: Any) -> None:
+    hits = _search(ws, ws.home.corpus, "幂等键")
+    assert hits and hits[0]["source_id"] == "side-effect-ledger.zh.md"
+    assert "幂等" in hits[0]["snippet"]  # the snippet is cut around the Chinese word
+    found = {h["source_id"] for h in _search(ws, ws.home.corpus, "检查点 崩溃 恢复")}
+    assert "checkpoints-and-recovery.zh.md" in found
+    assert not {h["source_id"] for h in _search(ws, ws.home.corpus, "审批")} - {
+        "human-approval.zh.md",
+        "untrusted-documents.zh.md",
+    }  # only documents that contain the word
+
+
+def test_japanese_and_mixed_script_documents_are_found(ws: Any, tmp_path: Path) -> None:
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "ja.md").write_text("# メモ\n\n承認は人が行います。チェックポイントを保存する。\n")
+    (corpus / "zh.md").write_text("# 笔记\n\n使用API密钥之前先检查权限。\n")
+    assert [h["source_id"] for h in _search(ws, corpus, "チェックポイント")] == ["ja.md"]
+    assert [h["source_id"] for h in _search(ws, corpus, "承認")] == ["ja.md"]
+    # "API" glued to Chinese text is its own word in the bigram column.
+    assert [h["source_id"] for h in _search(ws, corpus, "api")] == ["zh.md"]
+    assert [h["source_id"] for h in _search(ws, corpus, "权限")] == ["zh.md"]

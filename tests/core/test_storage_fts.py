@@ -23,11 +23,12 @@ FTS_TABLES = {
         {"value"},
         "CREATE VIRTUAL TABLE memories_fts USING fts5(memory_id UNINDEXED, value)",
     ),
+    # Since 0003: `cjk` holds the character bigrams of Chinese and Japanese text.
     "corpus_fts": (
-        ["corpus_root", "source_id", "title", "body"],
-        {"title", "body"},
+        ["corpus_root", "source_id", "title", "body", "cjk"],
+        {"title", "body", "cjk"},
         "CREATE VIRTUAL TABLE corpus_fts USING fts5(corpus_root UNINDEXED, source_id UNINDEXED, "
-        "title, body, tokenize='porter unicode61')",
+        "title, body, cjk, tokenize='porter unicode61')",
     ),
 }
 SHADOW_SUFFIXES = {"data", "idx", "content", "docsize", "config"}
@@ -113,3 +114,37 @@ def test_corpus_fts_stems_and_ranks(store: Store) -> None:
         assert list(ranked) == ["a.md", "b.md"]
         # corpus_root is stored, not indexed.
         assert _matches(conn, "corpus_fts", "other", "source_id") == []
+
+
+def test_corpus_fts_finds_chinese_and_japanese_words_by_their_bigrams(store: Store) -> None:
+    from agent_core.storage.cjk_text import index_terms
+    from agent_core.tools.research import fts_query
+
+    rows = [
+        ("a.md", "检查点是运行状态的持久化快照。"),
+        ("b.md", "审批请求必须设置有效期，过期按拒绝处理。"),
+        ("c.md", "チェックポイントは実行の状態を保存します。"),
+        ("d.md", "The runtime keeps a ledger of every side effect."),
+    ]
+    with store.write() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO corpus_fts(corpus_root, source_id, title, body, cjk) "
+                "VALUES ('/c', :s, '', :b, :g)"
+            ),
+            [{"s": s, "b": b, "g": index_terms(b)} for s, b in rows],
+        )
+    with store.read() as conn:
+
+        def found(query: str) -> list[str]:
+            return _matches(conn, "corpus_fts", fts_query(query), "source_id")
+
+        # Without the bigram column, unicode61 keeps a whole CJK clause as one token:
+        assert _matches(conn, "corpus_fts", 'body:"检查点"', "source_id") == []
+        assert found("检查点") == ["a.md"]  # a three-character word
+        assert found("快照") == ["a.md"]  # a two-character word (trigrams would miss it)
+        assert found("审批") == ["b.md"]
+        assert found("期") == ["b.md"]  # a one-character query
+        assert found("チェックポイント") == ["c.md"]  # Japanese katakana
+        assert found("状态 ledger") == ["a.md", "d.md"]  # mixed scripts: any term may match
+        assert found("幂等键") == []

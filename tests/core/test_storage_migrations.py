@@ -255,7 +255,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0003"
+revision: str = "9999"
 down_revision: str | None = {parent}
 branch_labels = None
 depends_on = None
@@ -273,7 +273,7 @@ def downgrade() -> None:
 @pytest.mark.parametrize(
     ("parent", "declared"),
     [
-        (repr(HEAD), "0003"),
+        (repr(HEAD), "9999"),
         # Not a plain literal: the quick look gives up and Alembic decides.
         (f'"".join([{HEAD!r}])', None),
     ],
@@ -283,13 +283,58 @@ def test_a_new_version_file_is_known_without_editing_a_list(
 ) -> None:
     db = tmp_path / "home" / "state.db"
     open_store(db).dispose()  # at today's head
-    (probe_migrations / "0003_probe.py").write_text(PROBE_REVISION.format(parent=parent))
+    (probe_migrations / "9999_probe.py").write_text(PROBE_REVISION.format(parent=parent))
     migrate.known_revisions.cache_clear()  # as in the next process, of the newer app
     migrate._declared_head.cache_clear()
 
-    assert migrate.known_revisions() == (*KNOWN_REVISIONS, "0003")
+    assert migrate.known_revisions() == (*KNOWN_REVISIONS, "9999")
     assert migrate._declared_head() == declared
     open_store(db).dispose()
-    assert _revision(db) == "0003"
+    assert _revision(db) == "9999"
     assert "probe" in _tables(db)
     assert len(list(db.parent.glob(f"state.db.bak-{HEAD}-*"))) == 1
+
+
+def test_a_0002_home_upgrades_its_corpus_index_and_reindexes_for_chinese(
+    tmp_path: Path,
+) -> None:
+    """0003 rebuilds corpus_fts with a bigram column and empties corpus_docs, so a home indexed
+    by the old app finds Chinese words at its next search, with nothing stale left behind."""
+    from agent_core.tools import research
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "zh.md").write_text("# 检查点\n\n检查点是运行状态的持久化快照。\n", encoding="utf-8")
+    (corpus / "en.md").write_text("# Ledger\n\nThe ledger records side effects.\n")
+    db = tmp_path / "home" / "state.db"
+    db.parent.mkdir(parents=True)
+    upgrade(db, "0002")
+    conn = sqlite3.connect(db)  # what the 0002 app's indexer wrote (four columns)
+    for sid in ("zh.md", "en.md"):
+        body = (corpus / sid).read_text(encoding="utf-8")
+        st = (corpus / sid).stat()
+        conn.execute(
+            "INSERT INTO corpus_docs VALUES (?, ?, ?, ?, ?, ?)",
+            (str(corpus), sid, sid, st.st_mtime_ns, st.st_size, "x"),
+        )
+        conn.execute(
+            "INSERT INTO corpus_fts(corpus_root, source_id, title, body) VALUES (?, ?, ?, ?)",
+            (str(corpus), sid, sid, body),
+        )
+    conn.commit()
+    conn.close()
+
+    store = open_store(db)
+    try:
+        assert _revision(db) == HEAD
+        with store.read() as c:
+            assert c.exec_driver_sql("SELECT count(*) FROM corpus_docs").scalar_one() == 0
+            assert c.exec_driver_sql("SELECT count(*) FROM corpus_fts").scalar_one() == 0
+        with store.write() as c:
+            assert research.sync_index(c, corpus) == 2  # everything reindexed
+        with store.read() as c:
+            assert [h["source_id"] for h in research.search(c, corpus, "快照", 5)] == ["zh.md"]
+            assert [h["source_id"] for h in research.search(c, corpus, "ledger", 5)] == ["en.md"]
+    finally:
+        store.dispose()
+    assert len(list(db.parent.glob("state.db.bak-0002-*"))) == 1

@@ -1,0 +1,169 @@
+"""Sentences of a corpus document, the terms they are compared by, and the ones we never echo.
+
+Shared by the offline model's keyword step and its brief writer. English words are lowered,
+stripped of stop words and lightly stemmed; Chinese and Japanese text (no spaces between words)
+is compared by character bigrams, the same unit the search index uses (storage/cjk_text.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent_core.storage.cjk_text import CJK_RUN, KANA, bigrams
+
+_ENGLISH_STOPWORDS = """
+    a an and are as at be by can do does for from how i in is it its me my of on or our
+    should so that the their them there these this to us was we what when where which who why
+    will with you your about into over under write brief briefs summary summarize summarise
+    explain tell please give make need want whom audience readers reader say says said
+    than then they has have had been not no but if any all also each one two such
+    must may might would could own very more most other some"""
+STOPWORDS = frozenset(_ENGLISH_STOPWORDS.split())
+# Question words and particles of Chinese that carry no topic: they separate keywords.
+_CHINESE_STOPWORDS = (
+    "为什么 什么 如何 怎么 怎样 哪些 哪个 哪里 是否 应该 应当 可以 能否 需要 请问 一个 这个 那个"
+    " 这些 那些 我们 你们 他们 以及 或者 并且 因为 所以 关于 简报 总结 介绍 的 了 吗 呢 吧 啊 么 它"
+)
+ZH_STOP_WORDS = _CHINESE_STOPWORDS.split()
+_ZH_SPLIT = re.compile("|".join(sorted(map(re.escape, ZH_STOP_WORDS), key=len, reverse=True)))
+_KANA_ONLY = re.compile("^[\u3041-\u309f]+$")  # hiragana: particles and endings in Japanese
+_SCRIPT_PART = re.compile(
+    "[\u3041-\u309f]+|[\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9f]+|[^\u3041-\u309f"
+    "\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9f]+"
+)
+_LATIN_WORD = re.compile(r"[a-z][a-z0-9]+")
+
+_END = ".!?。！？"
+_CLOSERS = "\"'”’」』）)"
+# Latin: a terminal mark, spaces, then a capital, digit or quote. CJK: after 。！？ (and any
+# closing quote), with or without a space.
+_SPLIT = re.compile(
+    rf"(?<=[.!?][{_CLOSERS}])\s+(?=[A-Z0-9\"'“(])|(?<=[.!?])\s+(?=[A-Z0-9\"'“(])"
+    rf"|(?<=[。！？])(?![{_CLOSERS}。！？])\s*|(?<=[。！？][{_CLOSERS}])\s*"
+)
+_LIST_MARK = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of one document, as the brief writer ranks it."""
+
+    source_id: str
+    doc_rank: int  # the document's place in the order it was read (0 = first)
+    position: int  # the sentence's place in its document
+    text: str
+    heading: str  # the nearest heading above it ("" before any)
+    lead: bool  # the first sentence of a paragraph (its topic sentence, more often than not)
+
+
+def is_cjk_text(text: str) -> bool:
+    """True when the text is written mainly in Chinese or Japanese characters."""
+    cjk = sum(len(run) for run in CJK_RUN.findall(text))
+    latin = len(re.findall(r"[A-Za-z]", text))
+    return cjk > 0 and cjk >= latin
+
+
+def _stem(word: str) -> str:
+    """A light, deterministic English stemmer: enough for "checkpoints" ~ "checkpoint"."""
+    if word.endswith("'s"):
+        word = word[:-2]
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    if word.endswith("ility") and len(word) > 7:
+        word = word[:-5] + "le"  # durability ~ durable
+    if word.endswith("e") and len(word) > 4:
+        word = word[:-1]
+    return word[:6]
+
+
+def cjk_keywords(text: str) -> list[str]:
+    """Runs of CJK text cut at question words and particles (Chinese) or at hiragana
+    (Japanese: particles and verb endings), so what is left is mostly content words."""
+    out: list[str] = []
+    for run in CJK_RUN.findall(text):
+        if KANA.search(run):
+            parts = [p for p in _SCRIPT_PART.findall(run) if not _KANA_ONLY.match(p)]
+        else:
+            parts = _ZH_SPLIT.split(run)
+        out.extend(p for p in parts if p)
+    return out
+
+
+def terms(text: str) -> list[str]:
+    """The terms a sentence or question is compared by, in order (repeats kept)."""
+    lowered = text.lower()
+    out = [
+        _stem(w)
+        for w in _LATIN_WORD.findall(CJK_RUN.sub(" ", lowered.replace("-", " ")))
+        if w not in STOPWORDS
+    ]
+    for keyword in cjk_keywords(text):
+        out.extend(bigrams(keyword))
+    return out
+
+
+def split_sentences(body: str) -> list[tuple[str, str, bool]]:
+    """(sentence, heading, lead) of prose: paragraphs and list items, never headings, quotes,
+    tables or code (quotes carry other voices; code is not prose). `lead` marks the first
+    sentence of a paragraph (not of a list item)."""
+    chunks: list[tuple[str, str, bool]] = []
+    heading = ""
+    current: list[str] = []
+    in_code = False
+    in_item = False
+
+    def flush() -> None:
+        if current:
+            chunks.append((" ".join(current), heading, not in_item))
+            current.clear()
+
+    for line in body.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            flush()
+            in_code = not in_code
+            continue
+        if in_code or not stripped or stripped.startswith((">", "|")):
+            flush()
+            continue
+        if stripped.startswith("#"):
+            flush()
+            heading = stripped.lstrip("#").strip()
+            continue
+        if _LIST_MARK.match(stripped):
+            flush()
+            in_item = True
+            stripped = _LIST_MARK.sub("", stripped)
+        elif not current:
+            in_item = False
+        current.append(stripped)
+    flush()
+    out: list[tuple[str, str, bool]] = []
+    for chunk, under, paragraph in chunks:
+        for i, piece in enumerate(_SPLIT.split(chunk)):
+            sentence = piece.strip()
+            if _looks_like_a_sentence(sentence):
+                out.append((sentence, under, paragraph and i == 0))
+    return out
+
+
+def _looks_like_a_sentence(text: str) -> bool:
+    if not text or text.rstrip(_CLOSERS)[-1:] not in _END:
+        return False  # a fragment, or the lead-in of a list ("...as follows:")
+    if is_cjk_text(text):
+        return 8 <= len(text) <= 200
+    return 40 <= len(text) <= 400
+
+
+def document_sentences(source_id: str, doc_rank: int, body: str) -> list[Sentence]:
+    return [
+        Sentence(source_id, doc_rank, i, text, heading, lead)
+        for i, (text, heading, lead) in enumerate(split_sentences(body))
+    ]
