@@ -138,6 +138,9 @@ def _need(value: str | None, what: str) -> str:
 
 
 def execute(args: argparse.Namespace, g: dict[str, Any]) -> Mapping[str, object]:
+    providers = sub.add_parser("providers", help="the model endpoint")
+    providers.add_argument("action", choices=["check"], help="one small request to it")
+
     """Run one command; returns the JSON body (without `api`)."""
     cmd = args.command
     if cmd == "keys":
@@ -228,6 +231,8 @@ def _emit(as_json: bool, body: Mapping[str, object], text: Callable[[], str]) ->
         print(text())
 
 
+        if cmd == "providers":
+            return {"provider": ws.providers_check()}
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
@@ -257,3 +262,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+    provider = body.get("provider")
+    if isinstance(provider, dict) and not provider.get("ok"):
+        return EXIT_RUN_FAILED  # `providers check`: the endpoint did not answer as it should

@@ -27,6 +27,10 @@ class EventKind(StrEnum):
     ARTIFACT_UNEXPECTED = "artifact_unexpected"
     QUESTION_ASKED = "question_asked"
     ANSWER_RECEIVED = "answer_received"
+    MODEL_RETRY = "model_retry"
+    """A model call failed and is tried again: `attempt`, `wait_s`, `reason`."""
+    MODEL_DELTA = "model_delta"
+    """Text the model is writing (streamed, batched): `turn`, `text`, `attempt`."""
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ MAX_NETWORK_CALLS = 1_000
 MAX_REVIEWER_CHARS = 80
 MAX_NAME_CHARS = 200
 MAX_URL_CHARS = 2_048
+MAX_READ_TIMEOUT_S = 3_600
 _ALLOW_ENTRY = re.compile(r"\A(?:\*\.|\.)?[a-z0-9_:\[\]-]+(?:\.[a-z0-9_:\[\]-]+)*\.?\Z")
 
 
@@ -67,6 +68,8 @@ class Settings:
     """Which provider API to call: chat completions or responses."""
     openai_stream: bool = field(default=True, metadata=_key("openai.stream"))
     """Whether the provider's answer is streamed."""
+    openai_read_timeout: float = field(default=120, metadata=_key("openai.read_timeout"))
+    """Seconds without a byte from the endpoint before a model call is abandoned and retried."""
     network_enabled: bool = field(default=False, metadata=_key("network.enabled"))
     """Whether fetch_url may reach the allowlist at all (no permission mode enables it)."""
     network_allowlist: tuple[str, ...] = field(default=(), metadata=_key("network.allowlist"))
@@ -185,6 +188,10 @@ def _ttl(value: object) -> float:
     return _number("approval_ttl", value, maximum=MAX_APPROVAL_TTL_S, unit="seconds")
 
 
+def _read_timeout(value: object) -> float:
+    return _number("openai.read_timeout", value, maximum=MAX_READ_TIMEOUT_S, unit="seconds")
+
+
 def _memory_ttl(value: object) -> float:
     return _number("memory.ttl_days", value, maximum=MAX_MEMORY_TTL_DAYS, unit="days")
 
@@ -287,6 +294,7 @@ _VALIDATORS: dict[str, Callable[[object], Any]] = {
     "openai.model": _name("openai.model", MAX_NAME_CHARS),
     "openai.api": _choice("openai.api", OPENAI_APIS),
     "openai.stream": _flag("openai.stream"),
+    "openai.read_timeout": _read_timeout,
     "network.enabled": _flag("network.enabled"),
     "network.allowlist": _allowlist,
     "network.max_bytes": _count("network.max_bytes", MAX_NETWORK_BYTES, "bytes"),

@@ -10,7 +10,7 @@ import json
 import uuid
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, delete
 
@@ -21,6 +21,8 @@ from agent_core.events import EventKind
 from agent_core.logs import configure_logging
 from agent_core.preferences import Settings
 from agent_core.run import lifecycle
+from agent_core.providers.endpoint import PRESETS as PROVIDER_PRESETS  # noqa: F401 (desktop)
+from agent_core.providers.endpoint import Preset  # noqa: F401 (re-exported for the desktop)
 from agent_core.run.progress import RunLimits, RunProgress
 from agent_core.statuses import RunStatus
 from agent_core.storage import audit, memory, timeline
@@ -43,6 +45,9 @@ from agent_core.storage.schema import (
 from agent_core.tools import sandbox
 from agent_core.views import ApprovalView, EventView, RunView
 
+
+if TYPE_CHECKING:
+    from agent_core.providers.check import ProviderCheckView
 
 class Workspace:
     def __init__(self, home: str | Path | None = None) -> None:
@@ -448,6 +453,36 @@ class Workspace:
         from agent_core import crash
 
         crash.arm(point)
+    def providers_check(self) -> ProviderCheckView:
+        """One small request to the configured endpoint (`providers check`); blocking."""
+        from agent_core.providers.check import check_endpoint
+        from agent_core.providers.endpoint import EndpointConfig
+
+        return check_endpoint(EndpointConfig.from_settings(self.settings())).to_json()
+
+    async def providers_check_async(
+        self,
+        *,
+        base_url: str | None = None,
+        model: str | None = None,
+        api: str | None = None,
+    ) -> ProviderCheckView:
+        """The same for the bridge's loop (the keyring and HTTP run in a worker thread), with
+        the Settings dialog's values not yet saved (each validated as `settings set` would)."""
+        import asyncio
+
+        from agent_core.providers.check import check_endpoint
+        from agent_core.providers.endpoint import EndpointConfig
+
+        settings = self.settings()
+        for key, value in (("openai.base_url", base_url), ("openai.model", model)):
+            if value is not None:
+                settings = settings.with_value(key, value)
+        if api is not None:
+            settings = settings.with_value("openai.api", api)
+        endpoint = EndpointConfig.from_settings(settings)
+        return (await asyncio.to_thread(check_endpoint, endpoint)).to_json()
+
 
     @staticmethod
     def scripted_model(script: str) -> str:

@@ -9,7 +9,9 @@ never executed again, which is what makes resume after a crash safe.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -26,7 +28,9 @@ from sqlalchemy import Connection
 
 from agent_core import RUNTIME_VERSION
 from agent_core.errors import BriefDeskError, ErrorCode, ErrorJSON
+from agent_core.events import EventKind
 from agent_core.preferences import Settings
+from agent_core.providers.endpoint import CallObserver, EndpointConfig, RetryNotice, TextDelta
 from agent_core.run import lifecycle
 from agent_core.run.context import BudgetExceeded, RunContext, StopRun
 from agent_core.run.executor import ToolExecutor
@@ -38,6 +42,7 @@ from agent_core.storage import runs as run_rows
 from agent_core.storage import sessions
 from agent_core.storage.checkpoints import CheckpointStore, ResumeStatus, save_state_string
 from agent_core.storage.engine import Store
+from agent_core.storage.timeline import append_event
 from agent_core.tools.registry import TOOLS
 
 __all__ = ["BudgetExceeded", "RunDriver", "StopRun", "build_model", "validate_model_spec"]
@@ -106,7 +111,56 @@ class RecordingModel(Model):
         raise NotImplementedError("BriefDesk drives runs with Runner.run, not streamed")
 
 
-def build_model(spec: str, run_id: str, settings: Settings) -> Model:
+class ModelCallRecorder:
+    """Puts what a model call reports on the run's timeline, each in its own transaction so a
+    person sees it at once: `model_retry` (why the run is slow) and `model_delta` (the text the
+    model is writing). A wait before a retry stops early when the run is cancelled."""
+
+    POLL_S = 1.0
+
+    def __init__(self, ctx: RunContext) -> None:
+        self.ctx = ctx
+
+    def _turn(self) -> int:
+        return self.ctx.record.progress.turns + 1
+
+    def retrying(self, notice: RetryNotice) -> None:
+        data = {
+            "turn": self._turn(),
+            "attempt": notice.attempt,
+            "wait_s": notice.wait_s,
+            "reason": notice.reason,
+            "status": notice.status,
+        }
+        with self.ctx.store.write() as conn:
+            append_event(conn, self.ctx.run_id, EventKind.MODEL_RETRY, data=data)
+
+    def streamed(self, delta: TextDelta) -> None:
+        data = {"turn": self._turn(), "text": delta.text, "attempt": delta.attempt}
+        with self.ctx.store.write() as conn:
+            append_event(conn, self.ctx.run_id, EventKind.MODEL_DELTA, data=data)
+
+    async def wait(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            await asyncio.sleep(min(left, self.POLL_S))
+            self.ctx.check_budgets()  # a cancel request (or the wall-time budget) ends it here
+
+
+class _Unobserved:
+    def retrying(self, notice: RetryNotice) -> None:
+        pass
+
+    def streamed(self, delta: TextDelta) -> None:
+        pass
+
+    async def wait(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
+def build_model(
+    spec: str, run_id: str, settings: Settings, observer: CallObserver | None = None
+) -> Model:
     prefix = "c" + run_id.removeprefix("run-")[:10]
     if spec == "offline":
         from agent_core.providers.offline import OfflineModel
@@ -119,7 +173,7 @@ def build_model(spec: str, run_id: str, settings: Settings) -> Model:
     if spec == "openai":
         from agent_core.providers.openai_compat import OpenAICompatModel
 
-        return OpenAICompatModel(str(settings["openai.model"]), str(settings["openai.base_url"]))
+        return OpenAICompatModel(EndpointConfig.from_settings(settings), observer or _Unobserved())
     raise BriefDeskError(
         ErrorCode.INVALID_ARGUMENTS,
         f"Unknown model {spec!r}: use offline, scripted:FILE or openai.",
@@ -174,7 +228,9 @@ class RunDriver:
 
     async def drive(self, agent_input: list[Any] | None) -> None:
         facts = self.ctx.facts
-        inner = build_model(facts.model, self.run_id, self.ctx.settings)
+        inner = build_model(
+            facts.model, self.run_id, self.ctx.settings, ModelCallRecorder(self.ctx)
+        )
         agent = self.build_agent(RecordingModel(inner, self.ctx, self.gate))
         config = RunConfig(tracing_disabled=True, tool_not_found_behavior="return_error_to_model")
         try:
@@ -218,9 +274,16 @@ class RunDriver:
             error: ErrorJSON = (
                 exc.to_json()
                 if isinstance(exc, BriefDeskError)
-                else {"code": "agent_error", "message": f"{type(exc).__name__}: {str(exc)[:300]}"}
+                else {
+                    "code": "agent_error",
+                    "message": f"The agent runtime stopped: {str(exc)[:300]}",
+                }
             )
             self._end(lambda conn, p: lifecycle.fail(conn, self.run_id, p, error))
+        finally:
+            aclose = getattr(inner, "aclose", None)  # the openai model's one client per run
+            if aclose is not None:
+                await aclose()
 
     def release(self) -> None:
         """Give the run back untouched if it is still ours (an unexpected exception)."""

@@ -29,7 +29,10 @@ KIND_LABELS: dict[str, str] = {
     EventKind.ARTIFACT_UNEXPECTED: "Unexpected write",
     EventKind.QUESTION_ASKED: "Question",
     EventKind.ANSWER_RECEIVED: "Answer",
+    EventKind.MODEL_RETRY: "Retrying",
+    EventKind.MODEL_DELTA: "Writing",
 }
+DELTA_SHOWN_CHARS = 160  # a growing answer shows its latest words
 
 
 def kind_label(event: dict[str, Any]) -> str:
@@ -180,7 +183,33 @@ def summary(event: dict[str, Any]) -> str:
     if kind in (EventKind.QUESTION_ASKED, EventKind.ANSWER_RECEIVED):
         text = data.get("answer") if kind == EventKind.ANSWER_RECEIVED else data.get("question")
         return _first_line(text)
+    if kind == EventKind.MODEL_RETRY:
+        return (
+            f"Turn {data.get('turn')} · attempt {data.get('attempt')} failed: {data.get('reason')}"
+            f" · next try in {duration_text(float(data.get('wait_s') or 0))}"
+        )
+    if kind == EventKind.MODEL_DELTA:
+        flat = " ".join(str(data.get("text") or "").split())
+        shown = flat if len(flat) <= DELTA_SHOWN_CHARS else "…" + flat[-DELTA_SHOWN_CHARS:]
+        return f"Turn {data.get('turn')} · {shown}"
     return compact_json(data)
+
+
+def join_delta(previous: dict[str, Any] | None, event: dict[str, Any]) -> dict[str, Any] | None:
+    """`event` (a model_delta) joined onto `previous` when that is the same turn's and attempt's
+    streamed text: one growing entry, carrying the newer event's seq and time. None otherwise."""
+    if previous is None or event.get("kind") != EventKind.MODEL_DELTA:
+        return None
+    if previous.get("kind") != EventKind.MODEL_DELTA or previous.get("run_id") != event.get(
+        "run_id"
+    ):
+        return None
+    before: dict[str, Any] = previous.get("data") or {}
+    after: dict[str, Any] = event.get("data") or {}
+    if (before.get("turn"), before.get("attempt")) != (after.get("turn"), after.get("attempt")):
+        return None
+    text = str(before.get("text") or "") + str(after.get("text") or "")
+    return {**event, "data": {**after, "text": text}}
 
 
 def outcome(event: dict[str, Any]) -> str:
@@ -196,6 +225,8 @@ def outcome(event: dict[str, Any]) -> str:
         return "settled"
     if kind == EventKind.ARTIFACT_CONFIRMED:
         return "confirmed"
+    if kind == EventKind.MODEL_RETRY:
+        return "retrying"
     return ""
 
 

@@ -75,12 +75,12 @@ class TimelineModel(QAbstractTableModel):
         self._last_seq = 0
         self._call_started = {}
         self._run_started = None
-        self._rows = self._format(events or [])
+        self._rows = self._format(self._join_deltas(events or []))
         self.endResetModel()
 
     def append(self, events: list[dict[str, Any]]) -> int:
         """Add the new events of this run in one insert; returns how many rows were added."""
-        rows = self._format(events)
+        rows = self._format(self._join_deltas(events))
         if not rows:
             return 0
         first = len(self._rows)
@@ -88,6 +88,25 @@ class TimelineModel(QAbstractTableModel):
         self._rows.extend(rows)
         self.endInsertRows()
         return len(rows)
+
+    def _join_deltas(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A turn's streamed text (model_delta events) grows one row instead of adding rows."""
+        kept: list[dict[str, Any]] = []
+        for event in events:
+            if event.get("run_id") != self.run_id or int(event.get("seq", 0)) <= self._last_seq:
+                continue  # another run's, or a repeat: `_format` would drop it too
+            last = kept[-1] if kept else (self._rows[-1].event if self._rows else None)
+            joined = event_text.join_delta(last, event)
+            if joined is None:
+                kept.append(event)
+            elif kept:
+                kept[-1] = joined
+            else:  # the newest row on screen grows
+                self._last_seq = int(joined.get("seq", 0))
+                self._rows[-1] = self._row(joined)
+                row = len(self._rows) - 1
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+        return kept
 
     def _format(self, events: list[dict[str, Any]]) -> list[TimelineRow]:
         rows: list[TimelineRow] = []

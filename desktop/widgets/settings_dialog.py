@@ -1,7 +1,9 @@
 """Preferences (stored in the home's database) and the API key (stored in the OS keyring).
 
 Every read and write goes through the bridge. The key field is a password field that is never
-filled back: the dialog shows only whether a key is stored, and in which backend.
+filled back: the dialog shows only whether a key is stored, and in which backend. Presets fill
+the endpoint (OpenAI, Ollama, LM Studio, vLLM); "Test connection" makes one small request to the
+endpoint as the dialog shows it, in a worker thread behind the bridge.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent_core.workspace import PROVIDER_PRESETS, Preset
 from desktop.bridge import error_text
 
 if TYPE_CHECKING:
@@ -38,6 +41,11 @@ PROVIDERS = (
     ("openai", "OpenAI"),
     ("compatible", "OpenAI-compatible endpoint"),
 )
+APIS = (
+    ("chat", "Chat Completions (most compatible servers)"),
+    ("responses", "Responses (OpenAI)"),
+)
+OK_COLOUR, ERROR_COLOUR = "#2e9d4f", "#d64545"
 MODES = (
     ("default", "Default: ask before every write"),
     ("acceptEdits", "Accept edits: writes inside the artifacts folder run"),
@@ -88,6 +96,12 @@ class SettingsDialog(QDialog):
     def _model_group(self) -> QGroupBox:
         box = QGroupBox("Model")
         form = QFormLayout(box)
+        self.preset = QComboBox()
+        self.preset.addItem("Choose a preset…", None)
+        for preset in PROVIDER_PRESETS:
+            self.preset.addItem(preset.label, preset.key)
+        self.preset.activated.connect(self._preset_chosen)
+        form.addRow("Preset", self.preset)
         self.provider = QComboBox()
         for key, label in PROVIDERS:
             self.provider.addItem(label, key)
@@ -99,6 +113,20 @@ class SettingsDialog(QDialog):
         self.model_name = QLineEdit()
         self.model_name.setPlaceholderText("gpt-4o-mini")
         form.addRow("Model name", self.model_name)
+        self.api = QComboBox()
+        for key, label in APIS:
+            self.api.addItem(label, key)
+        form.addRow("API", self.api)
+        self.stream = QCheckBox("Stream the model's text into the timeline as it is written")
+        form.addRow(self.stream)
+        test_row = QHBoxLayout()
+        self.test_button = QPushButton("Test connection")
+        self.test_button.clicked.connect(self.test_connection)
+        test_row.addWidget(self.test_button)
+        self.test_result = QLabel("")
+        self.test_result.setWordWrap(True)
+        test_row.addWidget(self.test_result, 1)
+        form.addRow("", test_row)
         return box
 
     def _key_group(self) -> QGroupBox:
@@ -159,6 +187,8 @@ class SettingsDialog(QDialog):
         self.provider.setCurrentIndex(max(0, self.provider.findData(provider)))
         self.base_url.setText(base_url)
         self.model_name.setText(str(s.get("openai.model") or ""))
+        self.api.setCurrentIndex(max(0, self.api.findData(s.get("openai.api", "chat"))))
+        self.stream.setChecked(bool(s.get("openai.stream", True)))
         self.mode.setCurrentIndex(max(0, self.mode.findData(s.get("mode", "default"))))
         self.ttl.setValue(int(float(s.get("approval_ttl") or 3600)))
         self.reviewer.setText(str(s.get("reviewer") or ""))
@@ -169,9 +199,29 @@ class SettingsDialog(QDialog):
     def _provider_changed(self, *_args: Any) -> None:
         provider = self.provider.currentData()
         self.base_url.setEnabled(provider == "compatible")
-        self.model_name.setEnabled(provider != "offline")
+        for widget in (self.model_name, self.api, self.stream, self.test_button):
+            widget.setEnabled(provider != "offline")
         if provider == "openai":
             self.base_url.setText(OPENAI_URL)
+
+    def _preset_chosen(self, index: int) -> None:
+        preset = next((p for p in PROVIDER_PRESETS if p.key == self.preset.itemData(index)), None)
+        if preset is not None:
+            self.apply_preset(preset)
+
+    def apply_preset(self, preset: Preset) -> None:
+        """Fill the endpoint fields; the person still saves (or edits the model name first)."""
+        provider = "openai" if preset.base_url.rstrip("/") == OPENAI_URL else "compatible"
+        self.provider.setCurrentIndex(self.provider.findData(provider))
+        self.base_url.setText(preset.base_url)
+        self.model_name.setText(preset.model)
+        self.api.setCurrentIndex(self.api.findData(preset.api))
+        self.test_result.setText(
+            "This server needs an API key: store it below."
+            if preset.needs_key
+            else "This server usually needs no API key. Set the model name to one it serves."
+        )
+        self.test_result.setStyleSheet("")
 
     def values(self) -> dict[str, Any]:
         provider = self.provider.currentData()
@@ -183,6 +233,8 @@ class SettingsDialog(QDialog):
             else self.base_url.text().strip() or OPENAI_URL,
             "openai.model": self.model_name.text().strip()
             or str(self.initial.get("openai.model") or ""),
+            "openai.api": self.api.currentData(),
+            "openai.stream": self.stream.isChecked(),
             "mode": self.mode.currentData(),
             "approval_ttl": self.ttl.value(),
             "reviewer": self.reviewer.text().strip() or self.initial.get("reviewer"),
@@ -223,6 +275,33 @@ class SettingsDialog(QDialog):
     def show_error(self, text: str) -> None:
         self.error_label.setText(text)
         self.error_label.setVisible(True)
+
+    def test_connection(self) -> None:
+        """One small request to the endpoint as shown (not yet saved), off the GUI thread."""
+        values = self.values()
+        self.test_button.setEnabled(False)
+        self.test_result.setStyleSheet("")
+        self.test_result.setText(f"Asking {values['openai.base_url']}…")
+        self.bridge.submit(
+            lambda ws: ws.providers_check_async(
+                base_url=values["openai.base_url"],
+                model=values["openai.model"],
+                api=values["openai.api"],
+            ),
+            on_done=self._tested,
+            on_error=self._test_failed,
+        )
+
+    def _tested(self, result: dict[str, Any]) -> None:
+        self.test_button.setEnabled(True)
+        ok = bool(result.get("ok"))
+        self.test_result.setText(("Connected. " if ok else "Failed. ") + str(result["message"]))
+        self.test_result.setStyleSheet(f"color: {OK_COLOUR if ok else ERROR_COLOUR};")
+
+    def _test_failed(self, exc: Exception) -> None:
+        self.test_button.setEnabled(True)
+        self.test_result.setText(error_text(exc))
+        self.test_result.setStyleSheet(f"color: {ERROR_COLOUR};")
 
     def refresh_key_status(self) -> None:
         self.bridge.submit(

@@ -25,6 +25,7 @@ PUBLIC_DEFAULTS = {
     "openai.model": "gpt-4o-mini",
     "openai.api": "chat",
     "openai.stream": True,
+    "openai.read_timeout": 120,
     "network.enabled": False,
     "network.allowlist": [],
     "network.max_bytes": 200_000,
