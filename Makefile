@@ -1,9 +1,11 @@
 # Thin aliases for ./dev.sh (which needs nothing but sh and Python 3.11+).
-.PHONY: run test lint sweep-long bench
+.PHONY: run test lint sweep-long bench eval package
 run:
 	./dev.sh run
 test:
 	./dev.sh test
+package:
+	./dev.sh package
 lint:
 	.venv/bin/ruff check agent_core desktop tests benchmarks
 	.venv/bin/ruff format --check agent_core desktop tests benchmarks

@@ -9,7 +9,7 @@ VENV="${BRIEFDESK_VENV:-.venv}"
 PYTHON="${PYTHON:-python3}"
 DEB_PACKAGES="fonts-dejavu-core xvfb xauth libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 \
 libxkbcommon-x11-0 libxcb-image0 libxcb-render-util0 libxcb-shape0 libegl1 libgl1 \
-gnome-keyring dbus-x11 libsecret-tools"
+gnome-keyring dbus-x11 libsecret-tools desktop-file-utils appstream"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
@@ -69,8 +69,35 @@ case "$cmd" in
     ensure_venv
     exec "$VENV/bin/briefdesk-cli" "$@"
     ;;
+  package)
+    # The one-folder app bundle in dist/briefdesk (packaging/briefdesk.spec); PyInstaller's work
+    # files go to build/pyinstaller. Both are ignored by git.
+    ensure_venv
+    stamp="$VENV/.briefdesk-package-installed"
+    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(cat "$VENV/.briefdesk-installed")" ]; then
+      say "Installing the packaging tools (PyInstaller) into $VENV"
+      "$VENV/bin/python" -m pip install -q -e ".[package]"
+      cp "$VENV/.briefdesk-installed" "$stamp"
+    fi
+    say "Building the app bundle (a few minutes on 2 cores)"
+    "$VENV/bin/python" -m PyInstaller --noconfirm --log-level WARN \
+      --distpath dist --workpath build/pyinstaller packaging/briefdesk.spec "$@"
+    say "Built dist/briefdesk ($(du -sh dist/briefdesk | cut -f1)): ./dist/briefdesk/briefdesk, or install it for your user with ./dist/briefdesk/install-user.sh"
+    ;;
+  bench)
+    # Benchmarks (benchmarks/README.md): they need the `bench` extra (LangGraph's SQLite
+    # checkpointer to compare with, pyinstrument), never installed for the app itself.
+    ensure_venv
+    stamp="$VENV/.briefdesk-bench-installed"
+    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(cat "$VENV/.briefdesk-installed")" ]; then
+      say "Installing the benchmark extras into $VENV"
+      "$VENV/bin/python" -m pip install -q -e ".[bench]"
+      cp "$VENV/.briefdesk-installed" "$stamp"
+    fi
+    exec "$VENV/bin/python" benchmarks/run_all.py "$@"
+    ;;
   *)
-    echo "usage: ./dev.sh run | test [pytest args] | cli [briefdesk-cli args]" >&2
+    echo "usage: ./dev.sh run | test [pytest args] | cli [briefdesk-cli args] | package | bench" >&2
     exit 2
     ;;
 esac

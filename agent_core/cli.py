@@ -13,6 +13,7 @@ from typing import Any
 
 from agent_core.cli_text import render_text, review_view
 from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.version import version
 
 API = 1
 GLOBAL_VALUE_OPTIONS = ("--home", "--corpus", "--artifacts")
@@ -22,6 +23,24 @@ EXIT_RUN_FAILED = 1
 
 class UsageError(Exception):
     pass
+
+
+class VersionRequested(Exception):
+    """`--version` was given: main prints the version (as JSON with --json) and exits 0."""
+
+
+class _VersionAction(argparse.Action):
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        raise VersionRequested
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,6 +74,7 @@ def split_globals(argv: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="briefdesk-cli", description="Drive BriefDesk from the command line.")
+    p.add_argument("--version", action=_VersionAction)
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     run = sub.add_parser("run", help="start a run and drive it to its next stop")
@@ -242,6 +262,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         body = execute(args, g)
     except UsageError as exc:
         usage = str(exc)
+    except VersionRequested:
+        _emit(as_json, {"version": version()}, lambda: f"briefdesk-cli {version()}")
+        return 0
         _emit(
             as_json,
             {"error": {"code": "invalid_arguments", "message": usage}},

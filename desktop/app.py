@@ -1,8 +1,12 @@
-"""Composition root: `briefdesk [--home DIR]`.
+"""Composition root: `briefdesk [--home DIR] [--smoke] [--version]`.
 
 The window paints first; only then does the bridge thread open the home (SQLite) and import the
 Agents SDK, so neither the SDK nor the keyring is on the path to the first frame. A few
 environment variables drive the app for benchmarks, screenshots and drills (see `Automation`).
+
+Qt is imported inside the functions that build the app, not at the top of this module: the
+console script imports this module, and `briefdesk --version` must answer with no display and
+no Qt at all (an installer or a packager runs it on a headless machine).
 """
 
 from __future__ import annotations
@@ -14,18 +18,19 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings, QTimer
-from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication
+import agent_core  # only for agent_core.__version__: the package metadata, no Qt, no storage
 
-from desktop import theme
-from desktop.bridge import Bridge
-from desktop.context import AppContext
-from desktop.widgets.main_window import MainWindow
+if TYPE_CHECKING:
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.widgets.main_window import MainWindow
 
 ORGANISATION = "BriefDesk"
+APP_ID = "org.briefdesk.BriefDesk"  # the .desktop file's name and the AppStream id (packaging/)
+SMOKE_TIMEOUT_MS = 120_000  # `--smoke` gives up (exit 1) if the home has not opened by then
 SCREENSHOT_ENV = "BRIEFDESK_SCREENSHOT"  # save window.grab() after a demo run stops, then quit
 EXIT_AFTER_PAINT_ENV = "BRIEFDESK_EXIT_AFTER_PAINT"  # "1": report the first paint and quit;
 # "warm": also report when the home is open and the SDK imported (behind the paint), then quit
@@ -47,6 +52,8 @@ def icon_path() -> Path:
 
 def make_qsettings(folder: str | Path | None = None) -> QSettings:
     """Window geometry: organisation "BriefDesk"; an INI file under `folder` when given."""
+    from PySide6.QtCore import QSettings
+
     folder = folder or os.environ.get(QSETTINGS_ENV)
     if folder:
         return QSettings(str(Path(folder) / "BriefDesk.ini"), QSettings.Format.IniFormat)
@@ -57,6 +64,12 @@ def make_qsettings(folder: str | Path | None = None) -> QSettings:
 
 def build_window(home: str | Path | None, qsettings: QSettings | None = None) -> MainWindow:
     """The window with its bridge and context, not yet shown or started (tests use this)."""
+    from PySide6.QtGui import QIcon
+
+    from desktop.bridge import Bridge
+    from desktop.context import AppContext
+    from desktop.widgets.main_window import MainWindow
+
     bridge = Bridge(home)
     context = AppContext(bridge)
     window = MainWindow(bridge, context, QIcon(str(icon_path())), qsettings or make_qsettings())
@@ -76,15 +89,27 @@ def start_background(window: MainWindow, poll_ms: int = 300) -> None:
 class Automation:
     """Env-driven behaviour for the startup benchmark, screenshots and crash drills."""
 
-    def __init__(self, app: QApplication, window: MainWindow) -> None:
+    def __init__(self, app: QApplication, window: MainWindow, smoke: bool = False) -> None:
         self.app = app
         self.window = window
+        self.smoke = smoke
+        self.exit_code = 0  # what main returns once the event loop ends (a failed smoke: 1)
         self.screenshot = os.environ.get(SCREENSHOT_ENV)
         self.demo = os.environ.get(DEMO_ENV)
         self.report_mode = os.environ.get(EXIT_AFTER_PAINT_ENV, "")
         self.exit_after_paint = self.report_mode == "1"
 
+    @property
+    def starts_background(self) -> bool:
+        """Whether main starts the bridge, the follower and the SDK warm-up after the paint."""
+        return not (self.exit_after_paint or self.smoke)
+
     def on_first_paint(self) -> None:
+        from PySide6.QtCore import QTimer
+
+        if self.smoke:
+            self._start_smoke()
+            return
         if self.exit_after_paint:
             report = {
                 "first_paint_s": round(time.perf_counter() - _STARTED, 4),
@@ -107,6 +132,37 @@ class Automation:
         if self.screenshot or self.demo:
             self.window.bridge.ready.connect(self._act)
             self.window.context.run_stopped.connect(self._run_stopped)
+
+    def _start_smoke(self) -> None:
+        """`--smoke`: the window has painted; open the home on the bridge thread, read its runs
+        there (the GUI thread does no I/O), print one SMOKE line and quit with 0, or 1 on error.
+        """
+        from PySide6.QtCore import QTimer
+
+        bridge = self.window.bridge
+        bridge.ready.connect(
+            lambda: bridge.submit(lambda ws: len(ws.list_runs()), on_done=self._smoke_passed)
+        )
+        bridge.error.connect(lambda code, message: self._smoke_failed(f"{code}: {message}"))
+        QTimer.singleShot(
+            SMOKE_TIMEOUT_MS,
+            lambda: self._smoke_failed(f"the home did not open in {SMOKE_TIMEOUT_MS // 1000} s"),
+        )
+        bridge.start()
+
+    def _smoke_passed(self, runs: object) -> None:
+        if self.exit_code:
+            return
+        report = {"painted": True, "store_open": True, "runs": runs, "version": _version()}
+        print("SMOKE " + json.dumps(report), flush=True)
+        self.window.close()
+
+    def _smoke_failed(self, why: str) -> None:
+        if self.exit_code or not self.window.isVisible():
+            return
+        self.exit_code = 1
+        print(f"SMOKE FAILED {why}", file=sys.stderr, flush=True)
+        self.window.close()
 
     def _report(self, what: str) -> None:
         print(
@@ -133,6 +189,8 @@ class Automation:
     def _run_stopped(self, run: dict[str, Any]) -> None:
         if not self.screenshot:
             return
+        from PySide6.QtCore import QTimer
+
         timeline = self.window.timeline
         QTimer.singleShot(900, lambda: timeline.select_row(timeline.proxy.rowCount() - 1))
         QTimer.singleShot(1400, lambda: self._save(run))
@@ -144,6 +202,10 @@ class Automation:
         self.window.close()
 
 
+def _version() -> str:
+    return agent_core.__version__
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="briefdesk", description="BriefDesk: a desktop cockpit for a research agent."
@@ -152,12 +214,28 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--home",
         help="the BriefDesk home folder (default: $BRIEFDESK_HOME or the user data folder)",
     )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="paint the window, open the home, print a SMOKE line and quit (exit 0: all is well)",
+    )
+    parser.add_argument(
+        "--version", action="store_true", help="print the version and exit (needs no display)"
+    )
     args, _qt_args = parser.parse_known_args(argv)
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.version:
+        print(f"briefdesk {_version()}", flush=True)
+        return 0
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from desktop import theme
+
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     # The home's log file takes INFO and up; the terminal only hears about problems.
     for handler in logging.getLogger().handlers:
@@ -169,10 +247,12 @@ def main(argv: list[str] | None = None) -> int:
     app.setOrganizationName(ORGANISATION)
     app.setApplicationName("BriefDesk")
     app.setApplicationDisplayName("BriefDesk")
+    app.setApplicationVersion(_version())
+    app.setDesktopFileName(APP_ID)  # Wayland's app id and the taskbar's icon: the .desktop entry
     theme.apply_theme(app)
     window = build_window(args.home)  # None: $BRIEFDESK_HOME or the user data folder
     app.setWindowIcon(window.windowIcon())
-    automation = Automation(app, window)
+    automation = Automation(app, window, smoke=args.smoke)
     started = False
 
     def after_first_paint() -> None:
@@ -181,12 +261,12 @@ def main(argv: list[str] | None = None) -> int:
             return
         started = True
         automation.on_first_paint()
-        if not automation.exit_after_paint:
+        if automation.starts_background:
             start_background(window)
 
     window.first_painted.connect(lambda: QTimer.singleShot(0, after_first_paint))
     window.show()
-    return int(app.exec())
+    return int(app.exec()) or automation.exit_code
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The wheel carries everything a user needs outside a checkout: code, migrations, resources."""
+"""The wheel carries everything a user needs outside a checkout: code, migrations, resources.
+(Installed into a fresh venv and with pipx, and the app bundle: tests/packaging/.)"""
 
 from __future__ import annotations
 
@@ -9,17 +10,13 @@ import sys
 import zipfile
 from pathlib import Path
 
+from tests.packaging.builds import build_wheel
+
 REPO = Path(__file__).resolve().parents[1]
 
 
 def test_an_installed_wheel_initialises_a_home_with_the_demo_corpus(tmp_path: Path) -> None:
-    built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
-         "-w", str(tmp_path / "dist"), str(REPO)],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert built.returncode == 0, built.stderr
-    (wheel,) = (tmp_path / "dist").glob("briefdesk-*.whl")
+    wheel = build_wheel(tmp_path)  # from a copy of the sources: no build/ in the checkout
     site = tmp_path / "site"
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())

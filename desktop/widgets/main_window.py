@@ -375,11 +375,22 @@ class MainWindow(QMainWindow):
         return answer == QMessageBox.StandardButton.Yes
 
     def _about(self) -> None:
+        import platform
+
+        from PySide6 import __version__ as pyside_version
+        from PySide6.QtCore import qVersion
+
+        import agent_core  # the package version, from its metadata (agent_core.version)
+
         QMessageBox.about(
             self,
             "About BriefDesk",
-            "BriefDesk runs a local research-brief agent with a checkpoint at every tool boundary, "
-            "a person's approval before every risky action, and keys in the system keyring.",
+            f"<h3>BriefDesk {agent_core.__version__}</h3>"
+            "<p>BriefDesk runs a local research-brief agent with a checkpoint at every tool "
+            "boundary, a person's approval before every risky action, and keys in the system "
+            "keyring.</p>"
+            f"<p><small>Qt {qVersion()} · PySide6 {pyside_version} · "
+            f"Python {platform.python_version()}<br>Released under the MIT licence.</small></p>",
         )
 
     # -- window state ---------------------------------------------------------------------------
