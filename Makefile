@@ -13,8 +13,9 @@ lint:
 	.venv/bin/lint-imports
 sweep-long:
 	BRIEFDESK_SWEEP_RANDOM_KILLS=20 ./dev.sh test tests/drills/test_crash_sweep.py tests/drills/test_lifecycle_model.py -s
+# Every benchmark, side by side; writes the table to benchmarks/README.md.
 bench:
-	.venv/bin/python benchmarks/bench_startup.py
-	.venv/bin/python benchmarks/bench_storage_growth.py
-	.venv/bin/python benchmarks/bench_gui_stall.py
-	.venv/bin/python benchmarks/bench_search.py
+	./dev.sh bench
+# The offline brief's evaluation (tests/eval): recall, precision, citations, injections.
+eval:
+	.venv/bin/python tests/eval/run_eval.py

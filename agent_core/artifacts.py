@@ -263,7 +263,12 @@ class _Handler(FileSystemEventHandler):
         raw = event.dest_path if event.event_type == "moved" else event.src_path
         path = Path(os.fsdecode(raw))
         if event.is_directory:
-            self.watcher.schedule_tree(path)  # a folder moved in brings files without events
+            # A folder created or moved in brings files without events of their own. A folder
+            # "modified" is only a file coming or going inside it, which has its own event:
+            # rescanning the folder for it made each write re-sight every file beside it and
+            # pushed their settle time out while a run kept writing.
+            if event.event_type in ("created", "moved"):
+                self.watcher.schedule_tree(path)
         else:
             self.watcher.schedule(path)
 

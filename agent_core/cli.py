@@ -138,6 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     mem.add_argument("action", choices=["list", "delete"])
     mem.add_argument("--user")
 
+    providers = sub.add_parser("providers", help="the model endpoint")
+    providers.add_argument("action", choices=["check"], help="one small request to it")
+
     st = sub.add_parser("settings")
     st.add_argument("action", choices=["get", "set"])
     st.add_argument("key", nargs="?")
@@ -158,9 +161,6 @@ def _need(value: str | None, what: str) -> str:
 
 
 def execute(args: argparse.Namespace, g: dict[str, Any]) -> Mapping[str, object]:
-    providers = sub.add_parser("providers", help="the model endpoint")
-    providers.add_argument("action", choices=["check"], help="one small request to it")
-
     """Run one command; returns the JSON body (without `api`)."""
     cmd = args.command
     if cmd == "keys":
@@ -174,6 +174,8 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> Mapping[str, object]
         return secrets.key_status(args.name)
     ws = _workspace(g)
     try:
+        if cmd in ("runs", "approvals", "timeline", "audit", "cancel", "answer"):
+            ws.sweep_expired()  # reads never write; a command settles what is overdue first
         if cmd == "run":
             from agent_core.artifacts import drive_watched
 
@@ -229,6 +231,8 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> Mapping[str, object]
             if args.action == "delete":
                 return {"deleted": ws.delete_user_memory(_need(args.user, "--user"))}
             return {"memories": ws.memories()}
+        if cmd == "providers":
+            return {"provider": ws.providers_check()}
         if cmd == "settings":
             if args.action == "set":
                 prefs = ws.set_setting(_need(args.key, "KEY"), _need(args.value, "VALUE"))
@@ -251,8 +255,6 @@ def _emit(as_json: bool, body: Mapping[str, object], text: Callable[[], str]) ->
         print(text())
 
 
-        if cmd == "providers":
-            return {"provider": ws.providers_check()}
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
@@ -260,11 +262,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         g, rest = split_globals(argv)
         args = build_parser().parse_args(rest)
         body = execute(args, g)
-    except UsageError as exc:
-        usage = str(exc)
     except VersionRequested:
         _emit(as_json, {"version": version()}, lambda: f"briefdesk-cli {version()}")
         return 0
+    except UsageError as exc:
+        usage = str(exc)
         _emit(
             as_json,
             {"error": {"code": "invalid_arguments", "message": usage}},
@@ -280,11 +282,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     _emit(as_json, body, lambda: render_text(dict(body)))
     if "run_id" in body and body.get("status") == "failed":
         return EXIT_RUN_FAILED
+    provider = body.get("provider")
+    if isinstance(provider, dict) and not provider.get("ok"):
+        return EXIT_RUN_FAILED  # `providers check`: the endpoint did not answer as it should
     return 0
 
 
 if __name__ == "__main__":
     sys.exit(main())
-    provider = body.get("provider")
-    if isinstance(provider, dict) and not provider.get("ok"):
-        return EXIT_RUN_FAILED  # `providers check`: the endpoint did not answer as it should

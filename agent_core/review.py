@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select
 
-from agent_core.approvals import Approval, check_decidable, decide
+from agent_core.approvals import Approval, check_decidable, decide, is_expired
 from agent_core.canonical import arg_hash, now_iso, utcnow
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.events import EventKind
@@ -31,9 +31,17 @@ from agent_core.tools.specs import ToolScope
 from agent_core.views import ApprovalView, RunView
 
 
-def run_json(conn: Connection, row: Any) -> RunView:
-    pending = approval_rows.list_approvals(conn, status="pending", run_id=row.run_id)
+def run_json(conn: Connection, row: Any, pending: list[Approval] | None = None) -> RunView:
+    """RUN as the contract shows it; `pending`: its pending proposals, when already loaded."""
+    if pending is None:
+        pending = approval_rows.list_approvals(conn, status="pending", run_id=row.run_id)
     status = run_rows.effective_status(row)
+    # Past its time a proposal is expired, whether or not a sweep has written it yet: a read
+    # shows the truth without writing (the sweep records it, with its events).
+    now = utcnow()
+    live = [a for a in pending if not is_expired(a, now)]
+    if status is RunStatus.WAITING_APPROVAL and pending and not live:
+        status = RunStatus.EXPIRED
     data: RunView = {
         "run_id": row.run_id,
         "thread_id": row.thread_id,
@@ -43,7 +51,7 @@ def run_json(conn: Connection, row: Any) -> RunView:
         "mode": row.mode,
         "created_at": row.created_at,
         "updated_at": row.updated_at,
-        "approvals": [approval_view(a) for a in pending],
+        "approvals": [approval_view(a) for a in live],
         "question_pending": row.question_pending if status is RunStatus.WAITING_INPUT else None,
         "output": row.output,
         "error": json.loads(row.error_json) if row.error_json else None,
@@ -53,18 +61,31 @@ def run_json(conn: Connection, row: Any) -> RunView:
     return data
 
 
+def runs_json(conn: Connection, run_ids: list[str] | None = None) -> list[RunView]:
+    """Every run (or the given ones), newest first, with their pending proposals: two queries."""
+    rows = run_rows.list_run_rows(conn, run_ids)
+    pending = approval_rows.pending_by_run(conn, None if run_ids is None else run_ids)
+    return [run_json(conn, row, pending.get(row.run_id, [])) for row in rows]
+
+
 def approval_view(approval: Approval) -> ApprovalView:
     """The contract's APPROVAL plus what its tool's spec tells a reviewer's window: which
     argument is the new content of the target (shown as a diff) and which names the target."""
     spec = spec_for(approval.tool)
     view = approval.to_json()
+    if approval.status is ApprovalStatus.PENDING and is_expired(approval, utcnow()):
+        view["status"] = str(ApprovalStatus.EXPIRED)  # not yet swept (see run_json)
     view["content_field"] = spec.content_field
     view["path_field"] = spec.path_field
     return view
 
 
 def sweep_expired(store: Store) -> int:
-    """Expire every pending proposal past its time; their runs become `expired`."""
+    """Expire every pending proposal past its time; their runs become `expired`.
+
+    Called by the commands that decide or resume, by the CLI before it shows runs or
+    proposals, and by the window on a timer: never inside a read (reads do not write).
+    """
     with store.read() as conn:
         due = conn.execute(
             select(approvals.c.id)
@@ -88,16 +109,17 @@ def list_approvals(
 ) -> list[ApprovalView]:
     if status and status not in ApprovalStatus._value2member_map_:
         raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"Unknown approval status {status!r}.")
-    sweep_expired(store)
+    # A pending proposal past its time shows as expired (see approval_view): filter on that.
+    stored = None if status in (ApprovalStatus.PENDING, ApprovalStatus.EXPIRED) else status
     with store.read() as conn:
-        return [
+        views = [
             approval_view(a)
-            for a in approval_rows.list_approvals(conn, status=status, run_id=run_id)
+            for a in approval_rows.list_approvals(conn, status=stored, run_id=run_id)
         ]
+    return [v for v in views if status is None or v["status"] == status]
 
 
 def get_approval(store: Store, approval_id: str) -> ApprovalView:
-    sweep_expired(store)
     with store.read() as conn:
         return approval_view(approval_rows.get_approval(conn, approval_id))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,9 +21,9 @@ from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.events import EventKind
 from agent_core.logs import configure_logging
 from agent_core.preferences import Settings
-from agent_core.run import lifecycle
 from agent_core.providers.endpoint import PRESETS as PROVIDER_PRESETS  # noqa: F401 (desktop)
 from agent_core.providers.endpoint import Preset  # noqa: F401 (re-exported for the desktop)
+from agent_core.run import lifecycle
 from agent_core.run.progress import RunLimits, RunProgress
 from agent_core.statuses import RunStatus
 from agent_core.storage import audit, memory, timeline
@@ -45,9 +46,9 @@ from agent_core.storage.schema import (
 from agent_core.tools import sandbox
 from agent_core.views import ApprovalView, EventView, RunView
 
-
 if TYPE_CHECKING:
     from agent_core.providers.check import ProviderCheckView
+
 
 class Workspace:
     def __init__(self, home: str | Path | None = None) -> None:
@@ -58,6 +59,11 @@ class Workspace:
 
     def close(self) -> None:
         self.store.dispose()
+
+    def follow_events(self, follower: Callable[[list[EventView]], None]) -> Callable[[], None]:
+        """Hear of this process's events as soon as they commit, on the committing thread
+        (other processes' events are read with `timeline(since=...)`). Returns the unfollow."""
+        return self.store.follow_events(lambda events: follower([e.to_json() for e in events]))
 
     # -- settings -------------------------------------------------------------------------
 
@@ -182,7 +188,7 @@ class Workspace:
         from agent_core.storage.sessions import load_items
 
         return [
-            *load_items(conn, row.thread_id),
+            *load_items(conn, row.thread_id, exclude_run=row.run_id),  # a replay: not its own
             *self._memory_notes(conn),
             {"role": "user", "content": row.question},
         ]
@@ -246,14 +252,14 @@ class Workspace:
         return self.get_run(run_id)
 
     def get_run(self, run_id: str) -> RunView:
-        self.sweep_expired()
         with self.store.read() as conn:
             return review.run_json(conn, run_rows.get_run_row(conn, run_id))
 
-    def list_runs(self) -> list[RunView]:
-        self.sweep_expired()
+    def list_runs(self, run_ids: list[str] | None = None) -> list[RunView]:
+        """Every run, newest first (or only the given ones that exist). A read: it never
+        expires anything (see `sweep_expired`)."""
         with self.store.read() as conn:
-            return [review.run_json(conn, row) for row in run_rows.list_run_rows(conn)]
+            return review.runs_json(conn, run_ids)
 
     def run_state(self, run_id: str) -> RunProgress:
         with self.store.read() as conn:
@@ -447,12 +453,6 @@ class Workspace:
 
         return secrets.delete_key(name)
 
-    @staticmethod
-    def arm_crash(point: str | None) -> None:
-        """Arm crash injection in this process (None disarms): the Demo menu's SIGKILL drills."""
-        from agent_core import crash
-
-        crash.arm(point)
     def providers_check(self) -> ProviderCheckView:
         """One small request to the configured endpoint (`providers check`); blocking."""
         from agent_core.providers.check import check_endpoint
@@ -483,6 +483,12 @@ class Workspace:
         endpoint = EndpointConfig.from_settings(settings)
         return (await asyncio.to_thread(check_endpoint, endpoint)).to_json()
 
+    @staticmethod
+    def arm_crash(point: str | None) -> None:
+        """Arm crash injection in this process (None disarms): the Demo menu's SIGKILL drills."""
+        from agent_core import crash
+
+        crash.arm(point)
 
     @staticmethod
     def scripted_model(script: str) -> str:

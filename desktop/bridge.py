@@ -5,8 +5,12 @@ gets the result back on the GUI thread over a queued signal, keyed by a job id. 
 as an asyncio task on the same loop (`drive`), so jobs submitted while it runs are served at its
 await points; Workspace calls are short synchronous SQLite transactions, fine on this thread.
 
-A timer on the GUI thread polls the events table by sequence (`timeline(since=...)`) every
-~300 ms, so runs started by `briefdesk-cli` in another process appear and update live.
+The window reads the events table by sequence (`timeline(since=...)`), so every event arrives
+once and in order, whichever process wrote it. A commit of this process
+(`Workspace.follow_events`) starts that read at once, without waiting for the timer, which
+polls every ~300 ms for what other processes (`briefdesk-cli`, another window) write. The runs
+list is kept from events: only the runs an event names are read again, plus, now and then, the
+runs that are `running` (a dead owner changes no row). Expiry is a timer tick, never a read.
 """
 
 from __future__ import annotations
@@ -34,6 +38,30 @@ ErrorCallback = Callable[[Exception], None]
 
 EVENTS_PER_POLL = 5000  # a large backlog arrives in a few batches instead of one huge one
 RUNS_EVERY_N_POLLS = 5  # a dead owner shows as `interrupted` without any event: look now and then
+SWEEP_EVERY_MS = 2000  # expire overdue proposals (a write) on a tick of its own
+EVENTS_PER_SLICE = 100  # events handed to the views per turn of the GUI event loop
+
+
+class RunsCache:
+    """The home's runs as the window knows them, newest first, updated from partial reads."""
+
+    def __init__(self) -> None:
+        self.runs: list[RunView] = []
+
+    def replace_all(self, runs: list[RunView]) -> None:
+        self.runs = list(runs)
+
+    def merge(self, asked: list[str], found: list[RunView]) -> None:
+        """`found`: the runs among `asked` that still exist, newest first."""
+        fresh = {r["run_id"]: r for r in found}
+        gone = set(asked) - set(fresh)
+        known = {r["run_id"] for r in self.runs}
+        new = [r for r in found if r["run_id"] not in known]
+        kept = [fresh.get(r["run_id"], r) for r in self.runs if r["run_id"] not in gone]
+        self.runs = sorted(new, key=lambda r: r["created_at"], reverse=True) + kept
+
+    def running_ids(self) -> list[str]:
+        return [r["run_id"] for r in self.runs if r["status"] == "running"]
 
 
 def error_code(exc: BaseException) -> str:
@@ -76,6 +104,7 @@ class Bridge(QObject):
     error = Signal(str, str)  # code, message: a job failed and nobody handled it
     warmed = Signal()  # the Agents SDK is imported (warm_up finished)
     _job_done = Signal(int, object, object)  # job id, result, exception (bridge thread -> GUI)
+    _committed = Signal()  # this process committed events: read them now (any thread -> GUI)
 
     def __init__(self, home: str | Path | None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -93,16 +122,26 @@ class Bridge(QObject):
         self._pending: list[Callable[[], None]] = []
         self._ws: Workspace | None = None  # touched on the bridge thread only
         self._watcher: Any = None  # the artifacts watcher, started with the workspace
+        self._unfollow: Callable[[], None] = lambda: None
         self._tasks: set[asyncio.Task[Any]] = set()  # bridge thread only
         self._closing: asyncio.Task[None] | None = None
         self._thread = _LoopThread(self)
         self._job_done.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+        self._committed.connect(self._on_committed, Qt.ConnectionType.QueuedConnection)
         # The events follower (GUI-thread state).
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._poll)
-        self._last_seq: int | None = None
+        self._sweep_timer = QTimer(self)
+        self._sweep_timer.timeout.connect(self._sweep)
+        self._last_seq: int | None = None  # the poll's cursor (every process's events)
+        # A burst of commits costs one queued signal, not one each.
+        self._commit_lock = threading.Lock()
+        self._commit_signalled = False
+        self._outbox: list[EventView] = []  # handed to the views a slice at a time
+        self._outbox_scheduled = False
+        self._runs = RunsCache()
         self._poll_inflight = False
-        self._poll_again = False
+        self._poll_again: bool | None = None  # asked while a read ran (True: all the runs too)
         self._polls = 0
         self._last_poll_error: str | None = None
 
@@ -116,6 +155,7 @@ class Bridge(QObject):
     def stop(self, timeout_ms: int = 8000) -> None:
         """Stop following, end the loop (runs still driving become `interrupted`), join."""
         self._timer.stop()
+        self._sweep_timer.stop()
         if not self._thread.isRunning():
             return
         self._schedule(self._shutdown)
@@ -178,40 +218,74 @@ class Bridge(QObject):
 
     def start_following(self, interval_ms: int = 300) -> None:
         self._timer.start(interval_ms)
+        self._sweep_timer.start(SWEEP_EVERY_MS)
         self._poll(force_runs=True)
 
     def refresh(self) -> None:
-        """Read new events and the runs list now (F5)."""
+        """Read new events and the whole runs list now (F5)."""
         self._poll(force_runs=True)
+
+    def _sweep(self) -> None:
+        self.submit(lambda ws: ws.sweep_expired(), on_error=self._on_poll_error)
 
     def _poll(self, force_runs: bool = False) -> None:
         if self._poll_inflight:
-            self._poll_again = self._poll_again or force_runs
+            self._poll_again = bool(self._poll_again) or force_runs
             return
         self._poll_inflight = True
         self._polls += 1
         since = self._last_seq
-        want_runs = force_runs or self._polls % RUNS_EVERY_N_POLLS == 0
+        if force_runs:
+            recheck: list[str] | None = None  # everything
+        else:
+            look = self._polls % RUNS_EVERY_N_POLLS == 0
+            recheck = self._runs.running_ids() if look else []
         self.submit(
-            lambda ws: _read_changes(ws, since, want_runs),
+            lambda ws: _read_changes(ws, since, recheck),
             on_done=self._on_changes,
             on_error=self._on_poll_error,
         )
 
-    def _on_changes(
-        self, result: tuple[int, list[dict[str, Any]], list[dict[str, Any]] | None]
-    ) -> None:
+    def _on_changes(self, result: Changes) -> None:
         self._poll_inflight = False
         self._last_poll_error = None
-        last_seq, events, runs = result
+        last_seq, read, asked, runs = result
         self._last_seq = last_seq
-        if events:
-            self.events_arrived.emit(events)
-        if runs is not None:
-            self.runs_changed.emit(runs)
-        if self._poll_again or len(events) >= EVENTS_PER_POLL:
-            self._poll_again = False
-            self._poll(force_runs=True)
+        self._hand_out(read)
+        if asked is None:
+            self._runs.replace_all(runs)
+            self.runs_changed.emit(self._runs.runs)
+        elif asked:
+            self._runs.merge(asked, runs)
+            self.runs_changed.emit(self._runs.runs)
+        again, self._poll_again = self._poll_again, None
+        if again is not None or len(read) >= EVENTS_PER_POLL:
+            self._poll(force_runs=bool(again))
+
+    def _take_committed(self, _events: list[EventView]) -> None:
+        """Any thread, right after a commit of this process: have the GUI read now."""
+        with self._commit_lock:
+            if self._commit_signalled:
+                return
+            self._commit_signalled = True
+        self._committed.emit()
+
+    def _hand_out(self, events: list[EventView]) -> None:
+        """Give events to the views in slices, so painting and input go on between them."""
+        if not events:
+            return
+        self._outbox.extend(events)
+        if not self._outbox_scheduled:
+            self._outbox_scheduled = True
+            QTimer.singleShot(0, self._flush_outbox)
+
+    def _flush_outbox(self) -> None:
+        chunk, self._outbox = self._outbox[:EVENTS_PER_SLICE], self._outbox[EVENTS_PER_SLICE:]
+        self._outbox_scheduled = bool(self._outbox)
+        if self._outbox:
+            QTimer.singleShot(0, self._flush_outbox)
+        if chunk:
+            self.events_arrived.emit(chunk)
 
     def _on_poll_error(self, exc: Exception) -> None:
         self._poll_inflight = False
@@ -219,6 +293,11 @@ class Bridge(QObject):
         if text != self._last_poll_error:  # report a lasting problem once, not every 300 ms
             self._last_poll_error = text
             self.error.emit(error_code(exc), getattr(exc, "message", None) or str(exc))
+
+    def _on_committed(self) -> None:
+        with self._commit_lock:
+            self._commit_signalled = False
+        self._poll()  # in order with every other process's events, no wait for the timer
 
     # -- GUI side of delivery ------------------------------------------------------------------
 
@@ -273,6 +352,7 @@ class Bridge(QObject):
             from agent_core.workspace import Workspace  # lazily, on this thread
 
             self._ws = Workspace(self.home)
+            self._unfollow = self._ws.follow_events(self._take_committed)
             self._start_watcher(self._ws)
         return self._ws
 
@@ -318,6 +398,7 @@ class Bridge(QObject):
                 self._watcher.stop()
                 self._watcher = None
             if self._ws is not None:
+                self._unfollow()
                 self._ws.close()
                 self._ws = None
             loop.stop()
@@ -325,14 +406,21 @@ class Bridge(QObject):
         self._closing = loop.create_task(finish())
 
 
-def _read_changes(
-    ws: Workspace, since: int | None, want_runs: bool
-) -> tuple[int, list[EventView], list[RunView] | None]:
-    """Bridge thread: events after `since` (first call: start at the newest) and maybe runs."""
+# What one poll read: the cursor after it, the events, which runs were read again (None: all of
+# them) and those runs.
+Changes = tuple[int, list["EventView"], list[str] | None, list["RunView"]]
+
+
+def _read_changes(ws: Workspace, since: int | None, recheck: list[str] | None) -> Changes:
+    """Bridge thread: events after `since` (first call: start at the newest), and the runs
+    they name plus `recheck` (None: every run)."""
     if since is None:
         since = ws.last_event_seq()
         events: list[EventView] = []
     else:
         events = ws.timeline(since=since, limit=EVENTS_PER_POLL)
-    runs = ws.list_runs() if (want_runs or events) else None
-    return (events[-1]["seq"] if events else since), events, runs
+    last = events[-1]["seq"] if events else since
+    if recheck is None:
+        return last, events, None, ws.list_runs()
+    asked = sorted({*recheck, *(e["run_id"] for e in events if e["run_id"])})
+    return last, events, asked, (ws.list_runs(asked) if asked else [])

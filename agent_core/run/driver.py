@@ -180,6 +180,11 @@ def build_model(
     )
 
 
+def model_replays_exactly(spec: str) -> bool:
+    """True for the embedded models (offline, scripted): deterministic in the conversation."""
+    return spec == "offline" or spec.startswith("scripted:")
+
+
 def validate_model_spec(spec: str) -> None:
     if spec in ("offline", "openai"):
         return
@@ -202,8 +207,12 @@ class RunDriver:
         self.run_id = run_id
         self.ctx = RunContext(store, RunRecord(store, run_id), settings)
         self.gate = ToolGate(self.ctx)
-        self.executor = ToolExecutor(self.ctx)
+        self.executor = ToolExecutor(self.ctx, admit=self.gate.admit_unpaused)
         self.checkpoints = CheckpointStore(store)
+        # The embedded models are pure functions of the conversation: replayed after a crash,
+        # they propose the very same calls, which the ledger answers, so reads need no pause
+        # (and no saved RunState). A remote model would propose new ones: every call pauses.
+        self.replays_exactly = model_replays_exactly(self.ctx.facts.model)
 
     def build_agent(self, model: Model | None) -> Agent[Any]:
         tools: list[Tool] = [
@@ -211,10 +220,11 @@ class RunDriver:
                 name=spec.name,
                 description=spec.description,
                 params_json_schema=spec.json_schema(),
-                on_invoke_tool=self.executor.invoker(spec.name),
-                needs_approval=True,
+                on_invoke_tool=self.executor.invoker(spec.name, unpaused=unpaused),
+                needs_approval=not unpaused,
             )
             for spec in TOOLS.values()
+            for unpaused in [spec.runs_without_pause and self.replays_exactly]
         ]
         return Agent(name="BriefDesk", instructions=INSTRUCTIONS, tools=tools, model=model)
 
@@ -255,6 +265,7 @@ class RunDriver:
                 self._finish(result)
                 return
         except (StopRun, BriefDeskError, AgentsException) as raised:
+            await self.executor.drain()  # sibling calls still running finish first
             # The SDK wraps what a tool raises (a cancel, a budget, a storage error): unwrap it.
             exc = _our_cause(raised)
             if isinstance(exc, StopRun):

@@ -35,17 +35,41 @@ from agent_core.tools.specs import ToolArgs, ToolEnv, ToolResult, ToolSpec
 OFFLOAD_CHARS = 8_000  # larger results go to a blob; the ledger keeps the digest
 
 
+# Checks and checkpoint A of a call that ran without an SDK pause: the refusal, or None.
+Admit = Callable[[str, str, str], "str | None"]
+
+
 class ToolExecutor:
-    def __init__(self, ctx: RunContext) -> None:
+    def __init__(self, ctx: RunContext, admit: Admit) -> None:
         self.ctx = ctx
         self.store = ctx.store
         self.run_id = ctx.run_id
+        self.admit = admit
+        self._running: set[asyncio.Future[str]] = set()
 
-    def invoker(self, tool: str) -> Callable[[Any, str], Awaitable[str]]:
+    def invoker(self, tool: str, *, unpaused: bool) -> Callable[[Any, str], Awaitable[str]]:
+        """The SDK's on_invoke_tool; `unpaused`: the SDK did not stop before this call."""
+
         async def invoke(tool_ctx: Any, raw: str) -> str:
-            return await asyncio.to_thread(self.invoke, tool, str(tool_ctx.tool_call_id), raw)
+            call_id = str(tool_ctx.tool_call_id)
+            if unpaused:
+                # On the loop, before the body's thread: parallel calls pass their checkpoint
+                # A one by one, in the order the model proposed them.
+                refusal = self.admit(tool, call_id, raw)
+                if refusal is not None:
+                    return refusal
+            running = asyncio.ensure_future(asyncio.to_thread(self.invoke, tool, call_id, raw))
+            self._running.add(running)
+            running.add_done_callback(self._running.discard)
+            return await asyncio.shield(running)  # a thread cannot be cancelled: let it finish
 
         return invoke
+
+    async def drain(self) -> None:
+        """Wait for every tool body still running (a sibling call failed, or a budget ended
+        the run): the run must not end, and be pruned, under a call that is still writing."""
+        while self._running:
+            await asyncio.gather(*list(self._running), return_exceptions=True)
 
     def invoke(self, tool: str, call_id: str, raw: str) -> str:
         self.ctx.check_budgets()

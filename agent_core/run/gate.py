@@ -128,9 +128,29 @@ class ToolGate:
                 stop = verdict
         return PauseOutcome(stop)
 
-    def _decide_one(
-        self, state: Any, item: Any, call_id: str, tool: str, raw: str
-    ) -> RunStatus | None:
+    def admit_unpaused(self, tool: str, call_id: str, raw: str) -> str | None:
+        """A read the SDK runs without a pause (ToolSpec.runs_without_pause): the checks of a
+        pause, then checkpoint A. Returns the refusal the model is told, or None to run it."""
+        self.ctx.check_budgets()
+        row, index = self._call_row(call_id)
+        if row is not None and row.decision == "deny":
+            return f"Refused by BriefDesk ({row.code})."
+        spec = TOOLS[tool]
+        try:
+            self._validate(spec, raw)
+        except BriefDeskError as error:
+            facts = self.ctx.facts
+            resource = describe_resource(tool, raw, corpus=facts.corpus, artifacts=facts.artifacts)
+            with self.store.write() as conn:
+                refuse(conn, self.run_id, call_id, tool, error, resource=resource)
+            return f"Refused by BriefDesk ({error.code}): {error.message}"
+        with self.store.write() as conn:
+            save_checkpoint(self.ctx, conn, "A", call_id, f"run {tool}")
+        crash.before_tool(index)
+        return None
+
+    def _call_row(self, call_id: str) -> tuple[Any, int]:
+        """The call's row and its index in the run, refused past the tool-call budget."""
         with self.store.read() as conn:
             row = conn.execute(
                 select(tool_calls).where(
@@ -144,6 +164,12 @@ class ToolGate:
                 ErrorCode.BUDGET_EXCEEDED,
                 f"The run used its {budget} tool calls (call {index} refused).",
             )
+        return row, index
+
+    def _decide_one(
+        self, state: Any, item: Any, call_id: str, tool: str, raw: str
+    ) -> RunStatus | None:
+        row, index = self._call_row(call_id)
         if row is not None and row.decision == "deny":
             state.reject(item, rejection_message=f"Refused by BriefDesk ({row.code}).")
             return None

@@ -115,7 +115,7 @@ class Claim:
     started: bool
     """True for a run's first drive (`run_started`), False for a resume (`run_resumed`)."""
     needs_input: bool
-    """No checkpoint yet: the run (re)starts from its question instead of a saved state."""
+    """No saved RunState yet: the run (re)starts from its question instead of a saved state."""
 
 
 def create(conn: Connection, run_id: str, **values: object) -> None:
@@ -163,7 +163,10 @@ def claim(conn: Connection, run_id: str, owner: run_rows.Owner) -> Claim:
     kind = EventKind.RUN_STARTED if fresh else EventKind.RUN_RESUMED
     data = {"question": row.question, "model": row.model, "mode": row.mode}
     append_event(conn, run_id, kind, data={**data, "runtime": RUNTIME_VERSION})
-    return Claim(started=fresh, needs_input=not has_checkpoint)
+    # No saved RunState (the process died before the first pause that saves one, or reads
+    # ran without a pause): the run replays from its question; recorded results come back
+    # from the ledger, never executed again.
+    return Claim(started=fresh, needs_input=row.state_digest is None)
 
 
 def wait(conn: Connection, run_id: str, status: RunStatus, progress: RunProgress) -> RunStatus:

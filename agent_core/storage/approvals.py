@@ -45,6 +45,21 @@ def list_approvals(
     return [Approval.from_row(r) for r in conn.execute(query)]
 
 
+def pending_by_run(conn: Connection, run_ids: list[str] | None = None) -> dict[str, list[Approval]]:
+    """Pending proposals grouped by run, in one query (of the given runs, or of all)."""
+    query = (
+        select(approvals)
+        .where(approvals.c.status == str(ApprovalStatus.PENDING))
+        .order_by(approvals.c.created_at, approvals.c.version)
+    )
+    if run_ids is not None:
+        query = query.where(approvals.c.run_id.in_(run_ids))
+    grouped: dict[str, list[Approval]] = {}
+    for row in conn.execute(query):
+        grouped.setdefault(row.run_id, []).append(Approval.from_row(row))
+    return grouped
+
+
 def latest_for_call(conn: Connection, run_id: str, call_id: str) -> Approval | None:
     row = conn.execute(
         select(approvals)

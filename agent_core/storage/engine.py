@@ -14,11 +14,12 @@ checkout (SQLAlchemy's documented recipe for multiprocessing).
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,12 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.pool import ConnectionPoolEntry, QueuePool
 
 from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.events import Event
+
+log = logging.getLogger(__name__)
+
+# Where a write transaction collects the events it appends, announced once it commits.
+NEW_EVENTS = "briefdesk.new_events"
 
 BUSY_TIMEOUT_ENV = "BRIEFDESK_BUSY_TIMEOUT_MS"
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
@@ -149,12 +156,29 @@ class Store:
         self.read_engine = make_engine(db_path, begin="BEGIN")
         self._held = threading.local()
         self._pid = os.getpid()
+        # Writers of this process queue here, not in SQLite's busy handler: it sleeps in steps
+        # of up to 100 ms, so a thread that writes now and then (the artifact watcher) starved
+        # behind a run that commits every few milliseconds. Other processes still meet the
+        # busy timeout.
+        self._write_lock = threading.RLock()
+        self._followers: list[Callable[[list[Event]], None]] = []
         _STORES.add(self)
+
+    def follow_events(self, follower: Callable[[list[Event]], None]) -> Callable[[], None]:
+        """Call `follower` with the events of each write transaction of this process, once it
+        has committed, on the committing thread (the window needs no poll for its own events).
+        Returns the function that stops following."""
+        self._followers.append(follower)
+        return lambda: self._followers.remove(follower) if follower in self._followers else None
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
         """One write transaction; everything in it commits together (state + its events)."""
-        with self._translated(), self._transaction(self.write_engine, "writer") as conn:
+        with (
+            self._write_lock,
+            self._translated(),
+            self._transaction(self.write_engine, "writer") as conn,
+        ):
             yield conn
 
     @contextmanager
@@ -167,16 +191,34 @@ class Store:
         held = self._held_connection(engine, slot)
         if held.in_transaction():  # nested on this thread: a connection of its own
             with engine.begin() as conn:
-                yield conn
+                conn.info[NEW_EVENTS] = []
+                try:
+                    yield conn
+                except BaseException:
+                    conn.info.pop(NEW_EVENTS, None)
+                    raise
+            self._announce(conn.info.pop(NEW_EVENTS, None))
             return
         try:
             with held.begin():
+                held.info[NEW_EVENTS] = []
                 yield held
         except BaseException:
             # A failed transaction may leave the connection unusable: start the next afresh.
             setattr(self._held, slot, None)
+            held.info.pop(NEW_EVENTS, None)
             held.close()
             raise
+        self._announce(held.info.pop(NEW_EVENTS, None))
+
+    def _announce(self, events: list[Event] | None) -> None:
+        if not events:
+            return
+        for follower in list(self._followers):
+            try:
+                follower(events)
+            except Exception:  # a follower's failure is its own; the commit stands
+                log.exception("an events follower failed")
 
     def _held_connection(self, engine: Engine, slot: str) -> Connection:
         if os.getpid() != self._pid:
@@ -191,6 +233,7 @@ class Store:
         """In a forked child: never use (or close) what the parent holds; open our own."""
         _INHERITED.append((self._held, self.write_engine.pool, self.read_engine.pool))
         self._held = threading.local()
+        self._write_lock = threading.RLock()  # the parent's may be held by a thread not here
         self.write_engine.pool = self.write_engine.pool.recreate()
         self.read_engine.pool = self.read_engine.pool.recreate()
         self._pid = os.getpid()

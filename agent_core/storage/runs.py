@@ -30,8 +30,12 @@ def update_run(conn: Connection, run_id: str, **values: Any) -> None:
     conn.execute(update(runs).where(runs.c.run_id == run_id).values(updated_at=now_iso(), **values))
 
 
-def list_run_rows(conn: Connection) -> list[Any]:
-    return list(conn.execute(select(runs).order_by(runs.c.created_at.desc(), runs.c.run_id)))
+def list_run_rows(conn: Connection, run_ids: list[str] | None = None) -> list[Any]:
+    """Every run (or the given ones that exist), newest first."""
+    query = select(runs).order_by(runs.c.created_at.desc(), runs.c.run_id)
+    if run_ids is not None:
+        query = query.where(runs.c.run_id.in_(run_ids))
+    return list(conn.execute(query))
 
 
 def owner_of(row: Any) -> Owner | None:

@@ -10,6 +10,7 @@ from sqlalchemy import Connection, func, insert, select
 from agent_core.canonical import now_iso
 from agent_core.events import Event
 from agent_core.secrets import REDACTOR
+from agent_core.storage.engine import NEW_EVENTS
 from agent_core.storage.prepared import Prepared
 from agent_core.storage.schema import events
 
@@ -26,15 +27,22 @@ def append_event(
     data: dict[str, Any] | None = None,
 ) -> int:
     payload = REDACTOR.redact_json(data or {})
+    at = now_iso()
     result = _INSERT_EVENT(
         conn,
         run_id=run_id,
         kind=str(kind),
-        at=now_iso(),
+        at=at,
         tool=tool,
         data_json=json.dumps(payload, ensure_ascii=False),
     )
-    return int(result.lastrowid or 0)
+    seq = int(result.lastrowid or 0)
+    announced = conn.info.get(NEW_EVENTS)
+    if announced is not None:  # a Store transaction: followers hear of it after the commit
+        announced.append(
+            Event(seq=seq, run_id=run_id, kind=str(kind), at=at, tool=tool, data=payload)
+        )
+    return seq
 
 
 def _to_event(row: Any) -> Event:

@@ -55,6 +55,21 @@ def _walk(root: Path) -> dict[str, os.stat_result]:
     return found
 
 
+def index_is_current(conn: Connection, root: Path) -> bool:
+    """True when the index of `root` already matches the files (same names, sizes, times), so
+    a search needs no write transaction."""
+    on_disk = _walk(root)
+    known = {
+        r.source_id: (r.mtime_ns, r.size)
+        for r in conn.execute(
+            select(corpus_docs.c.source_id, corpus_docs.c.mtime_ns, corpus_docs.c.size).where(
+                corpus_docs.c.corpus_root == str(root)
+            )
+        )
+    }
+    return known == {sid: (st.st_mtime_ns, st.st_size) for sid, st in on_disk.items()}
+
+
 def sync_index(conn: Connection, root: Path) -> int:
     """Update the FTS index of `root`; returns how many documents changed."""
     key = str(root)
@@ -123,6 +138,13 @@ def _drop(conn: Connection, key: str, source_id: str) -> None:
     )
 
 
+def query_terms(query: str) -> tuple[list[str], list[str]]:
+    """(words, CJK grams) of free text: what a search looks for, at most 16 of each."""
+    latin = cjk_text.CJK_RUN.sub(" ", query.lower())
+    words = [w.replace('"', "") for w in _WORD.findall(latin)][:16]
+    return words, cjk_text.query_grams(query)[:16]
+
+
 def fts_query(query: str) -> str:
     """Free text -> a safe FTS5 query: each word quoted, any word may match (ranked by bm25).
 
@@ -141,13 +163,6 @@ def search(conn: Connection, root: Path, query: str, limit: int) -> list[dict[st
     rows = conn.execute(
         text(
             "SELECT source_id, title, substr(body, 1, :scan) AS head, "
-def query_terms(query: str) -> tuple[list[str], list[str]]:
-    """(words, CJK grams) of free text: what a search looks for, at most 16 of each."""
-    latin = cjk_text.CJK_RUN.sub(" ", query.lower())
-    words = [w.replace('"', "") for w in _WORD.findall(latin)][:16]
-    return words, cjk_text.query_grams(query)[:16]
-
-
             "bm25(corpus_fts) AS rank FROM corpus_fts "
             "WHERE corpus_fts MATCH :m AND corpus_root = :r ORDER BY rank, source_id LIMIT :n"
         ),

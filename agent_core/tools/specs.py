@@ -148,6 +148,15 @@ class ToolSpec:
     def writes_files(self) -> bool:
         return self.tier is Tier.WRITE
 
+    @property
+    def runs_without_pause(self) -> bool:
+        """A read: allowed in every mode and without effect, so the SDK need not stop before
+        it (a pause costs a whole RunState round trip) when the model replays exactly (see
+        RunDriver). It is still validated, checkpointed (A) and recorded in the ledger when
+        it runs; after a crash the replayed conversation proposes it again and the ledger
+        answers it."""
+        return self.tier is Tier.READ
+
     def parse(self, raw: str) -> ToolArgs:
         """The model's raw JSON, checked and parsed (defaults filled in)."""
         if len(raw.encode("utf-8", "surrogatepass")) > MAX_RAW_ARGS_BYTES:

@@ -435,3 +435,22 @@ def test_race_over_100_proposals_has_exactly_one_winner_each(ws: Any, home: Path
     rows = _rows(ws, approvals, run_id="run-race")
     assert {r.status for r in rows} == {"approved"} and len(rows) == 100
     assert len([r for r in _rows(ws, audit, run_id="run-race") if r.entry == "decision"]) == 100
+
+
+def test_a_read_shows_an_overdue_proposal_expired_but_only_a_sweep_writes_it(ws: Any) -> None:
+    run = ws.start_run(QUESTION, approval_ttl=0.5)
+    ap = run["approvals"][0]
+    time.sleep(0.8)
+    shown = ws.get_run(run["run_id"])
+    assert shown["status"] == "expired" and shown["approvals"] == []
+    assert ws.get_approval(ap["id"])["status"] == "expired"
+    assert [a["id"] for a in ws.list_approvals(status="expired")] == [ap["id"]]
+    assert ws.list_approvals(status="pending") == []
+    # Reading wrote nothing: the row still waits for a sweep, and no event says otherwise.
+    assert _rows(ws, approvals, id=ap["id"])[0].status == "pending"
+    assert _events(ws, run["run_id"], "approval_decided") == []
+    assert ws.sweep_expired() == 1
+    assert _rows(ws, approvals, id=ap["id"])[0].status == "expired"
+    assert [e["data"]["status"] for e in _events(ws, run["run_id"], "approval_decided")] == [
+        "expired"
+    ]

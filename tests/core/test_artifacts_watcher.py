@@ -207,3 +207,26 @@ def test_drive_watched_confirms_the_runs_own_write_before_it_returns(ws: Workspa
     (ws.home.artifacts / "late.txt").write_text("written after the run ended")
     assert drive_watched(ws, run["run_id"])["status"] == "succeeded"
     assert artifact_events(ws) == events  # resuming an ended run watches nothing, changes nothing
+
+
+def test_a_write_is_sighted_while_more_writes_keep_arriving_beside_it(
+    ws: Workspace, tmp_path: Path
+) -> None:
+    """A folder's own "modified" event is no reason to sight every file in it again: that
+    postponed each file's sighting until the writing stopped (seconds, for a busy run)."""
+    root = tmp_path / "busy-artifacts"
+    folder = root / "briefs"
+    folder.mkdir(parents=True)
+    run_id = ws.create_run("busy folder", artifacts=str(root))
+    first = folder / "first.md"
+    with watching(ws.store, root, run_id=run_id):
+        first.write_text("stray\n")
+        sighted_while_writing = False
+        for i in range(80):  # a steady stream of files beside it, one every 25 ms
+            (folder / f"next-{i:03d}.md").write_text(f"{i}\n")
+            time.sleep(0.025)
+            paths = {e["data"].get("path") for e in artifact_events(ws, "artifact_unexpected")}
+            if str(first) in paths:
+                sighted_while_writing = True
+                break
+    assert sighted_while_writing, "the first file was sighted only after the writes stopped"

@@ -167,6 +167,7 @@ def _ended_by(ws: Workspace, how: str) -> str:
         while ws.get_run(run["run_id"])["status"] != "expired":
             assert time.monotonic() < deadline, "the proposal never expired"
             time.sleep(0.1)
+        ws.sweep_expired()  # reads only show it; the sweep (a timer tick, a command) records it
         run = ws.get_run(run["run_id"])
     else:  # failed: a budget of 2 tool calls ends it
         run = ws.start_run(QUESTION, max_tool_calls=2)

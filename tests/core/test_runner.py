@@ -161,8 +161,9 @@ def test_recorded_results_are_replayed_not_executed(ws: Any, tmp_path: Path) -> 
     )
     run_id = ws.create_run("replay", model=model)
     assert ws.drive(run_id)["status"] == "succeeded"
-    # As if the process died after the search was confirmed but before the next RunState was
-    # saved: the latest saved state is the pause before the search.
+    # As if the process died after the search was confirmed: a read runs without a pause, so
+    # no RunState was saved and the run replays from its question; the search comes back
+    # from the ledger.
     with ws.store.write() as conn:
         conn.execute(runs.update().where(runs.c.run_id == run_id).values(status="interrupted"))
     assert ws.resume(run_id)["status"] == "succeeded"

@@ -252,6 +252,7 @@ def test_expiry_counts_down_and_disables_the_decision(
     qtbot: Any, bridge: Bridge, ws: Workspace
 ) -> None:
     ap = waiting_run(ws, "expire", approval_ttl=3)["approvals"][0]
+    bridge.start_following(200)  # as the app does: its timer tick expires, never a read
     dialog = open_dialog(qtbot, bridge, ap["id"])
     assert dialog.approve_button.isEnabled()
     qtbot.waitUntil(

@@ -125,3 +125,81 @@ def test_follower_reports_runs_and_events_from_another_process(
     assert seqs == sorted(seqs) and len(seqs) == len(set(seqs))
     assert {e["run_id"] for e in events} == {run_id}
     assert events[0]["kind"] == "run_started"
+
+
+def test_this_processs_events_reach_the_window_without_waiting_for_the_timer(
+    qtbot: Any, bridge: Bridge
+) -> None:
+    events: list[dict[str, Any]] = []
+    runs: list[list[dict[str, Any]]] = []
+    bridge.events_arrived.connect(events.extend)
+    bridge.runs_changed.connect(runs.append)
+    bridge.start_following(3_600_000)  # one first read, then no timer tick for an hour
+    qtbot.waitUntil(lambda: bool(runs))
+    made: list[str] = []
+
+    def create_and_cancel(ws: Any) -> str:
+        run_id = str(ws.create_run("pushed, not polled"))
+        ws.cancel(run_id, reviewer="carol")  # commits run_finished in this process
+        return run_id
+
+    bridge.submit(create_and_cancel, on_done=made.append)
+    qtbot.waitUntil(lambda: any(e["kind"] == "run_finished" for e in events), timeout=5_000)
+    (run_id,) = made
+    assert {e["run_id"] for e in events} == {run_id}
+    seqs = [e["seq"] for e in events]
+    assert len(seqs) == len(set(seqs))  # delivered once
+    # The runs list follows from the event: only that run was read again.
+    qtbot.waitUntil(
+        lambda: any(r["run_id"] == run_id and r["status"] == "cancelled" for r in runs[-1]),
+        timeout=5_000,
+    )
+
+
+def test_a_poll_does_not_deliver_again_what_was_pushed(
+    qtbot: Any, bridge: Bridge, home: Path
+) -> None:
+    events: list[dict[str, Any]] = []
+    bridge.events_arrived.connect(events.extend)
+    bridge.start_following(50)
+    bridge.submit(lambda ws: ws.cancel(ws.create_run("twice?"), reviewer="c"))
+    qtbot.waitUntil(lambda: any(e["kind"] == "run_finished" for e in events), timeout=5_000)
+    # A sentinel the poll must bring (written outside the bridge, as another process would):
+    # once it is here, the poll has read over the pushed sequence numbers too.
+    from agent_core.workspace import Workspace
+
+    other = Workspace(home)
+    other_run = str(other.create_run("from elsewhere"))
+    other.cancel(other_run, reviewer="d")
+    other.close()
+    qtbot.waitUntil(lambda: any(e["run_id"] == other_run for e in events), timeout=5_000)
+    seqs = [e["seq"] for e in events]
+    assert len(seqs) == len(set(seqs))
+
+
+def test_a_commit_here_brings_earlier_events_of_other_processes_first(
+    qtbot: Any, bridge: Bridge, home: Path
+) -> None:
+    """Events arrive in the order they were committed, whoever wrote them: a view that drops
+    what it has already passed (by sequence) must never see this process's event first."""
+    events: list[dict[str, Any]] = []
+    runs: list[list[dict[str, Any]]] = []
+    bridge.events_arrived.connect(events.extend)
+    bridge.runs_changed.connect(runs.append)
+    bridge.start_following(3_600_000)  # no timer tick during the test
+    qtbot.waitUntil(lambda: bool(runs))
+    from agent_core.workspace import Workspace
+
+    other = Workspace(home)  # as another process: its commits reach the bridge by reading
+    run_id = str(other.create_run("two writers"))
+    other.cancel(run_id, reviewer="elsewhere")  # commits run_finished
+    other.close()
+    assert events == []  # nothing read yet: no tick, no commit here
+    mine: list[str] = []
+    bridge.submit(lambda ws: ws.cancel(ws.create_run("mine"), reviewer="here")["run_id"],
+                  on_done=mine.append)  # fmt: skip
+    qtbot.waitUntil(lambda: bool(mine) and any(e["run_id"] == mine[0] for e in events),
+                    timeout=5_000)  # fmt: skip
+    assert [e["run_id"] for e in events] == [run_id, mine[0]]  # theirs first, then ours
+    seqs = [e["seq"] for e in events]
+    assert seqs == sorted(seqs) and len(seqs) == len(set(seqs))

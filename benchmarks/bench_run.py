@@ -1,0 +1,188 @@
+"""Whole durable runs, side by side with the bare Agents SDK, and how they scale with length.
+
+- per tool call: a scripted run of N+1 `search_corpus` calls minus a run of 1, through
+  BriefDesk (checkpoints A and B, ledger, events, policy) and through the bare SDK `Runner`
+  with the same scripted model, the same tool body and no checkpoints, in the same process;
+- resume after 1,000 tool calls against resume after 10 (the run waits for approval of its
+  write; the time is `resume` after the approval: load the state, replay the pause, write,
+  answer, end);
+- database bytes per checkpoint near step 1,000 against near step 10 (rows a call adds:
+  checkpoints, their events, ledger and tool-call rows).
+
+    python benchmarks/bench_run.py [--calls 121] [--long 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+LIMITS = {"max_turns": 100_000, "max_tool_calls": 100_000}
+SEARCH = {"call": "search_corpus", "args": {"query": "checkpoint", "limit": 1}}
+
+
+def script(workdir: Path, calls: int, *, write: bool = False) -> Path:
+    turns: list[dict[str, Any]] = [SEARCH] * calls
+    if write:
+        turns.append(
+            {"call": "save_brief", "args": {"relative_path": "briefs/b.md", "content": "# B\n"}}
+        )
+    turns.append({"say": "done"})
+    path = workdir / f"script-{calls}-{write}.json"
+    path.write_text(json.dumps(turns))
+    return path
+
+
+def briefdesk_run(workdir: Path, calls: int, tag: str) -> float:
+    from agent_core.workspace import Workspace
+
+    ws = Workspace(workdir / f"home-{tag}-{calls}")
+    path = script(workdir, calls)
+    started = time.perf_counter()
+    run = ws.start_run("bench", model=f"scripted:{path}", **LIMITS)
+    elapsed = time.perf_counter() - started
+    assert run["status"] == "succeeded", run
+    ws.close()
+    return elapsed
+
+
+def bare_sdk_run(workdir: Path, calls: int) -> float:
+    """The same scripted model and search body through `Runner.run`, nothing durable."""
+    from agents import Agent, FunctionTool, RunConfig, Runner
+
+    from agent_core.providers.scripted import ScriptedModel, load_script
+    from agent_core.tools import research
+    from agent_core.tools.search_corpus import SearchArgs
+    from agent_core.workspace import Workspace
+
+    ws = Workspace(workdir / "home-bare")
+    corpus = ws.home.corpus
+    with ws.store.write() as conn:
+        research.sync_index(conn, corpus)
+
+    async def search(_ctx: Any, raw: str) -> str:
+        args = SearchArgs.model_validate_json(raw)
+        with ws.store.read() as conn:
+            hits = research.search(conn, corpus, args.query, args.limit)
+        return json.dumps({"results": hits})
+
+    tool = FunctionTool(
+        name="search_corpus",
+        description="search",
+        params_json_schema=SearchArgs.model_json_schema(),
+        on_invoke_tool=search,
+    )
+    model = ScriptedModel("cbare", load_script(script(workdir, calls)))
+    agent = Agent(name="bare", instructions="x", tools=[tool], model=model)
+    config = RunConfig(tracing_disabled=True)
+    started = time.perf_counter()
+    result = asyncio.run(Runner.run(agent, "bench", run_config=config, max_turns=100_000))
+    elapsed = time.perf_counter() - started
+    assert result.final_output == "done"
+    ws.close()
+    return elapsed
+
+
+def per_call(calls: int, workdir: Path, rounds: int) -> dict[str, float]:
+    ours, bare = [], []
+    for r in range(rounds):  # interleaved, so a noisy moment hits both alike
+        ours.append(
+            (briefdesk_run(workdir, calls, f"n{r}") - briefdesk_run(workdir, 1, f"one{r}"))
+            / (calls - 1)
+        )
+        bare.append((bare_sdk_run(workdir, calls) - bare_sdk_run(workdir, 1)) / (calls - 1))
+    ours_ms, bare_ms = statistics.median(ours) * 1000, statistics.median(bare) * 1000
+    return {"briefdesk_ms": ours_ms, "bare_sdk_ms": bare_ms, "ratio": ours_ms / bare_ms}
+
+
+def resume_after(workdir: Path, calls: int) -> tuple[float, float]:
+    """Seconds to resume after the approval; bytes a call adds near the end of the run."""
+    from agent_core.workspace import Workspace
+
+    ws = Workspace(workdir / f"home-resume-{calls}")
+    path = script(workdir, calls, write=True)
+    run = ws.start_run("bench", model=f"scripted:{path}", **LIMITS)
+    assert run["status"] == "waiting_approval", run
+    ws.approve(run["approvals"][0]["id"], reviewer="bench")
+    ws.close()
+    ws = Workspace(workdir / f"home-resume-{calls}")  # as a new process would
+    started = time.perf_counter()
+    done = ws.resume(run["run_id"])
+    elapsed = time.perf_counter() - started
+    assert done["status"] == "succeeded", done
+    ws.close()
+    return elapsed, bytes_per_call(workdir / f"home-resume-{calls}" / "state.db", calls)
+
+
+def bytes_per_call(db: Path, calls: int) -> float:
+    """Row bytes the last ten calls before the write added (checkpoints, events, ledger, calls)."""
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    ids = [
+        r[0]
+        for r in conn.execute(
+            "SELECT call_id FROM tool_calls WHERE idx BETWEEN ? AND ?", (max(1, calls - 9), calls)
+        )
+    ]
+    total = 0
+    for call_id in ids:
+        total += conn.execute(
+            "SELECT coalesce(sum(length(data_json) + length(kind) + length(at)), 0) FROM events"
+            " WHERE data_json LIKE ?",
+            (f'%"call_id": "{call_id}"%',),
+        ).fetchone()[0]
+        total += conn.execute(
+            "SELECT coalesce(sum(length(run_state_json) + length(budgets_json)"
+            " + length(confirmed_json) + length(next_step)), 0) FROM checkpoints WHERE call_id = ?",
+            (call_id,),
+        ).fetchone()[0]
+        total += conn.execute(
+            "SELECT coalesce(sum(length(coalesce(result_json, '')) + length(idempotency_key)), 0)"
+            " FROM ledger WHERE call_id = ?",
+            (call_id,),
+        ).fetchone()[0]
+        total += conn.execute(
+            "SELECT coalesce(sum(length(raw_args)), 0) FROM tool_calls WHERE call_id = ?",
+            (call_id,),
+        ).fetchone()[0]
+    conn.close()
+    return total / max(1, len(ids))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=121)
+    parser.add_argument("--long", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bd-bench-run-") as tmp:
+        workdir = Path(tmp)
+        bare_sdk_run(workdir, 2)  # import and warm the SDK before anything is timed
+        calls = per_call(args.calls, workdir, args.rounds)
+        short_s, short_bytes = resume_after(workdir, 10)
+        long_s, long_bytes = resume_after(workdir, args.long)
+    resume = {"after_10": round(short_s, 4), f"after_{args.long}": round(long_s, 4)}
+    sizes = {"near_10": round(short_bytes), f"near_{args.long}": round(long_bytes)}
+    result = {
+        "benchmark": "run",
+        "per_call": {k: round(v, 3) for k, v in calls.items()},
+        "resume_s": {**resume, "ratio": round(long_s / short_s, 2)},
+        "bytes_per_call": {**sizes, "ratio": round(long_bytes / short_bytes, 2)},
+    }
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,155 @@
+"""`make bench`: every benchmark, one after another, and one table of ratios against budgets.
+
+Each benchmark measures its contenders side by side in one process (these machines are noisy:
+compare within one run, never across runs). This collects the JSON line each one prints,
+prints the table and writes it, with the date and the core count, to benchmarks/README.md
+between the markers below. The full output of each benchmark follows the table.
+
+    python benchmarks/run_all.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+README = HERE / "README.md"
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+
+
+@dataclass(frozen=True)
+class Bench:
+    script: str
+    args: tuple[str, ...]
+    quick: tuple[str, ...]
+
+
+BENCHES = (
+    Bench("bench_checkpoint.py", (), ("--rounds", "3", "--saves", "100")),
+    Bench("bench_run.py", (), ("--calls", "41", "--long", "200", "--rounds", "1")),
+    Bench("bench_gui_events.py", (), ("--events", "100", "--flood", "3000")),
+    Bench("bench_artifacts.py", (), ("--writes", "50",)),
+    Bench("bench_startup.py", ("--runs", "5"), ("--runs", "3")),
+    Bench("bench_storage_growth.py", (), ()),
+    Bench("bench_search.py", (), ()),
+    Bench("bench_gui_stall.py", (), ()),
+)  # fmt: skip
+
+
+def run(bench: Bench, quick: bool) -> tuple[str, dict[str, Any] | None]:
+    args = bench.quick if quick else bench.args
+    env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
+    done = subprocess.run(
+        [sys.executable, str(HERE / bench.script), *args],
+        capture_output=True, text=True, cwd=REPO, env=env, timeout=1800,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise SystemExit(f"{bench.script} failed:\n{done.stdout}\n{done.stderr}")
+    found = None
+    for line in done.stdout.splitlines():
+        if (line.startswith("{") and '"benchmark"' in line) or line.startswith('{"platform"'):
+            found = json.loads(line)
+    return done.stdout, found
+
+
+def ratio_rows(results: dict[str, dict[str, Any]]) -> list[tuple[str, str, str, str]]:
+    """(measure, compared with, figure, budget) for the budgeted rows of issue 13."""
+    rows: list[tuple[str, str, str, str]] = []
+    if cp := results.get("bench_checkpoint.py"):
+        by = {r["saver"]: r for r in cp["rows"]}
+        ours = next(r for name, r in by.items() if name.startswith("BriefDesk"))
+        rows.append((
+            "checkpoint at a tool boundary, durable",
+            f"raw sqlite3 {by['raw sqlite3 INSERT + COMMIT']['ms']} ms; "
+            f"LangGraph SqliteSaver.put {by['LangGraph SqliteSaver.put']['ms']} ms",
+            f"{ours['ms']} ms = {ours['x_langgraph']}x SqliteSaver, {ours['x_raw']}x raw",
+            "at most 1.25x SqliteSaver",
+        ))  # fmt: skip
+    if run_ := results.get("bench_run.py"):
+        pc, rs, by = run_["per_call"], run_["resume_s"], run_["bytes_per_call"]
+        long_key = next(k for k in rs if k.startswith("after_") and k != "after_10")
+        near_key = next(k for k in by if k.startswith("near_") and k != "near_10")
+        rows += [
+            ("a whole durable run, per tool call", f"bare Agents SDK {pc['bare_sdk_ms']} ms",
+             f"{pc['briefdesk_ms']} ms = {pc['ratio']}x", "at most 3x"),
+            (f"resume {long_key.replace('_', ' ')} tool calls",
+             f"resume after 10: {rs['after_10'] * 1000:.0f} ms",
+             f"{rs[long_key] * 1000:.0f} ms = {rs['ratio']}x", "at most 1.2x"),
+            (f"database bytes per checkpoint {near_key.replace('_', ' ')}",
+             f"near step 10: {by['near_10']} B", f"{by[near_key]} B = {by['ratio']}x",
+             "at most 1.1x"),
+        ]  # fmt: skip
+    if gui := results.get("bench_gui_events.py"):
+        lat, flood = gui["same_process_event_to_model_ms"], gui["flood"]
+        rows += [
+            ("same-process event to the timeline model", f"{lat['events']} events",
+             f"p95 {lat['p95']} ms (p50 {lat['p50']} ms)", "p95 at most 50 ms"),
+            (f"{flood['events']:,} timeline events while the window shows them",
+             f"idle window: longest gap {flood['idle_longest_gap_ms']} ms",
+             f"longest GUI-thread gap {flood['longest_gap_ms']} ms", "at most 50 ms"),
+        ]  # fmt: skip
+    if art := results.get("bench_artifacts.py"):
+        rows.append((
+            "write to artifact_confirmed", f"{art['writes']} approved writes",
+            f"p95 {art['p95_ms']} ms (p50 {art['p50_ms']} ms)", "p95 at most 250 ms",
+        ))  # fmt: skip
+    if start := results.get("bench_startup.py"):
+        rows.append((
+            "cold start to first window",
+            f"a bare QLabel window {start['bare_qlabel_first_paint_ms']} ms",
+            f"{start['briefdesk_first_paint_ms']} ms = {start['ratio_first_paint_vs_bare']}x",
+            "report",
+        ))  # fmt: skip
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke run")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    args = parser.parse_args()
+    outputs: dict[str, str] = {}
+    results: dict[str, dict[str, Any]] = {}
+    for bench in BENCHES:
+        print(f"== {bench.script}", flush=True)
+        out, found = run(bench, args.quick)
+        print(out, flush=True)
+        outputs[bench.script] = out
+        if found is not None:
+            results[bench.script] = found
+    table = [
+        "| measure | compared with | measured | budget |",
+        "| --- | --- | --- | --- |",
+        *(f"| {a} | {b} | {c} | {d} |" for a, b, c, d in ratio_rows(results)),
+    ]
+    stamp = (
+        f"Measured {date.today().isoformat()} on {os.cpu_count()} cores"
+        f"{' (quick sizes)' if args.quick else ''}, Python {sys.version.split()[0]}."
+    )
+    print("\n".join([stamp, "", *table]))
+    if not args.no_write:
+        details = "\n\n".join(
+            f"<details><summary>{name}</summary>\n\n```\n{out.strip()}\n```\n\n</details>"
+            for name, out in outputs.items()
+        )
+        block = "\n".join([BEGIN, stamp, "", *table, "", details, END])
+        text = README.read_text(encoding="utf-8") if README.exists() else ""
+        if BEGIN in text and END in text:
+            text = text[: text.index(BEGIN)] + block + text[text.index(END) + len(END) :]
+        else:
+            text = text.rstrip() + "\n\n" + block + "\n"
+        README.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
