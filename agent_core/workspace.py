@@ -162,10 +162,11 @@ class Workspace:
         if _unchanged_by_resume(row):
             return self.get_run(run_id)
         live = run_rows.effective_status(row) is RunStatus.RUNNING  # claim answers run_in_progress
+        driver = RunDriver(self.store, run_id, self.settings())
         if not live:
             # A checkpoint this version cannot load is refused before the claim, so the
             # refusal changes nothing: no status change, no run_resumed event.
-            await RunDriver(self.store, run_id, self.settings()).preflight()
+            await driver.preflight()
         owner = run_rows.Owner.current()
         with self.store.write() as conn:
             row = run_rows.get_run_row(conn, run_id)
@@ -173,7 +174,6 @@ class Workspace:
                 return self.get_run(run_id)
             claim = lifecycle.claim(conn, run_id, owner)
             agent_input = self._first_input(conn, row) if claim.needs_input else None
-        driver = RunDriver(self.store, run_id, self.settings())
         try:
             await driver.drive(agent_input)
         finally:

@@ -28,7 +28,9 @@ def measure(turns: int, workdir: Path) -> dict[str, float]:
     script = workdir / f"script-{turns}.json"
     script.write_text(
         json.dumps(
-            [{"call": "read_document", "args": {"path": "durable-agent-execution.md"}}] * turns
+            # remember_audience pauses (memory tier): each call saves the RunState, as every
+            # call of a remote model does (embedded models' reads run without a pause).
+            [{"call": "remember_audience", "args": {"audience": "engineers"}}] * turns
             + [{"say": "done"}]
         )
     )

@@ -40,7 +40,12 @@ from agent_core.run.record import RunRecord
 from agent_core.statuses import RunStatus
 from agent_core.storage import runs as run_rows
 from agent_core.storage import sessions
-from agent_core.storage.checkpoints import CheckpointStore, ResumeStatus, save_state_string
+from agent_core.storage.checkpoints import (
+    CheckpointStore,
+    ResumeStatus,
+    save_state_string,
+    state_digest,
+)
 from agent_core.storage.engine import Store
 from agent_core.storage.timeline import append_event
 from agent_core.tools.registry import TOOLS
@@ -213,6 +218,8 @@ class RunDriver:
         # they propose the very same calls, which the ledger answers, so reads need no pause
         # (and no saved RunState). A remote model would propose new ones: every call pauses.
         self.replays_exactly = model_replays_exactly(self.ctx.facts.model)
+        self._built: tuple[Agent[Any], Model] | None = None
+        self._preloaded: tuple[str | None, RunState[Any] | None] | None = None
 
     def build_agent(self, model: Model | None) -> Agent[Any]:
         tools: list[Tool] = [
@@ -232,19 +239,41 @@ class RunDriver:
         """Raise migration_required if the saved state cannot be loaded by this version.
 
         Called before the run is claimed, so a refused resume changes nothing (no status
-        change, no event); `drive` checks again after the claim.
+        change, no event). The state it loaded is kept for `drive` (loading it is the bulk of
+        a resume, and grows with the run), which loads again only if the run's saved state
+        changed in between.
         """
-        await self._load_state(self.build_agent(None))
+        try:
+            agent, _inner = self._agent_and_model()
+        except BriefDeskError:  # the model cannot be built yet: `drive` says so, after the claim
+            await self._load_state(self.build_agent(None))
+            return
+        digest = self._saved_state_digest()
+        self._preloaded = (digest, await self._load_state(agent))
+
+    def _agent_and_model(self) -> tuple[Agent[Any], Model]:
+        if self._built is None:
+            inner = build_model(
+                self.ctx.facts.model, self.run_id, self.ctx.settings, ModelCallRecorder(self.ctx)
+            )
+            self._built = (self.build_agent(RecordingModel(inner, self.ctx, self.gate)), inner)
+        return self._built
+
+    def _saved_state_digest(self) -> str | None:
+        with self.store.read() as conn:
+            return state_digest(conn, self.run_id)
+
+    async def _state_to_resume(self, agent: Agent[Any]) -> RunState[Any] | None:
+        preloaded, self._preloaded = self._preloaded, None
+        if preloaded is not None and preloaded[0] == self._saved_state_digest():
+            return preloaded[1]
+        return await self._load_state(agent)
 
     async def drive(self, agent_input: list[Any] | None) -> None:
-        facts = self.ctx.facts
-        inner = build_model(
-            facts.model, self.run_id, self.ctx.settings, ModelCallRecorder(self.ctx)
-        )
-        agent = self.build_agent(RecordingModel(inner, self.ctx, self.gate))
+        agent, inner = self._agent_and_model()
         config = RunConfig(tracing_disabled=True, tool_not_found_behavior="return_error_to_model")
         try:
-            state = await self._load_state(agent)
+            state = await self._state_to_resume(agent)
             current: str | list[Any] | RunState[Any] = (
                 state if state is not None else (agent_input or "")
             )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from agent_core.canonical import now_iso
@@ -67,7 +67,8 @@ class RunProgress:
         }
 
     def to_json(self) -> dict[str, object]:
-        data = asdict(self)
+        # Field by field, not asdict(): this runs at every checkpoint, and asdict deep-copies.
+        data: dict[str, object] = {f.name: getattr(self, f.name) for f in _PROGRESS_FIELDS}
         data["sources_found"] = list(self.sources_found)
         data["sources_read"] = list(self.sources_read)
         data["answers"] = dict(self.answers)
@@ -107,6 +108,9 @@ MAX_COUNT = 100_000
 MAX_TTL_S = 10 * 365 * 24 * 3600.0  # far enough ahead; still a date Python can write
 
 
+_PROGRESS_FIELDS = fields(RunProgress)
+
+
 @dataclass(frozen=True)
 class RunLimits:
     """What a run may use; fixed when it is created, kept by `resume`."""
@@ -131,7 +135,7 @@ class RunLimits:
         _check_seconds("approval_ttl", self.approval_ttl, MAX_TTL_S)
 
     def to_json(self) -> dict[str, object]:
-        return asdict(self)
+        return {f.name: getattr(self, f.name) for f in fields(self)}  # numbers only
 
     def dumps(self) -> str:
         return json.dumps(self.to_json())

@@ -27,9 +27,15 @@ def replace_run_items(
     conn: Connection, thread_id: str, run_id: str, items: list[dict[str, Any]]
 ) -> None:
     conn.execute(delete(session_items).where(session_items.c.run_id == run_id))
-    for item in items:
+    if items:  # one executemany: a long run ends with many items
         conn.execute(
-            insert(session_items).values(
-                thread_id=thread_id, run_id=run_id, item_json=json.dumps(item, ensure_ascii=False)
-            )
+            insert(session_items),
+            [
+                {
+                    "thread_id": thread_id,
+                    "run_id": run_id,
+                    "item_json": json.dumps(item, ensure_ascii=False),
+                }
+                for item in items
+            ],
         )
