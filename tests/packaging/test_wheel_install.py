@@ -1,7 +1,7 @@
 """The wheel installed away from the checkout, as users install it: into a fresh virtual
-environment with pip, and with pipx where pipx is installed. From there, with no checkout on the
-path: `--version` from the package metadata, the first CLI session from question to brief, and
-the window's `--smoke` under Xvfb."""
+environment with pip, and with pipx (the machine's, or one from PyPI). From there, with no
+checkout on the path: `--version` from the package metadata, the first CLI session from question
+to brief, and the window's `--smoke` under Xvfb."""
 
 from __future__ import annotations
 
@@ -75,10 +75,18 @@ def test_wheel_in_a_fresh_venv_starts_the_window_under_xvfb(venv_bin: Path, tmp_
     check_window_smoke(venv_bin, tmp_path)
 
 
+def _pipx_from_pypi(folder: Path) -> str:
+    """No pipx on this machine: the test brings its own (from PyPI, in a throwaway venv), so it
+    runs everywhere instead of skipping."""
+    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True, timeout=300)
+    got = subprocess.run([str(folder / "bin" / "python"), "-m", "pip", "install", "-q", "pipx"],
+                         capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert got.returncode == 0, got.stderr[-3000:]
+    return str(folder / "bin" / "pipx")
+
+
 def test_wheel_installed_with_pipx_runs_the_cli_and_the_window(wheel: Path, tmp_path: Path) -> None:
-    pipx = shutil.which("pipx")
-    if pipx is None:  # optional, even in CI: pip in a venv (above) is the supported way
-        pytest.skip("pipx is not installed (Debian: apt-get install pipx)")
+    pipx = shutil.which("pipx") or _pipx_from_pypi(tmp_path / "pipx-tool")
     pipx_env = user_env(tmp_path / "user", PIPX_HOME=str(tmp_path / "pipx"),
                         PIPX_BIN_DIR=str(tmp_path / "bin"))  # fmt: skip
     installed = subprocess.run([pipx, "install", str(wheel)], capture_output=True, text=True,
