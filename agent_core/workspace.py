@@ -377,10 +377,16 @@ class Workspace:
 
     @staticmethod
     def prewarm_agent_runtime() -> None:
-        """Import what driving a run needs (the Agents SDK, the run driver) before the first run."""
-        import agents  # noqa: F401
+        """Import and build what driving a run needs before the first run: the Agents SDK, the
+        run driver, the embedded model, and the SDK's trace provider, which the first run
+        otherwise builds (an HTTP client with its SSL context: about 0.1 s holding the GIL,
+        a stall of the window right after the click). Tracing stays disabled per run."""
+        from agents.tracing import get_trace_provider
 
+        import agent_core.providers.offline  # the default model
         import agent_core.run.driver  # noqa: F401  (what `drive_async` imports)
+
+        get_trace_provider()
 
     def last_event_seq(self) -> int:
         """The sequence number of the newest event in this home (0 when there is none)."""
