@@ -222,7 +222,7 @@ def test_a_write_is_sighted_while_more_writes_keep_arriving_beside_it(
     with watching(ws.store, root, run_id=run_id):
         first.write_text("stray\n")
         sighted_while_writing = False
-        for i in range(80):  # a steady stream of files beside it, one every 25 ms
+        for i in range(200):  # a steady stream of files beside it, one every 25 ms (5 s at most)
             (folder / f"next-{i:03d}.md").write_text(f"{i}\n")
             time.sleep(0.025)
             paths = {e["data"].get("path") for e in artifact_events(ws, "artifact_unexpected")}
