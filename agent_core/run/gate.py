@@ -139,15 +139,20 @@ class ToolGate:
         try:
             self._validate(spec, raw)
         except BriefDeskError as error:
-            facts = self.ctx.facts
-            resource = describe_resource(tool, raw, corpus=facts.corpus, artifacts=facts.artifacts)
-            with self.store.write() as conn:
-                refuse(conn, self.run_id, call_id, tool, error, resource=resource)
-            return f"Refused by BriefDesk ({error.code}): {error.message}"
+            return self._refuse(tool, call_id, raw, error)
         with self.store.write() as conn:
             save_checkpoint(self.ctx, conn, "A", call_id, f"run {tool}")
         crash.before_tool(index)
         return None
+
+    def _refuse(self, tool: str, call_id: str, raw: str, error: BriefDeskError) -> str:
+        """Record a refused call (blocked, its result, an audit row); returns what the model
+        is told."""
+        facts = self.ctx.facts
+        resource = describe_resource(tool, raw, corpus=facts.corpus, artifacts=facts.artifacts)
+        with self.store.write() as conn:
+            refuse(conn, self.run_id, call_id, tool, error, resource=resource)
+        return f"Refused by BriefDesk ({error.code}): {error.message}"
 
     def _call_row(self, call_id: str) -> tuple[Any, int]:
         """The call's row and its index in the run, refused past the tool-call budget."""
@@ -179,13 +184,7 @@ class ToolGate:
             if spec.has_side_effect:
                 self._refuse_if_rejected_before(spec, args, call_id)
         except BriefDeskError as error:
-            facts = self.ctx.facts
-            resource = describe_resource(tool, raw, corpus=facts.corpus, artifacts=facts.artifacts)
-            with self.store.write() as conn:
-                refuse(conn, self.run_id, call_id, tool, error, resource=resource)
-            state.reject(
-                item, rejection_message=f"Refused by BriefDesk ({error.code}): {error.message}"
-            )
+            state.reject(item, rejection_message=self._refuse(tool, call_id, raw, error))
             return None
         if spec.tier is Tier.INTERACTION:
             return self._question(state, item, call_id, args, index)
