@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal
 
+from agent_core.statuses import RunStatus
+
 if TYPE_CHECKING:
     from agent_core.views import EventView, RunView
     from agent_core.workspace import Workspace
@@ -61,7 +63,7 @@ class RunsCache:
         self.runs = sorted(new, key=lambda r: r["created_at"], reverse=True) + kept
 
     def running_ids(self) -> list[str]:
-        return [r["run_id"] for r in self.runs if r["status"] == "running"]
+        return [r["run_id"] for r in self.runs if r["status"] == RunStatus.RUNNING]
 
 
 def error_code(exc: BaseException) -> str:

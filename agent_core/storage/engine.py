@@ -203,11 +203,14 @@ class Store:
             with held.begin():
                 held.info[NEW_EVENTS] = []
                 yield held
-        except BaseException:
-            # A failed transaction may leave the connection unusable: start the next afresh.
-            setattr(self._held, slot, None)
+        except BaseException as exc:
             held.info.pop(NEW_EVENTS, None)
-            held.close()
+            if isinstance(exc, (DBAPIError, sqlite3.Error)):
+                # The database failed, not the caller: start the next transaction afresh. A
+                # refusal raised inside (approval_already_resolved, ...) only rolled back.
+                setattr(self._held, slot, None)
+                held.invalidate()  # not back into the pool: the next one is opened anew
+                held.close()
             raise
         self._announce(held.info.pop(NEW_EVENTS, None))
 

@@ -149,3 +149,23 @@ def test_a_scripted_tool_call_commits_at_most_four_times(tmp_path: Path) -> None
         confirmed = [json.loads(r[0]) for r in conn.exec_driver_sql(
             "SELECT confirmed_json FROM checkpoints")]  # fmt: skip
     assert confirmed and all(len(keys) <= 1 for keys in confirmed)  # none grows with the run
+
+
+def _writer_marked(store: Store) -> bool:
+    with store.write() as conn:
+        found = conn.exec_driver_sql(
+            "SELECT count(*) FROM temp.sqlite_master WHERE name = 'mine'"
+        ).scalar()
+    return bool(found)
+
+
+def test_a_refusal_inside_a_write_rolls_back_but_keeps_the_connection(store: Store) -> None:
+    with store.write() as conn:
+        conn.exec_driver_sql("CREATE TEMP TABLE mine (x)")
+    with pytest.raises(ValueError), store.write() as conn:
+        conn.exec_driver_sql("UPDATE runs SET mode = mode WHERE 0")
+        raise ValueError("refused by the caller")
+    assert _writer_marked(store)  # same connection: no reconnect for a caller's refusal
+    with pytest.raises(Exception), store.write() as conn:  # noqa: B017 (any storage error)
+        conn.exec_driver_sql("SELECT * FROM no_such_table")
+    assert not _writer_marked(store)  # a database error: the next write starts afresh
