@@ -8,7 +8,11 @@ deduplicated), same durability (WAL, synchronous=FULL, one commit per save), sam
 - BriefDesk: what checkpoint A writes, in one write transaction: the latest RunState blob (the
   one it replaces pruned), the checkpoint row and its `checkpoint_saved` event.
 
-    python benchmarks/bench_checkpoint.py [--rounds 5] [--saves 200]
+    python benchmarks/bench_checkpoint.py [--rounds 15] [--saves 200]
+
+The contenders save in turn, one save each, in another order each round; each one's figure is
+its median round. A burst of load from elsewhere (fsync times vary several-fold on a busy
+machine) then falls on all contenders alike instead of on one contender's whole round.
 """
 
 from __future__ import annotations
@@ -87,20 +91,22 @@ def briefdesk_saver(workdir: Path) -> Callable[[int], None]:
     return save
 
 
-def time_rounds(save: Callable[[int], None], rounds: int, saves: int, offset: int) -> list[float]:
-    """Milliseconds per save, one figure per round."""
-    per_round = []
-    for r in range(rounds):
-        started = time.perf_counter()
-        for i in range(saves):
-            save(offset + r * saves + i)
-        per_round.append((time.perf_counter() - started) * 1000 / saves)
-    return per_round
+def time_round(
+    savers: dict[str, Callable[[int], None]], saves: int, offset: int
+) -> dict[str, float]:
+    """Milliseconds per save of each contender over one round, their saves taken in turn."""
+    spent = dict.fromkeys(savers, 0.0)
+    for i in range(saves):
+        for name, save in savers.items():
+            started = time.perf_counter()
+            save(offset + i)
+            spent[name] += time.perf_counter() - started
+    return {name: seconds * 1000 / saves for name, seconds in spent.items()}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--saves", type=int, default=200)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bd-bench-cp-") as tmp:
@@ -113,11 +119,15 @@ def main() -> int:
         for save in savers.values():  # warm: tables, caches, first connections
             for i in range(20):
                 save(10_000_000 + i)
-        # Interleave the rounds so a noisy moment of the machine hits every contender alike.
+        # Save by save in turn, so a noisy moment of the machine hits every contender alike,
+        # the order turned each round so none always runs right after another's commit.
         results: dict[str, list[float]] = {name: [] for name in savers}
+        names = list(savers)
         for r in range(args.rounds):
-            for name, save in savers.items():
-                results[name] += time_rounds(save, 1, args.saves, r * args.saves)
+            turn = names[r % len(names) :] + names[: r % len(names)]
+            measured = time_round({name: savers[name] for name in turn}, args.saves, r * args.saves)
+            for name, ms in measured.items():
+                results[name].append(ms)
     medians = {name: statistics.median(v) for name, v in results.items()}
     raw = medians["raw sqlite3 INSERT + COMMIT"]
     langgraph = medians["LangGraph SqliteSaver.put"]

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
+
 from sqlalchemy import Connection
 
 from agent_core import RUNTIME_VERSION
+from agent_core.canonical import now_iso
 from agent_core.events import EventKind
 from agent_core.run.context import RunContext
-from agent_core.storage.checkpoints import (
-    Checkpoint,
-    CheckpointStore,
-    save_state_string,
-    state_digest,
-)
+from agent_core.run.progress import RunLimits
+from agent_core.storage.checkpoints import insert_checkpoint, save_state_string, state_digest
 from agent_core.storage.timeline import append_event
 
 
@@ -31,35 +31,43 @@ def save_checkpoint(
     transaction, so checkpoint A is one commit. `confirmed`: the idempotency key this boundary
     confirmed (checkpoint B of a call that ran).
     """
+    run_id = ctx.run_id
     progress = ctx.record.progress.to_json()
     progress["active_s"] = round(ctx.active_seconds(), 3)
+    at = now_iso()  # one clock reading for the blob, the row and the event
     pending = ctx.take_unsaved_state()
     if pending is not None:
-        digest: str | None = save_state_string(conn, ctx.run_id, pending)
+        digest: str | None = save_state_string(conn, run_id, pending, at=at)
     else:
-        digest = state_digest(conn, ctx.run_id)
-    saved = CheckpointStore(ctx.store).save(
+        digest = state_digest(conn, run_id)
+    sequence = insert_checkpoint(
         conn,
-        Checkpoint(
-            run_id=ctx.run_id,
-            boundary=boundary,
-            next_step=next_step,
-            run_state=progress,
-            budgets=ctx.facts.limits.to_json(),
-            runtime_version=RUNTIME_VERSION,
-            confirmed=[confirmed] if confirmed else [],
-            call_id=call_id,
-            state_digest=digest,
-        ),
+        run_id=run_id,
+        boundary=boundary,
+        call_id=call_id,
+        next_step=next_step,
+        run_state_json=json.dumps(progress),
+        budgets_json=_limits_json(ctx.facts.limits),
+        confirmed_json=json.dumps([confirmed]) if confirmed else "[]",
+        runtime_version=RUNTIME_VERSION,
+        state_digest=digest,
+        created_at=at,
     )
     append_event(
         conn,
-        ctx.run_id,
+        run_id,
         EventKind.CHECKPOINT_SAVED,
         data={
-            "sequence": saved.sequence,
+            "sequence": sequence,
             "boundary": boundary,
             "call_id": call_id,
             "next_step": next_step,
         },
+        at=at,
     )
+
+
+@lru_cache(maxsize=16)
+def _limits_json(limits: RunLimits) -> str:
+    """The budgets of a checkpoint row: a run's limits are frozen, and the same at every one."""
+    return json.dumps(limits.to_json())

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from sqlalchemy import Connection, insert, select
 
 from agent_core.canonical import now_iso
 from agent_core.secrets import REDACTOR
 from agent_core.storage.schema import audit
+from agent_core.views import AuditEntryView
 
 MAX_RESOURCE_CHARS = 200
 
@@ -52,8 +53,12 @@ def record(
     )
 
 
-def list_entries(conn: Connection, run_id: str | None = None) -> list[dict[str, Any]]:
+def list_entries(
+    conn: Connection, run_id: str | None = None, principal: str | None = None
+) -> list[AuditEntryView]:
     query = select(audit).order_by(audit.c.id)
     if run_id:
         query = query.where(audit.c.run_id == run_id)
-    return [dict(r._mapping) for r in conn.execute(query)]
+    if principal:
+        query = query.where(audit.c.principal == principal)
+    return [cast(AuditEntryView, dict(r._mapping)) for r in conn.execute(query)]

@@ -19,15 +19,20 @@ _INSERT = Prepared(insert(blobs), keys=("digest", "size", "data", "run_id", "cre
 _DELETE = Prepared(delete(blobs).where(blobs.c.digest == bindparam("digest")))
 
 
-def put_blob(conn: Connection, data: bytes, *, run_id: str | None = None) -> str:
+def put_blob(
+    conn: Connection, data: bytes, *, run_id: str | None = None, at: str | None = None
+) -> str:
     digest = sha256_hex(data)
     if _EXISTS.scalar(conn, digest=digest) is None:
-        _INSERT(conn, digest=digest, size=len(data), data=data, run_id=run_id, created_at=now_iso())
+        _INSERT(
+            conn,
+            digest=digest,
+            size=len(data),
+            data=data,
+            run_id=run_id,
+            created_at=at or now_iso(),
+        )
     return digest
-
-
-def blob_exists(conn: Connection, digest: str) -> bool:
-    return _EXISTS.scalar(conn, digest=digest) is not None
 
 
 def get_blob(conn: Connection, digest: str) -> bytes:

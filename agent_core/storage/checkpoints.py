@@ -13,22 +13,30 @@ executed with parameters: building a statement per call cost more than the durab
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, insert, select
+from sqlalchemy import Connection, bindparam, exists, func, insert, select
 
 from agent_core.canonical import now_iso, sha256_hex
-from agent_core.storage.blobs import blob_exists, delete_blob, get_blob, put_blob
+from agent_core.storage.blobs import delete_blob, get_blob, put_blob
 from agent_core.storage.engine import Store
 from agent_core.storage.prepared import Prepared
 from agent_core.storage.schema import blobs, checkpoints, runs
 
-_STATE_DIGEST = Prepared(select(runs.c.state_digest).where(runs.c.run_id == bindparam("run_id")))
-_REPLACE_BLOB = Prepared(
+_STATE_DIGEST_OF_RUN = select(runs.c.state_digest).where(runs.c.run_id == bindparam("run_id"))
+_STATE_DIGEST = Prepared(_STATE_DIGEST_OF_RUN)
+_HELD = blobs.alias("held")
+# The run's RunState blob rewritten in place with the new state, unless a blob with the new
+# digest exists already (the same state again, or content another row holds): one statement
+# at every boundary that saves a RunState, where looking first took another.
+_REPLACE_CURRENT_BLOB = Prepared(
     blobs.update()
-    .where(blobs.c.digest == bindparam("previous"))
+    .where(
+        blobs.c.digest == _STATE_DIGEST_OF_RUN.scalar_subquery(),
+        ~exists().where(_HELD.c.digest == bindparam("digest")),
+    )
     .values(
         digest=bindparam("digest"),
         size=bindparam("size"),
@@ -51,6 +59,7 @@ _CHECKPOINT_COLUMNS = (
     "run_id", "sequence", "boundary", "call_id", "next_step", "run_state_json",
     "budgets_json", "confirmed_json", "runtime_version", "state_digest", "created_at",
 )  # fmt: skip
+# Two statements, not one INSERT ... SELECT ... RETURNING: SQLite runs that one slower.
 _INSERT_CHECKPOINT = Prepared(insert(checkpoints), keys=_CHECKPOINT_COLUMNS)
 
 
@@ -85,7 +94,7 @@ class ResumePoint:
     state_string: str | None = None
 
 
-def save_state_string(conn: Connection, run_id: str, state: str) -> str:
+def save_state_string(conn: Connection, run_id: str, state: str, *, at: str | None = None) -> str:
     """Store the latest SDK RunState of a run, replacing the one it had.
 
     The previous blob's row is rewritten in place when it can be: the same row and pages, one
@@ -94,19 +103,18 @@ def save_state_string(conn: Connection, run_id: str, state: str) -> str:
     """
     data = state.encode("utf-8")
     digest = sha256_hex(data)
-    previous = _STATE_DIGEST.scalar(conn, run_id=run_id)
+    at = at or now_iso()
+    if _REPLACE_CURRENT_BLOB(
+        conn, run_id=run_id, digest=digest, size=len(data), data=data, at=at
+    ).rowcount:
+        _SET_STATE_DIGEST(conn, rid=run_id, digest=digest)
+        return digest
+    previous = state_digest(conn, run_id)
     if previous == digest:
         return digest
-    if previous is not None and not blob_exists(conn, digest):
-        replaced = _REPLACE_BLOB(
-            conn, digest=digest, size=len(data), data=data, at=now_iso(), previous=str(previous)
-        ).rowcount
-        if replaced:
-            _SET_STATE_DIGEST(conn, rid=run_id, digest=digest)
-            return digest
-    put_blob(conn, data, run_id=run_id)  # first state, or content another row already holds
+    put_blob(conn, data, run_id=run_id, at=at)  # the first state, or content a row holds
     if previous is not None:
-        delete_blob(conn, str(previous))
+        delete_blob(conn, previous)
     _SET_STATE_DIGEST(conn, rid=run_id, digest=digest)
     return digest
 
@@ -133,6 +141,44 @@ def _row_to_checkpoint(row: Any) -> Checkpoint:
     )
 
 
+def insert_checkpoint(
+    conn: Connection,
+    *,
+    run_id: str,
+    boundary: str,
+    call_id: str | None,
+    next_step: str,
+    run_state_json: str,
+    budgets_json: str,
+    confirmed_json: str,
+    runtime_version: str,
+    state_digest: str | None,
+    created_at: str,
+) -> int:
+    """One checkpoint row, numbered after the run's last one; returns its sequence.
+
+    `CheckpointStore.save` and the tool boundary (run/checkpointing.py) both write through
+    here; the boundary passes JSON it made (the limits' once per run), not a `Checkpoint`.
+    """
+    last = _LAST_SEQUENCE.scalar(conn, run_id=run_id)
+    sequence = 1 + (last if isinstance(last, int) else int(str(last or 0)))
+    _INSERT_CHECKPOINT(
+        conn,
+        run_id=run_id,
+        sequence=sequence,
+        boundary=boundary,
+        call_id=call_id,
+        next_step=next_step,
+        run_state_json=run_state_json,
+        budgets_json=budgets_json,
+        confirmed_json=confirmed_json,
+        runtime_version=runtime_version,
+        state_digest=state_digest,
+        created_at=created_at,
+    )
+    return sequence
+
+
 class CheckpointStore:
     """One sync API over the checkpoints table; every backend must pass tests/core/conformance."""
 
@@ -140,13 +186,10 @@ class CheckpointStore:
         self.store = store
 
     def save(self, conn: Connection, cp: Checkpoint) -> Checkpoint:
-        last = _LAST_SEQUENCE.scalar(conn, run_id=cp.run_id)
-        sequence = 1 + int(str(last or 0))
         created = now_iso()
-        _INSERT_CHECKPOINT(
+        sequence = insert_checkpoint(
             conn,
             run_id=cp.run_id,
-            sequence=sequence,
             boundary=cp.boundary,
             call_id=cp.call_id,
             next_step=cp.next_step,
@@ -157,7 +200,7 @@ class CheckpointStore:
             state_digest=cp.state_digest,
             created_at=created,
         )
-        return Checkpoint(**{**cp.__dict__, "sequence": sequence, "created_at": created})
+        return replace(cp, sequence=sequence, created_at=created)
 
     def latest(self, run_id: str, conn: Connection | None = None) -> Checkpoint | None:
         query = (

@@ -28,7 +28,7 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.pool import ConnectionPoolEntry, QueuePool
 
-from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.errors import BriefDeskError, ErrorCode, storage_full
 from agent_core.events import Event
 
 log = logging.getLogger(__name__)
@@ -108,7 +108,9 @@ def make_engine(db_path: Path, *, begin: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        conn.exec_driver_sql(begin)
+        # On the driver: SQLAlchemy's statement path cost more than the BEGIN itself. Its
+        # error is the driver's own, which Store maps and recovers from like any other.
+        conn.connection.driver_connection.execute(begin)  # type: ignore[union-attr]
 
     return engine
 
@@ -118,7 +120,20 @@ def translate_db_error(exc: BaseException, db_path: Path) -> BriefDeskError | No
     orig = exc.orig if isinstance(exc, DBAPIError) else exc
     if not isinstance(orig, sqlite3.Error):
         return None
+    if db_path.is_dir():  # SQLite says only "disk I/O error" (or "unable to open")
+        return BriefDeskError(
+            ErrorCode.STORAGE_CORRUPT,
+            f"{db_path} is a folder, not a database. Move or rename that folder so BriefDesk "
+            "can create its database there; the folder was left as it is.",
+        )
     text = str(orig).lower()
+    if getattr(orig, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in text:
+        # Retryable: the failed transaction rolled back whole; once space is freed, `resume`
+        # continues the run from its latest checkpoint.
+        return storage_full(
+            f"The disk holding the BriefDesk database folder {db_path.parent} is full, so "
+            "BriefDesk could not save its progress. Free some space there, then resume the run."
+        )
     if "locked" in text or "busy" in text:
         return BriefDeskError(
             ErrorCode.STORAGE_LOCKED,
@@ -137,7 +152,7 @@ def translate_db_error(exc: BaseException, db_path: Path) -> BriefDeskError | No
             f"The database {db_path} is damaged. A backup may exist beside it "
             "(state.db.bak-*); move the damaged file away to start fresh.",
         )
-    if "disk i/o" in text or "disk is full" in text:
+    if "disk i/o" in text:
         return BriefDeskError(ErrorCode.STORAGE_READ_ONLY, f"Cannot write {db_path}: {orig}")
     return None
 

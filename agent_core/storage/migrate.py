@@ -102,9 +102,20 @@ def current_revision(db_path: Path) -> str | None:
             row = conn.execute(
                 "SELECT name FROM sqlite_master WHERE type='table' AND name='alembic_version'"
             ).fetchone()
-            if row is None:
-                return None
-            found = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+            found = (
+                None
+                if row is None
+                else conn.execute("SELECT version_num FROM alembic_version").fetchone()
+            )
+            if found is None and _has_tables(conn):
+                # Migrating it "from nothing" would fail half-way on the existing tables.
+                raise BriefDeskError(
+                    ErrorCode.STORAGE_CORRUPT,
+                    f"{db_path} holds BriefDesk tables but no schema version (its "
+                    "alembic_version row is missing), so it cannot be upgraded safely; nothing "
+                    "was changed. Restore a backup (state.db.bak-*) or move state.db away to "
+                    "start an empty home.",
+                )
             return None if found is None else str(found[0])
         finally:
             conn.close()
@@ -113,6 +124,16 @@ def current_revision(db_path: Path) -> str | None:
         if mapped is None:
             raise
         raise mapped from None
+
+
+def _has_tables(conn: sqlite3.Connection) -> bool:
+    """Any table besides Alembic's own: a database that is not new."""
+    return (
+        conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name != 'alembic_version' LIMIT 1"
+        ).fetchone()
+        is not None
+    )
 
 
 # Generous: the holder may be backing up and migrating a large database.

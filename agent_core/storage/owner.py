@@ -47,8 +47,12 @@ class Owner:
     def current() -> Owner:
         return Owner(socket.gethostname(), os.getpid(), psutil.Process().create_time())
 
+    def on_this_host(self) -> bool:
+        """False: recorded under another host name, whose processes this machine cannot see."""
+        return self.host == socket.gethostname()
+
     def is_alive(self) -> bool:
-        if self.host != socket.gethostname():
+        if not self.on_this_host():
             return True  # another machine's process: we cannot tell, so never steal it
         try:
             started = process_create_time(self.pid)

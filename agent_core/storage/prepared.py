@@ -11,10 +11,9 @@ inside the transaction SQLAlchemy manages. Errors are the driver's own (`sqlite3
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from sqlalchemy import Connection
-from sqlalchemy.sql.compiler import Compiled
 from sqlalchemy.sql.expression import Executable
 
 Param = str | int | float | bytes | None
@@ -29,30 +28,44 @@ class DriverCursor(Protocol):
     def fetchone(self) -> tuple[object, ...] | None: ...
 
 
+# One compiled form: SQL text, bind names in positional order (None for named paramstyles),
+# and the values fixed in the statement itself (a LIMIT, a constant), which are binds too; a
+# bind the caller leaves out is None, as SQLAlchemy would send it.
+_Compiled = tuple[str, tuple[str, ...] | None, dict[str, Any]]
+
+
 class Prepared:
     """One statement; `keys` names the columns of an INSERT given without `.values()`."""
 
     def __init__(self, statement: Executable, keys: Sequence[str] | None = None) -> None:
         self.statement = statement
         self.keys = list(keys) if keys is not None else None
-        self._compiled: dict[str, tuple[Compiled, dict[str, object]]] = {}
+        self._compiled: dict[str, _Compiled] = {}
+
+    def _compile(self, conn: Connection) -> _Compiled:
+        compiled = self.statement.compile(  # type: ignore[attr-defined]
+            dialect=conn.dialect, column_keys=self.keys
+        )
+        order = compiled.positiontup
+        if order is None:  # named paramstyle: every bind, in one dict
+            found: _Compiled = (compiled.string, None, dict(compiled.params))
+        else:
+            fixed = {k: v for k, v in compiled.params.items() if v is not None}
+            found = (compiled.string, tuple(order), fixed)
+        self._compiled[conn.dialect.name] = found
+        return found
 
     def __call__(self, conn: Connection, **params: Param) -> DriverCursor:
-        found = self._compiled.get(conn.dialect.name)
-        if found is None:
-            compiled = self.statement.compile(  # type: ignore[attr-defined]
-                dialect=conn.dialect, column_keys=self.keys
-            )
-            # Values fixed in the statement itself (a LIMIT, a constant) are binds too.
-            found = self._compiled[conn.dialect.name] = (compiled, dict(compiled.params))
-        compiled, fixed = found
-        values = {**fixed, **params}
-        order = compiled.positiontup  # type: ignore[attr-defined]
+        # Per call: no statement object, no result object, no dict copy unless constants.
+        found = self._compiled.get(conn.dialect.name) or self._compile(conn)
+        sql, order, fixed = found
+        if fixed:
+            params = {**fixed, **params}
         cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
         if order is not None:  # qmark / numeric drivers (sqlite3)
-            cursor.execute(compiled.string, tuple(values[k] for k in order))
+            cursor.execute(sql, [params.get(k) for k in order])
         else:
-            cursor.execute(compiled.string, values)
+            cursor.execute(sql, params)
         return cursor  # type: ignore[return-value]
 
     def scalar(self, conn: Connection, **params: Param) -> object:

@@ -23,6 +23,28 @@ def get_run_row(conn: Connection, run_id: str) -> Any:
     row = conn.execute(select(runs).where(runs.c.run_id == run_id)).first()
     if row is None:
         raise BriefDeskError(ErrorCode.NOT_FOUND, f"No run {run_id!r} in this home.")
+    return readable(row)
+
+
+def readable(row: Any) -> Any:
+    """`row` when this app can read it, else `storage_corrupt` saying what is wrong (an unknown
+    status, malformed JSON, a bad owner): a bad row is refused where it is touched, and the
+    rest of the home stays usable. (State and limits are checked where they are loaded.)"""
+    what = "status"
+    try:
+        RunStatus(row.status)
+        what = "error"
+        error = json.loads(row.error_json) if row.error_json else None
+        if error is not None and not isinstance(error, dict):
+            raise TypeError("not a JSON object")
+        what = "owner"
+        owner_of(row)
+    except (TypeError, ValueError) as exc:
+        raise BriefDeskError(
+            ErrorCode.STORAGE_CORRUPT,
+            f"Run {row.run_id} holds a row this app cannot read: its {what} ({exc}). The "
+            "other runs are not affected.",
+        ) from None
     return row
 
 

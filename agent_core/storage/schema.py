@@ -57,7 +57,8 @@ events = Table(
     "events",
     metadata,
     Column("seq", Integer, primary_key=True, autoincrement=True),
-    Column("run_id", String, nullable=False, index=True),
+    # null: an event of the home itself (a stray file while no run watches; revision 0004)
+    Column("run_id", String, nullable=True, index=True),
     Column("kind", String, nullable=False),
     Column("at", String, nullable=False),
     Column("tool", String, nullable=True),
@@ -89,7 +90,7 @@ checkpoints = Table(
     Column("runtime_version", String, nullable=False),
     Column("state_digest", String, nullable=True),
     Column("created_at", String, nullable=False),
-    Index("ix_checkpoints_run_seq", "run_id", "sequence"),
+    # One index (run_id): one page less in every checkpoint's commit (revision 0005).
 )
 
 tool_calls = Table(

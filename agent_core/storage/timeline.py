@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import Connection, func, insert, select
 
 from agent_core.canonical import now_iso
+from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.events import Event
 from agent_core.secrets import REDACTOR
 from agent_core.storage.engine import NEW_EVENTS
@@ -16,25 +17,29 @@ from agent_core.storage.schema import events
 
 # Compiled once: every tool boundary appends events.
 _INSERT_EVENT = Prepared(insert(events), keys=("run_id", "kind", "at", "tool", "data_json"))
+# json.dumps(..., ensure_ascii=False) builds an encoder per call; this one is made once.
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def append_event(
     conn: Connection,
-    run_id: str,
+    run_id: str | None,
     kind: str,
     *,
     tool: str | None = None,
     data: dict[str, Any] | None = None,
+    at: str | None = None,
 ) -> int:
+    """Append one event (redacted) in the caller's transaction; `at` defaults to now."""
     payload = REDACTOR.redact_json(data or {})
-    at = now_iso()
+    at = at or now_iso()
     result = _INSERT_EVENT(
         conn,
         run_id=run_id,
         kind=str(kind),
         at=at,
         tool=tool,
-        data_json=json.dumps(payload, ensure_ascii=False),
+        data_json=_ENCODE(payload),
     )
     seq = int(result.lastrowid or 0)
     announced = conn.info.get(NEW_EVENTS)
@@ -46,25 +51,32 @@ def append_event(
 
 
 def _to_event(row: Any) -> Event:
-    return Event(
-        seq=row.seq,
-        run_id=row.run_id,
-        kind=row.kind,
-        at=row.at,
-        tool=row.tool,
-        data=json.loads(row.data_json),
-    )
+    try:
+        data = json.loads(row.data_json)
+        if not isinstance(data, dict):
+            raise TypeError("its data is not a JSON object")
+    except (TypeError, ValueError) as exc:
+        raise BriefDeskError(
+            ErrorCode.STORAGE_CORRUPT,
+            f"Event {row.seq} of run {row.run_id!r} holds a row this app cannot read ({exc}).",
+        ) from None
+    return Event(seq=row.seq, run_id=row.run_id, kind=row.kind, at=row.at, tool=row.tool, data=data)
 
 
 def read_events(
     conn: Connection,
     *,
     run_id: str | None = None,
+    home: bool = False,
     since: int = 0,
     limit: int | None = None,
 ) -> list[Event]:
+    """Events after `since`: of `run_id`, or with `home` only the home's own (run_id null),
+    or else all of them."""
     query = select(events).where(events.c.seq > since).order_by(events.c.seq)
-    if run_id is not None:
+    if home:
+        query = query.where(events.c.run_id.is_(None))
+    elif run_id is not None:
         query = query.where(events.c.run_id == run_id)
     if limit is not None:
         query = query.limit(limit)
