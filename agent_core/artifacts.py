@@ -18,20 +18,32 @@ whose status is `started` or `confirmed`: a write that a person or a rule approv
 - any other write is `artifact_unexpected` (`reason`: `no_approved_write`, or `content_differs`
   when the path has approved writes but none with this content). It is recorded on the
   watcher's own run when the watcher was started for a run (the CLI's `run`/`resume`). A watcher
-  without a run (the desktop app) records it on every run that is not terminal and whose
-  artifacts folder holds the path; when there is none, on the most recently updated run of that
-  folder; when no run ever used that folder, with `run_id` "" (a home-level event, visible in
-  `timeline` without a run filter).
+  without a run (the desktop app) records it on every run in progress (started, not ended)
+  whose artifacts folder holds the path; when no run is in progress there, it is an event of
+  the home itself (`run_id` null; `Workspace.home_events()`), never one of an unrelated finished
+  run.
+
+Nothing is ever recorded on a run that no process has claimed yet (`created`): its first event
+is the lifecycle's `run_started`. A watcher started for a run therefore holds its sightings
+until that run's `run_started`/`run_resumed` commits (it follows the store's events).
 
 Every sighting is inserted into `artifact_sightings` with ON CONFLICT DO NOTHING in the same
 write transaction as its event, so a GUI and a CLI watching at once, or a watcher restarted
 over the same files, count one physical write once. `start()` also scans the root, so writes
-made while nothing watched (by a process that then crashed) are confirmed or flagged too.
+made while nothing watched (by a process that then crashed) are confirmed or flagged too. That
+scan runs in the background (a run starts at once, whatever the folder holds), reads each file
+not yet sighted in batches, and reports more than `SUMMARY_OVER` stray files found in it as ONE
+`artifact_unexpected` event with `summary: true` (`path`: the folder, `count`: how many files,
+`examples`: a few relative paths); every such file still gets its sighting row (the artifacts
+panel shows it as unexpected). Tampered approved files (`content_differs`) are always reported
+one by one. Symlinks are never followed, special files (fifos, sockets, devices) are never
+opened, and pseudo file systems (agent_core/mounts.py) are never entered.
 
-API: `ArtifactWatcher(store, root, run_id=None)` with `start()` (observe, then scan), `stop()`
-and `scan()`; `watching(store, root, run_id=None)` (a context manager); `drive_watched(ws,
-run_id)` (what `briefdesk-cli run`/`resume` call); `wait_for_confirmations(store, run_id,
-timeout=2.0)`; `artifact_states(store, root)` for the desktop's artifacts panel. No Qt here.
+API: `ArtifactWatcher(store, root, run_id=None)` with `start()` (observe, then scan in the
+background; `scanned` is set when that scan ended), `stop()` and `scan()`; `watching(store,
+root, run_id=None)` (a context manager); `drive_watched(ws, run_id)` (what `briefdesk-cli
+run`/`resume` call); `wait_for_confirmations(store, run_id, timeout=2.0)`;
+`artifact_states(store, root)` for the desktop's artifacts panel. No Qt here.
 """
 
 from __future__ import annotations
@@ -42,7 +54,7 @@ import os
 import stat
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -55,8 +67,10 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
+from agent_core import crash
 from agent_core.canonical import now_iso
-from agent_core.events import EventKind
+from agent_core.events import Event, EventKind
+from agent_core.mounts import pseudo_mount_points, system_folder_reason
 from agent_core.statuses import TERMINAL_RUN_STATUSES, RunStatus, SideEffectStatus
 from agent_core.storage.engine import Store
 from agent_core.storage.schema import artifact_sightings, events, ledger, runs
@@ -71,6 +85,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SETTLE_SECONDS = 0.15  # let a burst of created/modified/closed events become one sighting
+SUMMARY_OVER = 5  # a start-up scan that finds more stray files than this reports one summary
+SUMMARY_EXAMPLES = 5
+SCAN_BATCH = 500  # files stat-checked per query, and sightings written per transaction
+SCAN_STOP_WAIT = 30.0  # stop() lets a running start-up scan finish for this long, then cuts it
+_CLAIM_KINDS = frozenset({str(EventKind.RUN_STARTED), str(EventKind.RUN_RESUMED)})
 _APPROVED_STATUSES = (str(SideEffectStatus.STARTED), str(SideEffectStatus.CONFIRMED))
 _WRITE_EVENTS = frozenset({"created", "modified", "closed", "moved"})
 
@@ -92,7 +111,8 @@ class Sighting:
     content_hash: str
     inode_key: str
     verdict: Verdict
-    run_ids: tuple[str, ...]
+    run_ids: tuple[str | None, ...]
+    """The runs it was recorded on; (None,) for an event of the home itself."""
     count: int
 
 
@@ -161,11 +181,11 @@ def _record(conn: Connection, fid: _FileId, watcher_run_id: str | None) -> Sight
     if owner is not None:
         count = _count(conn, fid, (Verdict.CONFIRMED, Verdict.DUPLICATE), owner.run_id) + 1
         verdict = Verdict.CONFIRMED if count == 1 else Verdict.DUPLICATE
-        run_ids: tuple[str, ...] = (owner.run_id,)
+        run_ids: tuple[str | None, ...] = (owner.run_id,)
     else:
         count = _count(conn, fid, (Verdict.UNEXPECTED,)) + 1
         verdict = Verdict.UNEXPECTED
-        run_ids = (watcher_run_id,) if watcher_run_id else _runs_for_unexpected(conn, fid.path)
+        run_ids = _watching_runs(conn, fid.path, watcher_run_id)
     inserted = conn.execute(
         sqlite_insert(artifact_sightings)
         .values(
@@ -232,25 +252,162 @@ def _count(
     return int(conn.execute(query).scalar_one())
 
 
-def _runs_for_unexpected(conn: Connection, path: str) -> tuple[str, ...]:
-    newest_first = runs.c.updated_at.desc()
+def _watching_runs(
+    conn: Connection, path: str, watcher_run_id: str | None
+) -> tuple[str | None, ...]:
+    """Where an unexpected write is recorded: the watcher's run once it is claimed, else the runs
+    in progress on that folder, else the home itself (None)."""
+    if watcher_run_id is not None:
+        status = conn.execute(
+            select(runs.c.status).where(runs.c.run_id == watcher_run_id)
+        ).scalar_one_or_none()
+        if status is not None and status != RunStatus.CREATED:
+            return (watcher_run_id,)
     rows = conn.execute(
-        select(runs.c.run_id, runs.c.status, runs.c.artifacts_dir).order_by(newest_first)
+        select(runs.c.run_id, runs.c.status, runs.c.artifacts_dir).order_by(
+            runs.c.updated_at.desc()
+        )
     ).all()
-    holders = [r for r in rows if Path(path).is_relative_to(r.artifacts_dir)]
-    live = tuple(r.run_id for r in holders if r.status not in TERMINAL_RUN_STATUSES)
-    if live:
-        return live
-    return (holders[0].run_id,) if holders else ("",)
+    # `created`: nobody has claimed it, and its first event must be run_started.
+    live = tuple(
+        r.run_id
+        for r in rows
+        if r.status not in TERMINAL_RUN_STATUSES
+        and r.status != RunStatus.CREATED
+        and Path(path).is_relative_to(r.artifacts_dir)
+    )
+    return live or (None,)
 
 
 def iter_artifact_files(root: Path) -> Iterator[Path]:
-    """Regular files under `root` (symlinked folders are not entered), temp files skipped."""
+    """Files under `root`, temp files skipped. Symlinked folders and pseudo file systems
+    mounted inside (/proc, sysfs, ...) are not entered; the caller lstat()s what it yields."""
+    skipped = pseudo_mount_points()
     for folder, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames.sort()
+        dirnames[:] = sorted(d for d in dirnames if Path(folder, d) not in skipped)
         for name in sorted(filenames):
             if not is_temp_artifact(name):
                 yield Path(folder) / name
+
+
+def _unsighted(store: Store, paths: Sequence[Path]) -> list[Path]:
+    """The regular files of `paths` whose current write has no sighting yet (one query)."""
+    current: dict[str, Path] = {}
+    keys: dict[str, str] = {}
+    for path in paths:
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue  # gone
+        if stat.S_ISREG(st.st_mode):  # no fifo, socket, device or symlink is ever opened
+            current[str(path)] = path
+            keys[str(path)] = f"{st.st_ino}:{st.st_mtime_ns}"
+    if not current:
+        return []
+    sightings = artifact_sightings.c
+    with store.read() as conn:
+        seen = conn.execute(
+            select(sightings.path, sightings.inode_key).where(sightings.path.in_(list(current)))
+        ).all()
+    known = {(row.path, row.inode_key) for row in seen}
+    return [p for name, p in current.items() if (name, keys[name]) not in known]
+
+
+def _targeted(conn: Connection, paths: Sequence[str]) -> set[str]:
+    """The paths of `paths` that any ledger entry names as its target."""
+    targeted: set[str] = set()
+    for start in range(0, len(paths), SCAN_BATCH):
+        batch = list(paths[start : start + SCAN_BATCH])
+        targeted.update(
+            conn.execute(select(ledger.c.target).where(ledger.c.target.in_(batch))).scalars()
+        )
+    return targeted
+
+
+def record_scan(
+    store: Store, root: Path, found: Sequence[_FileId], watcher_run_id: str | None
+) -> list[Sighting]:
+    """Record what a scan of `root` found: approved, tampered and a few stray files one by one;
+    more than SUMMARY_OVER plain stray files as sightings and ONE summary event."""
+    if not found:
+        return []
+    recorded: list[Sighting] = []
+    with store.write() as conn:
+        # A path no ledger entry names is a plain stray file: nothing approved it, nothing of
+        # a run is at stake. Approved writes and tampered ones (content_differs) matter one
+        # by one, whatever their number.
+        targeted = _targeted(conn, [f.path for f in found])
+        stray = [f for f in found if f.path not in targeted]
+        summarized = set(stray) if len(stray) > SUMMARY_OVER else set()
+        for fid in found:
+            if fid not in summarized and (sighting := _record(conn, fid, watcher_run_id)):
+                recorded.append(sighting)
+        if summarized:
+            recorded += _record_summary(conn, root, stray, watcher_run_id)
+    return recorded
+
+
+def _record_summary(
+    conn: Connection, root: Path, stray: Sequence[_FileId], watcher_run_id: str | None
+) -> list[Sighting]:
+    run_ids = _watching_runs(conn, str(root), watcher_run_id)
+    sightings = artifact_sightings.c
+    recorded: list[Sighting] = []
+    for start in range(0, len(stray), SCAN_BATCH):
+        batch = stray[start : start + SCAN_BATCH]
+        paths = [f.path for f in batch]
+        rows = conn.execute(
+            select(
+                sightings.path, sightings.content_hash, sightings.inode_key, sightings.verdict
+            ).where(sightings.path.in_(paths))
+        ).all()
+        known = {(r.path, r.content_hash, r.inode_key) for r in rows}
+        earlier: dict[str, int] = {}
+        for r in rows:
+            if r.verdict == Verdict.UNEXPECTED:
+                earlier[r.path] = earlier.get(r.path, 0) + 1
+        new = [f for f in batch if (f.path, f.content_hash, f.inode_key) not in known]
+        if not new:
+            continue
+        seen_at = now_iso()
+        batch_sightings = [
+            Sighting(
+                f.path,
+                f.content_hash,
+                f.inode_key,
+                Verdict.UNEXPECTED,
+                run_ids,
+                earlier.get(f.path, 0) + 1,
+            )
+            for f in new
+        ]
+        rows_to_insert = [
+            {
+                "path": b.path,
+                "content_hash": b.content_hash,
+                "inode_key": b.inode_key,
+                "run_id": run_ids[0],
+                "verdict": str(b.verdict),
+                "count": b.count,
+                "seen_at": seen_at,
+            }
+            for b in batch_sightings
+        ]
+        conn.execute(sqlite_insert(artifact_sightings).on_conflict_do_nothing(), rows_to_insert)
+        recorded += batch_sightings
+    if recorded:
+        data: dict[str, Any] = {
+            "path": str(root),
+            "count": len(recorded),
+            "summary": True,
+            "reason": "present_at_start",
+            "examples": [
+                Path(s.path).relative_to(root).as_posix() for s in recorded[:SUMMARY_EXAMPLES]
+            ],
+        }
+        for run_id in run_ids:
+            append_event(conn, run_id, EventKind.ARTIFACT_UNEXPECTED, data=data)
+    return recorded
 
 
 class _Handler(FileSystemEventHandler):
@@ -277,7 +434,8 @@ class ArtifactWatcher:
     """Watches `root` and records sightings (see the module docstring for the verdicts).
 
     `run_id`: the run this watcher was started for (the CLI's `run`/`resume`); unexpected
-    writes are then recorded on that run. Thread-safe; `stop()` records pending sightings.
+    writes are then recorded on that run, once it is claimed. Thread-safe; `stop()` records
+    pending sightings and lets a running start-up scan finish (SCAN_STOP_WAIT at most).
     """
 
     def __init__(
@@ -285,15 +443,30 @@ class ArtifactWatcher:
     ) -> None:
         self.store, self.run_id, self.settle = store, run_id, settle
         self.root = Path(root).expanduser().resolve()
+        self.scanned = threading.Event()
+        """Set once the start-up scan has ended (or was skipped)."""
         self._pending: dict[Path, float] = {}
         self._cond = threading.Condition()
         self._stopping = False
+        self._claimed = threading.Event()  # the watcher's run has its run_started/run_resumed
+        self._cut_scan = threading.Event()
+        self._unfollow: Any = None
         self._observer: Any = None
         self._worker: threading.Thread | None = None
+        self._scanner: threading.Thread | None = None
 
     def start(self) -> ArtifactWatcher:
+        """Observe the root and scan it in the background; returns at once."""
+        reason = system_folder_reason(self.root)
+        if reason is not None:  # a run is refused such a folder; an old one is not watched
+            log.warning("not watching artifacts: %s", reason)
+            self.scanned.set()
+            return self
         self.root.mkdir(parents=True, exist_ok=True)
         self._stopping = False
+        self.scanned.clear()
+        self._cut_scan.clear()
+        self._wait_for_claim()
         self._worker = threading.Thread(target=self._work, name="artifact-watcher", daemon=True)
         self._worker.start()
         observer = Observer()
@@ -301,7 +474,10 @@ class ArtifactWatcher:
         observer.daemon = True
         observer.start()  # before the scan, so nothing written during the scan is missed
         self._observer = observer
-        self.scan()
+        self._scanner = threading.Thread(
+            target=self._start_up_scan, name="artifact-scan", daemon=True
+        )
+        self._scanner.start()
         return self
 
     def stop(self) -> None:
@@ -312,13 +488,74 @@ class ArtifactWatcher:
         with self._cond:
             self._stopping = True
             self._cond.notify_all()
+        if self._scanner is not None:
+            self._scanner.join(timeout=SCAN_STOP_WAIT)
+            self._cut_scan.set()  # past the wait: record what was read, leave the rest
+            self._scanner.join(timeout=30)
+            self._scanner = None
         if self._worker is not None:
             self._worker.join(timeout=30)
             self._worker = None
+        if self._unfollow is not None:
+            self._unfollow()
+            self._unfollow = None
 
     def scan(self) -> list[Sighting]:
         """Sight every file under the root now; returns what was newly recorded."""
-        return [s for p in iter_artifact_files(self.root) if (s := self._observe(p)) is not None]
+        found: list[_FileId] = []
+        batch: list[Path] = []
+        for path in iter_artifact_files(self.root):
+            batch.append(path)
+            if len(batch) >= SCAN_BATCH:
+                found += self._identify_all(batch)
+                batch = []
+            if self._cut_scan.is_set():
+                break
+        found += self._identify_all(batch)
+        return record_scan(self.store, self.root, found, self.run_id)
+
+    def _identify_all(self, paths: list[Path]) -> list[_FileId]:
+        found: list[_FileId] = []
+        for path in _unsighted(self.store, paths) if paths else []:
+            if self._cut_scan.is_set():
+                break
+            if (fid := _identify(path)) is not None:
+                found.append(fid)
+        return found
+
+    def _start_up_scan(self) -> None:
+        try:
+            with self._cond:  # a run's sightings wait for its claim (or for stop)
+                while not self._claimed.is_set() and not self._stopping:
+                    self._cond.wait()
+            if self._claimed.is_set():  # never claimed: the next watcher's scan sees the files
+                self.scan()
+        except Exception:  # a watcher must outlive a bad file or a locked database
+            log.exception("artifact watcher could not scan %s", self.root)
+        finally:
+            self.scanned.set()
+
+    def _wait_for_claim(self) -> None:
+        """Open the gate now (no run, or a run already claimed), or when its claim commits."""
+        if self.run_id is None:
+            self._claimed.set()
+            return
+        self._unfollow = self.store.follow_events(self._on_events)  # first: no claim is missed
+        with self.store.read() as conn:
+            status = conn.execute(
+                select(runs.c.status).where(runs.c.run_id == self.run_id)
+            ).scalar_one_or_none()
+        if status is not None and status != RunStatus.CREATED:
+            self._open_gate()
+
+    def _on_events(self, committed: list[Event]) -> None:
+        if any(e.run_id == self.run_id and e.kind in _CLAIM_KINDS for e in committed):
+            self._open_gate()
+
+    def _open_gate(self) -> None:
+        with self._cond:
+            self._claimed.set()
+            self._cond.notify_all()
 
     def schedule(self, path: Path) -> None:
         if is_temp_artifact(path.name) or not path.is_relative_to(self.root):
@@ -338,6 +575,8 @@ class ArtifactWatcher:
                 due = self._take_due()
                 while not due and not self._stopping:
                     wake = min(self._pending.values(), default=None)
+                    if not self._claimed.is_set():
+                        wake = None  # held until the run is claimed: its claim notifies
                     self._cond.wait(None if wake is None else max(0.0, wake - time.monotonic()))
                     due = self._take_due()
                 if self._stopping:
@@ -349,6 +588,8 @@ class ArtifactWatcher:
                 return
 
     def _take_due(self) -> list[Path]:
+        if not self._claimed.is_set():
+            return []
         now = time.monotonic()
         due = [p for p, at in self._pending.items() if at <= now]
         for path in due:
@@ -383,6 +624,10 @@ def drive_watched(ws: Workspace, run_id: str, *, confirm_timeout: float = 2.0) -
     run = ws.get_run(run_id)
     if RunStatus(run["status"]).is_terminal:
         return ws.drive(run_id)
+    ws.check_run_artifacts(run["artifacts"])  # never watch (or write) a folder holding the home
+    if crash.watch_skipped_then_die():  # drill: killed before its watcher confirmed the writes
+        ws.drive(run_id)
+        crash.die()
     with watching(ws.store, Path(run["artifacts"]), run_id=run_id):
         result = ws.drive(run_id)
         wait_for_confirmations(ws.store, run_id, timeout=confirm_timeout)

@@ -1,7 +1,9 @@
 """Crash injection for drills and demos: BRIEFDESK_CRASH_AT=POINT kills the process (SIGKILL).
 
-POINT is `before_tool:N` (after checkpoint A of the N-th tool call of the run, before it runs)
-or `after_write_before_confirm` (the file is written and synced, the ledger not yet confirmed).
+POINT is `before_tool:N` (after checkpoint A of the N-th tool call of the run, before it runs),
+`after_write_before_confirm` (the file is written and synced, the ledger not yet confirmed) or
+`before_watch_confirm` (the run has stopped, its writes are confirmed in the ledger, and no
+watcher has recorded them yet: the window in which `run`/`resume` wait for their watcher).
 The desktop's Demo menu arms the same points in-process with `arm()`.
 """
 
@@ -13,6 +15,7 @@ import sys
 
 CRASH_ENV = "BRIEFDESK_CRASH_AT"
 AFTER_WRITE = "after_write_before_confirm"
+BEFORE_WATCH = "before_watch_confirm"
 _armed: str | None = None
 
 
@@ -41,3 +44,10 @@ def before_tool(call_index: int) -> None:
 def after_write_before_confirm() -> None:
     if _point() == AFTER_WRITE:
         die()
+
+
+def watch_skipped_then_die() -> bool:
+    """True when armed at `before_watch_confirm`: the caller drives without a watcher, then
+    calls `die()`. A watcher sights a write within a fraction of a second, so killing one
+    that runs would race it; without one, the drill leaves that window's state every time."""
+    return _point() == BEFORE_WATCH

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from enum import StrEnum
 from typing import Any, NotRequired, TypedDict
 
@@ -31,6 +32,12 @@ class ErrorCode(StrEnum):
     PROVIDER_ERROR = "provider_error"
     PREVIOUSLY_REJECTED = "previously_rejected"
     SANDBOX_UNSUPPORTED = "sandbox_unsupported"
+    STORAGE_FULL = "storage_full"
+    STORAGE_UNAVAILABLE = "storage_unavailable"
+    QUESTION_ALREADY_ANSWERED = "question_already_answered"
+    RUN_OWNED_ELSEWHERE = "run_owned_elsewhere"
+    NOT_AUTHORIZED = "not_authorized"
+    INTERRUPTED = "interrupted"
 
 
 class ErrorJSON(TypedDict):
@@ -64,3 +71,13 @@ class BriefDeskError(Exception):
 
     def __repr__(self) -> str:
         return f"BriefDeskError({self.code!r}, {self.message!r})"
+
+
+OUT_OF_SPACE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
+
+
+def storage_full(message: str) -> BriefDeskError:
+    """Out of disk space or quota: a retryable stop (`resume` continues once space is freed)."""
+    error = BriefDeskError(ErrorCode.STORAGE_FULL, message)
+    error.retryable = True
+    return error

@@ -38,7 +38,8 @@ class Event:
     """One committed timeline row."""
 
     seq: int
-    run_id: str
+    run_id: str | None
+    """None: an event of the home itself (a stray file while no run watches)."""
     kind: str
     at: str
     tool: str | None = None

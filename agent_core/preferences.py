@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, cast
 from urllib.parse import urlsplit
 
+from agent_core import limits
 from agent_core.errors import BriefDeskError, ErrorCode
 
 ModeName = Literal["default", "acceptEdits", "dangerouslySkipPermissions"]
@@ -27,7 +27,7 @@ OpenAIApi = Literal["chat", "responses"]
 MODES: tuple[ModeName, ...] = ("default", "acceptEdits", "dangerouslySkipPermissions")
 OPENAI_APIS: tuple[OpenAIApi, ...] = ("chat", "responses")
 
-MAX_APPROVAL_TTL_S = 10 * 365 * 24 * 3600  # ten years: now + ttl never overflows a date
+MAX_APPROVAL_TTL_S = limits.MAX_SECONDS  # ten years: now + ttl never overflows a date
 MAX_MEMORY_TTL_DAYS = 100 * 365
 MAX_NETWORK_BYTES = 100_000_000  # a fetched page is read into memory and shown to the model
 MAX_NETWORK_CALLS = 1_000
@@ -171,36 +171,25 @@ def json_value(key: str, value: object) -> object:
 # -- validators: value (already JSON-decoded) -> typed value, or _Invalid ------------------------
 
 
-def _number(key: str, value: object, *, maximum: int, unit: str, whole: bool = False) -> float:
-    # bool is an int in Python: `true` is not a number of seconds.
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _Invalid(f"{key} takes a number ({unit}).")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise _Invalid(f"{key} takes a finite number ({unit}).")
-    if whole and isinstance(value, float) and not value.is_integer():
-        raise _Invalid(f"{key} takes a whole number ({unit}).")
-    if not 0 < value <= maximum:
-        raise _Invalid(f"{key} takes a positive number of {unit}, at most {maximum:,}.")
-    return value
+def _number(key: str, bound: limits.Bound) -> Callable[[object], Any]:
+    """The bound's check (agent_core.limits: finite, in range), worded for this setting."""
 
-
-def _ttl(value: object) -> float:
-    return _number("approval_ttl", value, maximum=MAX_APPROVAL_TTL_S, unit="seconds")
-
-
-def _read_timeout(value: object) -> float:
-    return _number("openai.read_timeout", value, maximum=MAX_READ_TIMEOUT_S, unit="seconds")
-
-
-def _memory_ttl(value: object) -> float:
-    return _number("memory.ttl_days", value, maximum=MAX_MEMORY_TTL_DAYS, unit="days")
-
-
-def _count(key: str, maximum: int, unit: str) -> Callable[[object], int]:
-    def check(value: object) -> int:
-        return int(_number(key, value, maximum=maximum, unit=unit, whole=True))
+    def check(value: object) -> int | float:
+        try:
+            return bound.check(value)
+        except limits.OutOfRange as exc:
+            raise _Invalid(f"{key} {exc}.") from None
 
     return check
+
+
+_ttl = _number("approval_ttl", limits.SECONDS)  # the same bound as `run --approval-ttl`
+_read_timeout = _number("openai.read_timeout", limits.Bound(MAX_READ_TIMEOUT_S, "seconds"))
+_memory_ttl = _number("memory.ttl_days", limits.Bound(MAX_MEMORY_TTL_DAYS, "days"))
+
+
+def _count(key: str, maximum: int, unit: str) -> Callable[[object], Any]:
+    return _number(key, limits.Bound(maximum, unit, whole=True))
 
 
 def _flag(key: str) -> Callable[[object], bool]:

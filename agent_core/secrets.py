@@ -15,6 +15,7 @@ from log output.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
@@ -290,6 +291,35 @@ class Redactor:
 
 
 REDACTOR = Redactor()
+
+# Providers whose keyring entry this process has already registered (or failed to reach).
+_asked_keyring: set[str] = set()
+_asked_lock = threading.Lock()
+
+
+def load_known_secrets(provider: str | None = None, *, timeout: float = 2.0) -> None:
+    """Register every key BriefDesk knows of with `REDACTOR`, so redaction at the door catches
+    one pasted anywhere: each `BRIEFDESK_*_API_KEY` set in the environment, and, for a run of
+    `provider`, its key in the keyring (asked once per process; a keyring that cannot be
+    reached adds nothing and refuses nothing: the key-shaped patterns still apply)."""
+    for variable, value in os.environ.items():
+        if variable.startswith("BRIEFDESK_") and variable.endswith("_API_KEY"):
+            REDACTOR.add(value.strip())
+    if provider is None:
+        return
+    with _asked_lock:
+        if provider in _asked_keyring:
+            return
+        _asked_keyring.add(provider)
+    with contextlib.suppress(BriefDeskError):
+        get_key(provider, timeout=timeout)  # registers the key it finds
+
+
+def redact_at_the_door(text: str, provider: str | None = None) -> str:
+    """`text` a person typed (a question, an answer) with every known key masked, before it
+    is stored or sent to a model: a key pasted by mistake never reaches either."""
+    load_known_secrets(provider)
+    return REDACTOR.redact_text(text)
 
 
 class RedactingLogFilter(logging.Filter):

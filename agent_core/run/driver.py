@@ -354,9 +354,18 @@ class RunDriver:
                 lifecycle.wait(conn, self.run_id, status, progress)
 
     def _end(self, transition: Callable[[Connection, RunProgress], None]) -> None:
-        with self.store.write() as conn:
-            self._save_unsaved_state(conn)
-            transition(conn, self._progress_now())
+        try:
+            with self.store.write() as conn:
+                self._save_unsaved_state(conn)
+                transition(conn, self._progress_now())
+        except BriefDeskError as exc:
+            if exc.code != ErrorCode.STORAGE_FULL:
+                raise
+            # The disk is full: the state of the last pause (often the largest row) is what
+            # did not fit. None of that pause's calls ran (its first write failed), so the end
+            # is recorded without it, and resume replays the turn from the previous checkpoint.
+            with self.store.write() as conn:
+                transition(conn, self._progress_now())
 
     async def _load_state(self, agent: Agent[Any]) -> RunState[Any] | None:
         point = self.checkpoints.resume(self.run_id, RUNTIME_VERSION)

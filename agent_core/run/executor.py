@@ -122,6 +122,9 @@ class ToolExecutor:
         try:
             result = self._settle_or_run(spec, env, args, key, unknown=entry is not None)
         except BriefDeskError as error:
+            if error.retryable:  # out of space: the run stops; `resume` settles and retries
+                self._leave_unknown(tool, call_id, key, error)
+                raise
             with self.store.write() as conn:
                 ledger.finish(
                     conn,
@@ -135,6 +138,21 @@ class ToolExecutor:
             return f"Refused by BriefDesk ({error.code}): {error.message}"
         self._confirm(tool, call_id, key, result, approval)
         return result.text
+
+    def _leave_unknown(self, tool: str, call_id: str, key: str, error: BriefDeskError) -> None:
+        """A call stopped by a retryable error stays `started` in the ledger: its outcome is
+        unknown (the write may have landed before the failure), so `resume` settles it by the
+        target's hash before running it again, never twice."""
+        facts = {"call_id": call_id, "idempotency_key": key, "code": error.code}
+        try:
+            with self.store.write() as conn:
+                append_event(conn, self.run_id, EventKind.OUTCOME_UNKNOWN, tool=tool, data=facts)
+                tool_result(
+                    conn, self.run_id, tool, call_id, str(ToolOutcomeStatus.ERROR),
+                    executed=False, code=error.code, retryable=True,
+                )  # fmt: skip
+        except BriefDeskError:  # the database's own disk is full: the `started` row says it
+            pass
 
     def _settle_or_run(
         self, spec: ToolSpec, env: ToolEnv, args: ToolArgs, key: str, *, unknown: bool

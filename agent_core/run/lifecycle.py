@@ -28,6 +28,7 @@ from agent_core.storage import runs as run_rows
 from agent_core.storage.schema import audit as audit_table
 from agent_core.storage.schema import checkpoints, events, runs
 from agent_core.storage.timeline import append_event
+from agent_core.views import OwnerView
 
 
 class Transition(StrEnum):
@@ -49,6 +50,9 @@ class Transition(StrEnum):
     """Its pending proposal expired before anyone decided."""
     RELEASE = "release"
     """The driving process gives the run back without ending it (it could not continue)."""
+    TAKE_OVER = "take_over"
+    """A person takes the run from an owner this machine cannot prove alive (recorded under
+    another host name, or dead): it becomes `interrupted`, and the next resume continues it."""
 
 
 _WAITING = frozenset({RunStatus.WAITING_APPROVAL, RunStatus.WAITING_INPUT})
@@ -78,6 +82,7 @@ TRANSITIONS: dict[Transition, Rule] = {
         frozenset({RunStatus.RUNNING, RunStatus.WAITING_APPROVAL}), RunStatus.EXPIRED
     ),
     Transition.RELEASE: Rule(frozenset({RunStatus.RUNNING}), RunStatus.INTERRUPTED),
+    Transition.TAKE_OVER: Rule(frozenset({RunStatus.RUNNING}), RunStatus.INTERRUPTED),
 }
 
 
@@ -129,10 +134,7 @@ def claim(conn: Connection, run_id: str, owner: run_rows.Owner) -> Claim:
     current = RunStatus(row.status)
     previous = run_rows.owner_of(row)
     if current is RunStatus.RUNNING and previous not in (None, owner) and previous.is_alive():
-        raise BriefDeskError(
-            ErrorCode.RUN_IN_PROGRESS,
-            f"Run {run_id} is being driven by process {previous.pid} on {previous.host}.",
-        )
+        raise in_progress(conn, row, previous)
     if current is RunStatus.FAILED and not is_retryable(_error_of(row)):
         raise IllegalTransition(run_id, current, Transition.RESUME)
     transition = Transition.START if current is RunStatus.CREATED else Transition.RESUME
@@ -221,6 +223,133 @@ def release(conn: Connection, run_id: str, owner: run_rows.Owner) -> bool:
         return False
     _move(conn, row, Transition.RELEASE, **_NO_OWNER)
     return True
+
+
+def take_over(conn: Connection, run_id: str, *, by: str) -> OwnerView | None:
+    """TAKE_OVER: a person ends the claim of an owner that cannot be proven alive.
+
+    On this host a live owner (pid and process start time) keeps its run: `run_in_progress`.
+    An owner recorded under another host name cannot be seen from here (a renamed machine, a
+    container restarted under a new name): the person's explicit request is the proof asked
+    for. Returns who owned the run, or None when it had no owner to take over from.
+    """
+    row = run_rows.get_run_row(conn, run_id)
+    previous = run_rows.owner_of(row)
+    if RunStatus(row.status) is not RunStatus.RUNNING or previous is None:
+        return None
+    if previous.on_this_host() and previous.is_alive():
+        raise in_progress(conn, row, previous)
+    view = owner_view(conn, row)
+    assert view is not None  # running with an owner
+    _move(conn, row, Transition.TAKE_OVER, **_NO_OWNER)
+    append_event(
+        conn,
+        run_id,
+        EventKind.RUN_INTERRUPTED,
+        data={
+            "previous_owner_pid": previous.pid,
+            "previous_owner_host": previous.host,
+            "since": view["since"],
+            "taken_over_by": by,
+        },
+    )
+    audit.record(
+        conn,
+        entry="take_over",
+        principal=f"person:{by}",
+        run_id=run_id,
+        detail=f"process {previous.pid} on {previous.host} since {view['since']}",
+    )
+    return view
+
+
+def owner_view(conn: Connection, row: Row[object]) -> OwnerView | None:
+    """Who drives a `running` run, as recorded, and since when; None for any other run."""
+    owner = run_rows.owner_of(row)
+    if owner is None or RunStatus(row.status) is not RunStatus.RUNNING:  # type: ignore[attr-defined]
+        return None
+    claimed = conn.execute(
+        select(events.c.at)
+        .where(
+            events.c.run_id == row.run_id,  # type: ignore[attr-defined]
+            events.c.kind.in_([str(EventKind.RUN_STARTED), str(EventKind.RUN_RESUMED)]),
+        )
+        .order_by(events.c.seq.desc())
+        .limit(1)
+    ).scalar()
+    return OwnerView(
+        host=owner.host,
+        pid=owner.pid,
+        since=str(claimed or row.updated_at),  # type: ignore[attr-defined]
+        this_host=owner.on_this_host(),
+    )
+
+
+def in_progress(conn: Connection, row: Row[object], owner: run_rows.Owner) -> BriefDeskError:
+    """`run_in_progress` naming the owner and since when, and, for an owner this machine cannot
+    see, the way out (`--take-over`)."""
+    view = owner_view(conn, row)
+    since = f" since {view['since']}" if view else ""
+    run_id = str(row.run_id)  # type: ignore[attr-defined]
+    if owner.on_this_host():
+        return BriefDeskError(
+            ErrorCode.RUN_IN_PROGRESS,
+            f"Run {run_id} is being driven by process {owner.pid} on {owner.host}{since}.",
+        )
+    return BriefDeskError(
+        ErrorCode.RUN_IN_PROGRESS,
+        f"Run {run_id} is recorded as driven by process {owner.pid} on host {owner.host!r}"
+        f"{since}; this machine cannot tell whether that process still runs. If it has "
+        f"stopped, continue the run here with `briefdesk-cli resume {run_id} --take-over`, "
+        f"or end it with `briefdesk-cli cancel {run_id} --take-over`.",
+    )
+
+
+def answer(conn: Connection, run_id: str, text: str) -> RunProgress:
+    """A person's answer to the question a `waiting_input` run asked: the first one wins.
+
+    Not a status change (the run waits on until `resume`), but the same discipline: a
+    conditional update on the state as read, so of two answers racing only one is kept and
+    recorded; the other is `question_already_answered` and changes nothing.
+    """
+    row = run_rows.get_run_row(conn, run_id)
+    if row.status != RunStatus.WAITING_INPUT:
+        raise BriefDeskError(
+            ErrorCode.RUN_NOT_WAITING, f"Run {run_id} is {row.status}, not waiting_input."
+        )
+    progress = RunProgress.loads(row.state_json)
+    call_id = progress.waiting_call
+    if call_id is None:
+        raise BriefDeskError(
+            ErrorCode.STORAGE_CORRUPT, f"Run {run_id} waits for input on no question."
+        )
+    already = BriefDeskError(
+        ErrorCode.QUESTION_ALREADY_ANSWERED,
+        f"The question of run {run_id} has already been answered; the first answer stands "
+        f"(see `briefdesk-cli timeline {run_id}`). Resume the run to continue.",
+    )
+    if progress.answer_for(call_id) is not None:
+        raise already
+    answered = progress.with_answer(call_id, text)
+    result = conn.execute(
+        update(runs)
+        .where(
+            runs.c.run_id == run_id,
+            runs.c.status == str(RunStatus.WAITING_INPUT),
+            runs.c.state_json == row.state_json,
+        )
+        .values(state_json=answered.dumps(), question_pending=None, updated_at=now_iso())
+    )
+    if result.rowcount != 1:
+        raise already
+    append_event(
+        conn,
+        run_id,
+        EventKind.ANSWER_RECEIVED,
+        tool="ask_question",
+        data={"call_id": call_id, "question": row.question_pending, "answer": text[:500]},
+    )
+    return answered
 
 
 def request_cancel(conn: Connection, run_id: str, *, by: str) -> None:

@@ -8,10 +8,10 @@ a field existed) read with that field's default; unknown keys are ignored.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from agent_core import limits
 from agent_core.canonical import now_iso
 from agent_core.errors import BriefDeskError, ErrorCode
 
@@ -77,6 +77,18 @@ class RunProgress:
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False)
 
+    def checked(self) -> RunProgress:
+        """Self when every counter the budgets compare against is a number in range, else
+        `storage_corrupt` (a nan `active_s` would switch the time budget off). Asked when a run
+        is driven, not when it is cancelled: a damaged run can still be ended."""
+        try:
+            _check_counters(self)
+        except limits.OutOfRange as exc:
+            raise BriefDeskError(
+                ErrorCode.STORAGE_CORRUPT, f"A stored run state is out of range ({exc})."
+            ) from None
+        return self
+
     @staticmethod
     def loads(text: str) -> RunProgress:
         try:
@@ -100,12 +112,26 @@ class RunProgress:
         return progress
 
 
+def _check_counters(progress: RunProgress) -> None:
+    """A stored counter the budgets compare against is a number in range (a `nan` or a text
+    `active_s` would switch the time budget off)."""
+    for name in ("turns", "tool_calls", "tokens", "state_version", "active_s"):
+        value = getattr(progress, name)
+        bound = limits.ELAPSED if name == "active_s" else limits.COUNTER
+        try:
+            if bound.whole and not isinstance(value, int):
+                raise limits.OutOfRange(f"takes {bound.describe()}")
+            bound.check(value)
+        except limits.OutOfRange as exc:
+            raise limits.OutOfRange(f"{name} {exc}") from None
+
+
 def _merge(existing: tuple[str, ...], new: list[str]) -> tuple[str, ...]:
     return existing + tuple(dict.fromkeys(s for s in new if s not in existing))
 
 
-MAX_COUNT = 100_000
-MAX_TTL_S = 10 * 365 * 24 * 3600.0  # far enough ahead; still a date Python can write
+MAX_COUNT = limits.MAX_COUNT
+MAX_TTL_S = float(limits.MAX_SECONDS)  # far enough ahead; still a date Python can write
 
 
 _PROGRESS_FIELDS = fields(RunProgress)
@@ -127,12 +153,13 @@ class RunLimits:
     """Seconds a proposal waits for a person before it expires."""
 
     def __post_init__(self) -> None:
+        # One bound per concept (agent_core.limits), shared with the CLI's flags and settings.
         for name in ("max_turns", "max_tool_calls"):
-            _check_count(name, getattr(self, name), MAX_COUNT)
+            _check(name, getattr(self, name), limits.COUNT)
         if self.max_tokens is not None:
-            _check_count("max_tokens", self.max_tokens, 10**12)
-        _check_seconds("max_seconds", self.max_seconds, MAX_TTL_S)
-        _check_seconds("approval_ttl", self.approval_ttl, MAX_TTL_S)
+            _check("max_tokens", self.max_tokens, limits.TOKENS)
+        _check("max_seconds", self.max_seconds, limits.SECONDS)
+        _check("approval_ttl", self.approval_ttl, limits.SECONDS)
 
     def to_json(self) -> dict[str, object]:
         return {f.name: getattr(self, f.name) for f in fields(self)}  # numbers only
@@ -160,22 +187,10 @@ def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def _check_count(name: str, value: object, maximum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
-        raise BriefDeskError(
-            ErrorCode.INVALID_ARGUMENTS, f"{_flag(name)} takes an integer from 1 to {maximum:,}."
-        )
-
-
-def _check_seconds(name: str, value: object, maximum: float) -> None:
-    ok = (
-        not isinstance(value, bool)
-        and isinstance(value, (int, float))
-        and math.isfinite(value)
-        and 0 < value <= maximum
-    )
-    if not ok:
-        raise BriefDeskError(
-            ErrorCode.INVALID_ARGUMENTS,
-            f"{_flag(name)} takes a positive, finite number of seconds (at most {maximum:.0f}).",
-        )
+def _check(name: str, value: object, bound: limits.Bound) -> None:
+    try:
+        if bound.whole and not isinstance(value, int):  # a stored 2.0 is no count either
+            raise limits.OutOfRange(f"takes {bound.describe()}")
+        bound.check(value)
+    except limits.OutOfRange as exc:
+        raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"{_flag(name)} {exc}.") from None

@@ -51,7 +51,7 @@ class RunRecord:
         with store.read() as conn:
             row = run_rows.get_run_row(conn, run_id)
         self.facts = RunFacts.of(row)
-        self.progress = RunProgress.loads(row.state_json)
+        self.progress = RunProgress.loads(row.state_json).checked()  # budgets compare these
 
     def cancel_requested(self) -> bool:
         with self.store.read() as conn:
@@ -69,4 +69,5 @@ class RunRecord:
     def reload(self) -> None:
         """Someone else (an `answer`) may have written while the run was waiting."""
         with self.store.read() as conn:
-            self.progress = RunProgress.loads(run_rows.get_run_row(conn, self.run_id).state_json)
+            row = run_rows.get_run_row(conn, self.run_id)
+            self.progress = RunProgress.loads(row.state_json).checked()

@@ -18,6 +18,7 @@ from sqlalchemy import Connection, delete, insert, select, text, update
 
 from agent_core.canonical import sha256_hex
 from agent_core.errors import BriefDeskError
+from agent_core.secrets import REDACTOR
 from agent_core.storage import cjk_text
 from agent_core.storage.schema import corpus_docs
 from agent_core.tools.sandbox import read_text_nofollow, resolve_inside
@@ -90,6 +91,7 @@ def sync_index(conn: Connection, root: Path) -> int:
             body, _truncated = read_text_nofollow(root, source_id, max_bytes=MAX_INDEX_BYTES)
         except BriefDeskError:
             continue
+        body = REDACTOR.redact_text(body)  # the index is in state.db: no known key goes there
         title = document_title(source_id, body)
         values = {
             "title": title,
@@ -172,8 +174,9 @@ def search(conn: Connection, root: Path, query: str, limit: int) -> list[dict[st
     return [
         {
             "source_id": r.source_id,
-            "title": r.title,
-            "snippet": make_snippet(r.head, words + grams),
+            # Indexed before a key was known (another process): masked on the way out too.
+            "title": REDACTOR.redact_text(r.title),
+            "snippet": REDACTOR.redact_text(make_snippet(r.head, words + grams)),
             "score": round(-float(r.rank), 4),
         }
         for r in rows
@@ -224,4 +227,5 @@ def wrap_untrusted(source_id: str, text: str) -> str:
 def read_document(root: Path, source_id: str) -> tuple[str, str, bool]:
     """(wrapped text for the model, raw text, truncated)."""
     raw, truncated = read_text_nofollow(root, source_id, max_bytes=MAX_READ_BYTES)
+    raw = REDACTOR.redact_text(raw)  # a key inside a document never reaches a model or a row
     return wrap_untrusted(source_id, raw), raw, truncated

@@ -9,6 +9,8 @@ file operation refuses with `sandbox_unsupported` rather than run without its gu
 
 Symlinks inside the root are followed for reads and as parent folders for writes when
 their resolved target stays inside the root; a write never replaces a symlink itself.
+Whatever the permission mode, a write never touches a dot-file or dot-folder nor a file named
+like a BriefDesk store (`_refuse_protected_write`: the one place of that rule).
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ _DRIVE_RE = re.compile(r"\A[A-Za-z]:")
 # overrides that make a name read as something else; Cs: lone surrogates (raw bytes).
 _FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
 _CHUNK = 1 << 16
+# A BriefDesk store and its journals (case-insensitive: the same file on macOS and Windows).
+_STORE_NAME_RE = re.compile(r"\Astate\.db(?:-wal|-shm|-journal)?\Z", re.IGNORECASE)
 _SPECIAL = "path is a folder or a special file (FIFO, device, socket), not a regular file"
 
 
@@ -158,6 +162,33 @@ def _resolve_parts(root_r: Path, parts: tuple[str, ...], *, must_exist: bool) ->
     if not stat.S_ISREG(st.st_mode):
         raise _invalid(_SPECIAL)
     return resolved
+
+
+def _refuse_protected_write(parts: Sequence[str]) -> None:
+    """What no write may touch, in any permission mode (a person cannot approve it either):
+    dot-files and dot-folders (`.bashrc`, `.git/hooks/...`, `.ssh/...`: configuration that
+    runs code) and a file named like a BriefDesk store (`state.db`, its -wal, -shm)."""
+    for part in parts:
+        if part.startswith("."):
+            raise BriefDeskError(
+                ErrorCode.WRITE_FORBIDDEN,
+                f"writes never touch dot-files or dot-folders ({part!r}); name a visible file",
+            )
+    if parts and _STORE_NAME_RE.match(parts[-1]):
+        raise BriefDeskError(
+            ErrorCode.WRITE_FORBIDDEN, "writes never touch a file named like a BriefDesk store"
+        )
+
+
+def resolve_write_target(root: Path, relative: str) -> Path:
+    """Where a write of `relative` under `root` would land (as `resolve_inside`), refused with
+    `write_forbidden` for a protected name, as typed or once symlinked folders are resolved."""
+    root_r = _resolve_root(root)
+    parts = _split_relative(relative)
+    _refuse_protected_write(parts)
+    target = _resolve_parts(root_r, parts, must_exist=False)
+    _refuse_protected_write(target.relative_to(root_r).parts)
+    return target
 
 
 def resolve_inside(root: Path, relative: str, *, must_exist: bool) -> Path:
@@ -334,6 +365,9 @@ def atomic_write_nofollow(
     name = rel[-1]
     if is_temp_artifact(name):
         raise _invalid("that file name is reserved for temporary files")
+    # The rule holds at the moment of writing, whoever proposed the path and whatever the mode.
+    _refuse_protected_write(parts)
+    _refuse_protected_write(rel)
     try:
         dir_fd = _open_dir_beneath(root_r, rel[:-1], create=True)
     except PermissionError as exc:

@@ -15,13 +15,13 @@ from pydantic import Field
 
 from agent_core import crash
 from agent_core.canonical import sha256_hex
-from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.errors import OUT_OF_SPACE_ERRNOS, BriefDeskError, ErrorCode, storage_full
 from agent_core.statuses import ToolOutcomeStatus
 from agent_core.tools.sandbox import (
     atomic_write_nofollow,
     file_sha256,
     remove_stale_temps,
-    resolve_inside,
+    resolve_write_target,
 )
 from agent_core.tools.specs import (
     NonBlank,
@@ -45,7 +45,16 @@ class SaveArgs(ToolArgs):
 
 def resolve(args: SaveArgs, scope: ToolScope) -> str:
     scope.artifacts.mkdir(parents=True, exist_ok=True)
-    return str(resolve_inside(scope.artifacts, args.relative_path, must_exist=False))
+    target = resolve_write_target(scope.artifacts, args.relative_path)
+    # The sandbox reads `briefs/` (or `briefs/.`) as `briefs`: the write would create a file
+    # named `briefs` where a folder was meant. Checked after the sandbox, whose refusals
+    # (path_outside_scope for `/etc/`, `..`) keep their codes.
+    if args.relative_path.rsplit("/", 1)[-1] in ("", "."):
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS,
+            "save_brief: 'relative_path' names a folder (it ends with '/'); name a file in it.",
+        )
+    return str(target)
 
 
 def base_hash(target: str | None) -> str | None:
@@ -64,12 +73,22 @@ def run(env: ToolEnv, args: SaveArgs) -> ToolResult:
             f"{target} changed since the proposal was shown; the approved diff no longer applies.",
         )
     artifacts = env.scope.artifacts.resolve()
-    atomic_write_nofollow(
-        env.scope.artifacts,
-        target.relative_to(artifacts).as_posix(),
-        args.content.encode("utf-8"),
-        after_durable=crash.after_write_before_confirm,
-    )
+    try:
+        atomic_write_nofollow(
+            env.scope.artifacts,
+            target.relative_to(artifacts).as_posix(),
+            args.content.encode("utf-8"),
+            after_durable=crash.after_write_before_confirm,
+        )
+    except OSError as exc:
+        if exc.errno not in OUT_OF_SPACE_ERRNOS:
+            raise
+        # The temp file is gone (the write removes it on failure); whether the rename landed
+        # is settled on resume by `reconcile`, so the run stops retryably instead.
+        raise storage_full(
+            f"The artifacts folder {artifacts} is out of disk space (or over its quota), so "
+            "the approved brief was not saved. Free some space there, then resume the run."
+        ) from None
     return _saved(target, args.content, reconciled=False)
 
 

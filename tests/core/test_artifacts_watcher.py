@@ -71,7 +71,7 @@ def approved_run(ws: Workspace) -> dict[str, Any]:
 
 
 def test_files_dropped_by_another_process_are_flagged_unexpected(ws: Workspace) -> None:
-    run_id = ws.create_run(QUESTION)  # never driven: not terminal, and its folder is the home's
+    run_id = ws.start_run(QUESTION)["run_id"]  # waits for approval; its folder is the home's
     root = ws.home.artifacts
     with watching(ws.store, root):
         write_in_subprocess(WRITE_PLAIN, root / "dropped.txt", "not approved")
@@ -121,7 +121,7 @@ def test_an_approved_write_is_confirmed_once_and_a_rewrite_is_a_duplicate(ws: Wo
 def test_unexpected_writes_go_to_the_watchers_run_or_else_to_the_home(
     ws: Workspace, tmp_path: Path
 ) -> None:
-    run_id = ws.create_run(QUESTION)
+    run_id = ws.start_run(QUESTION)["run_id"]
     elsewhere = tmp_path / "not-a-run-folder"
     elsewhere.mkdir()
     (elsewhere / "a.txt").write_text("a")
@@ -129,7 +129,7 @@ def test_unexpected_writes_go_to_the_watchers_run_or_else_to_the_home(
     (ws.home.artifacts / "b.txt").write_text("b")
     ArtifactWatcher(ws.store, ws.home.artifacts, run_id=run_id).scan()
     assert [(e["run_id"], Path(e["data"]["path"]).name) for e in artifact_events(ws)] == [
-        ("", "a.txt"),
+        (None, "a.txt"),
         (run_id, "b.txt"),
     ]
 
@@ -217,7 +217,7 @@ def test_a_write_is_sighted_while_more_writes_keep_arriving_beside_it(
     root = tmp_path / "busy-artifacts"
     folder = root / "briefs"
     folder.mkdir(parents=True)
-    run_id = ws.create_run("busy folder", artifacts=str(root))
+    run_id = ws.start_run("busy folder", artifacts=str(root))["run_id"]
     first = folder / "first.md"
     with watching(ws.store, root, run_id=run_id):
         first.write_text("stray\n")

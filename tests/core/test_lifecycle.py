@@ -47,6 +47,7 @@ EXPECTED: dict[Transition, tuple[set[RunStatus], RunStatus]] = {
     ),
     Transition.EXPIRE: ({S.RUNNING, S.WAITING_APPROVAL}, S.EXPIRED),
     Transition.RELEASE: ({S.RUNNING}, S.INTERRUPTED),
+    Transition.TAKE_OVER: ({S.RUNNING}, S.INTERRUPTED),
 }
 ROWS = [(t, s) for t in Transition for s in RunStatus]
 

@@ -12,6 +12,7 @@ missing.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import uuid
@@ -20,9 +21,11 @@ from typing import Any
 
 import pytest
 
+from agent_core.config import DEMO_CORPUS_DIR
+from agent_core.providers.planned import History, PlannedCall, TurnPlan
 from tests.fixtures.attacks.layout import files_containing
 from tests.support.cli import REPO_ROOT
-from tests.support.fake_openai import FakeOpenAI
+from tests.support.fake_openai import FakeOpenAI, offline_planner
 from tests.support.openai_faults import Fault, FaultyOpenAI
 from tests.support.secret_service import (
     SecretServiceEnv,
@@ -144,5 +147,64 @@ def test_the_canary_stays_on_the_wire_through_retries_streams_checks_and_refusal
         assert exchange.header("Authorization") == f"Bearer {canary}"
         assert [k.lower() for k, v in exchange.headers if canary in v] == ["authorization"]
         assert canary.encode() not in exchange.body
+    assert files_containing(home, [canary]) == {}
+    assert [out for out in cli.outputs if canary in out] == []
+
+
+def _asks_first(history: History) -> TurnPlan:
+    """The offline workflow, after one clarifying question (so the run waits for an answer)."""
+    if not history.outputs("ask_question"):
+        return TurnPlan([PlannedCall("ask_question", {"question": "Who reads the brief?"})])
+    return offline_planner(history)
+
+
+def test_a_known_key_typed_into_a_question_an_answer_or_a_document_is_masked_at_the_door(
+    secret_service_env: SecretServiceEnv, home: Path, tmp_path: Path
+) -> None:
+    """Issue 18, item 8. The canary is not key-shaped (no `sk-`), so only knowing the keyring's
+    key can mask it: pasted into the question, the answer, and a corpus document the run reads,
+    it reaches neither the model (request bodies) nor any byte under the home (runs.question,
+    saved RunState, arguments, approvals, session items, the brief and its file name, the
+    index, logs) nor any CLI output."""
+    canary = "canary" + uuid.uuid4().hex + uuid.uuid4().hex[:8]
+    corpus = tmp_path / "corpus"  # outside the home: the document itself is not under test
+    shutil.copytree(DEMO_CORPUS_DIR, corpus)
+    (corpus / "checkpoint-credentials.md").write_text(
+        "# Checkpoints and durable runs\n\nCheckpoints make agent runs durable: a durable run "
+        f"resumes from its checkpoints. The deploy key is {canary} for durable checkpoints.\n",
+        encoding="utf-8",
+    )
+    cli = KeyringCli(home, secret_service_env)
+    assert cli("keys", "set", "openai", stdin=canary)[0] == 0
+    with FakeOpenAI(api_key=canary, planner=_asks_first) as server:
+        cli("settings", "set", "openai.base_url", server.base_url)
+        code, run = cli(
+            "run", "--question", f"{QUESTION} My key is {canary}", "--model", "openai",
+            "--corpus", str(corpus),
+        )  # fmt: skip
+        assert (code, run["status"]) == (0, "waiting_input"), run
+        assert "[REDACTED]" in run["question"]
+        code, answered = cli("answer", run["run_id"], "--text", f"engineers; use {canary}")
+        assert code == 0, answered
+        code, waiting = cli("resume", run["run_id"])
+        assert (code, waiting["status"]) == (0, "waiting_approval"), waiting
+        [proposal] = waiting["approvals"]
+        cli("approvals", "approve", proposal["id"], "--reviewer", "ada")
+        code, done = cli("resume", run["run_id"])
+        requests = server.requests
+        code_runs, _ = cli("runs")
+        code_timeline, timeline = cli("timeline", run["run_id"])
+    assert (code, done["status"], code_runs, code_timeline) == (0, "succeeded", 0, 0), done
+    read = [
+        e for e in timeline["events"] if e["kind"] == "tool_called" and e["tool"] == "read_document"
+    ]
+    assert "checkpoint-credentials.md" in {e["data"]["args"]["path"] for e in read}  # it was read
+    assert [e["data"]["answer"] for e in timeline["events"] if e["kind"] == "answer_received"] == [
+        "engineers; use [REDACTED]"
+    ]
+    for request in requests:
+        assert request.header("Authorization") == f"Bearer {canary}"  # the key was used...
+        assert canary.encode() not in request.body  # ...and never sent as text to the model
+    assert (home / "state.db").is_file() and Path(proposal["target"]).is_file()
     assert files_containing(home, [canary]) == {}
     assert [out for out in cli.outputs if canary in out] == []
