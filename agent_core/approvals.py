@@ -47,10 +47,20 @@ class Approval:
 
     @staticmethod
     def from_row(row: Any) -> Approval:
+        """A stored proposal; `storage_corrupt` (never a traceback) for one that cannot be read."""
         values = dict(row._mapping)
-        values["args"] = json.loads(values.pop("args_json"))
-        values["status"] = ApprovalStatus(values["status"])
-        return Approval(**values)
+        try:
+            values["args"] = json.loads(values.pop("args_json"))
+            values["status"] = ApprovalStatus(values["status"])
+            if not isinstance(values["args"], dict):
+                raise TypeError("its arguments are not a JSON object")
+            return Approval(**values)
+        except (TypeError, ValueError, KeyError) as exc:
+            raise BriefDeskError(
+                ErrorCode.STORAGE_CORRUPT,
+                f"Approval {values.get('id')!r} of run {values.get('run_id')!r} holds a row "
+                f"this app cannot read ({exc}).",
+            ) from None
 
 
 def is_expired(approval: Approval, now: datetime) -> bool:
@@ -84,6 +94,23 @@ def check_decidable(approval: Approval, now: datetime) -> None:
         )
 
 
+DECISIONS = frozenset(
+    {ApprovalStatus.APPROVED, ApprovalStatus.REJECTED, ApprovalStatus.CHANGES_REQUESTED}
+)
+"""What a person (or a rule, for approvals) may make of a pending proposal."""
+
+
+def required_note(reason: str | None) -> str:
+    """A change request's note, stripped; `invalid_arguments` when there is none."""
+    note = (reason or "").strip()
+    if not note:
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS,
+            "Requesting changes needs a note that says what to change (--reason).",
+        )
+    return note
+
+
 def decide(
     approval: Approval,
     status: ApprovalStatus,
@@ -93,8 +120,10 @@ def decide(
     now_iso: str,
     rule_id: str | None = None,
 ) -> Approval:
-    if status not in (ApprovalStatus.APPROVED, ApprovalStatus.REJECTED):
+    if status not in DECISIONS:
         raise ValueError(f"not a decision: {status}")
+    if status is ApprovalStatus.CHANGES_REQUESTED:
+        reason = required_note(reason)
     return replace(
         approval,
         status=status,
@@ -111,3 +140,42 @@ def consume(approval: Approval, now_iso: str) -> Approval:
             ErrorCode.APPROVAL_ALREADY_RESOLVED, f"Approval {approval.id} is {approval.status}."
         )
     return replace(approval, status=ApprovalStatus.CONSUMED, consumed_at=now_iso)
+
+
+# -- a change request, as the model reads it ------------------------------------------------
+# JSON, so that the offline model reads the note back exactly (whatever its words) and a remote
+# model sees plainly that a person wrote it; the framing is ours and never the note itself.
+
+CHANGES_REQUESTED_RESULT = "changes_requested"
+
+
+def change_request_result(approval: Approval) -> str:
+    """The tool result the model receives for a call a person sent back with a note."""
+    return json.dumps(
+        {
+            "status": CHANGES_REQUESTED_RESULT,
+            "executed": False,
+            "approval_id": approval.id,
+            "reviewer_note": approval.decision_reason or "",
+            "message": (
+                f"A reviewer sent this {approval.tool} call back instead of approving it, so "
+                "nothing was done. Change the call as the reviewer's note asks and propose it "
+                "again; a person reviews the new proposal."
+            ),
+        },
+        ensure_ascii=False,
+    )
+
+
+def change_request_note(tool_output: str) -> str | None:
+    """The reviewer's note when `tool_output` is a change request (see above), else None."""
+    if CHANGES_REQUESTED_RESULT not in tool_output:
+        return None  # most results: no need to parse them
+    try:
+        data = json.loads(tool_output)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(data, dict) or data.get("status") != CHANGES_REQUESTED_RESULT:
+        return None
+    note = data.get("reviewer_note")
+    return note if isinstance(note, str) else ""

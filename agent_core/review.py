@@ -7,6 +7,7 @@ persisted with conditional updates (storage/approvals.py) so the first reviewer 
 from __future__ import annotations
 
 import json
+import logging
 import uuid
 from dataclasses import replace
 from pathlib import Path
@@ -14,9 +15,9 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select
 
-from agent_core.approvals import Approval, check_decidable, decide, is_expired
+from agent_core.approvals import Approval, check_decidable, decide, is_expired, required_note
 from agent_core.canonical import arg_hash, now_iso, utcnow
-from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.errors import BriefDeskError, ErrorCode, ErrorJSON
 from agent_core.events import EventKind
 from agent_core.preferences import Settings
 from agent_core.run import lifecycle
@@ -28,11 +29,14 @@ from agent_core.storage.engine import Store
 from agent_core.storage.schema import approvals, rules
 from agent_core.tools.registry import spec_for
 from agent_core.tools.specs import ToolScope
-from agent_core.views import ApprovalView, RunView
+from agent_core.views import ApprovalView, DamagedRunView, RuleView, RunView
+
+log = logging.getLogger(__name__)
 
 
 def run_json(conn: Connection, row: Any, pending: list[Approval] | None = None) -> RunView:
     """RUN as the contract shows it; `pending`: its pending proposals, when already loaded."""
+    run_rows.readable(row)  # a row this app cannot read is `storage_corrupt`, not a traceback
     if pending is None:
         pending = approval_rows.list_approvals(conn, status="pending", run_id=row.run_id)
     status = run_rows.effective_status(row)
@@ -58,14 +62,53 @@ def run_json(conn: Connection, row: Any, pending: list[Approval] | None = None) 
         "corpus": row.corpus_dir,
         "artifacts": row.artifacts_dir,
     }
+    data["ready_to_continue"] = _ready_to_continue(status, row, bool(pending), data["error"])
+    # Who drives it: for a person deciding whether to take over an owner on another host.
+    data["owner"] = lifecycle.owner_view(conn, row) if status is RunStatus.RUNNING else None
     return data
 
 
-def runs_json(conn: Connection, run_ids: list[str] | None = None) -> list[RunView]:
-    """Every run (or the given ones), newest first, with their pending proposals: two queries."""
+def _ready_to_continue(
+    status: RunStatus, row: Any, has_pending: bool, error: ErrorJSON | None
+) -> bool:
+    """Would `resume` continue this run now? (A decision made in another process changes no
+    status: the run still waits, with nothing left to decide.)"""
+    if status is RunStatus.WAITING_APPROVAL:
+        return not has_pending
+    if status is RunStatus.WAITING_INPUT:
+        return row.question_pending is None  # `answer` clears it
+    if status is RunStatus.FAILED:
+        return lifecycle.is_retryable(error)
+    return status in (RunStatus.INTERRUPTED, RunStatus.CREATED)
+
+
+def runs_json(
+    conn: Connection, run_ids: list[str] | None = None, damaged: list[DamagedRunView] | None = None
+) -> list[RunView]:
+    """Every run (or the given ones), newest first, with their pending proposals: two queries.
+
+    A run whose row (or one of its proposals) this app cannot read is left out, and reported
+    in `damaged` when given: one bad row never hides the rest of the home."""
     rows = run_rows.list_run_rows(conn, run_ids)
-    pending = approval_rows.pending_by_run(conn, None if run_ids is None else run_ids)
-    return [run_json(conn, row, pending.get(row.run_id, [])) for row in rows]
+    pending: dict[str, list[Approval]] | None
+    try:
+        pending = approval_rows.pending_by_run(conn, None if run_ids is None else run_ids)
+    except BriefDeskError as exc:
+        if exc.code != ErrorCode.STORAGE_CORRUPT:
+            raise
+        pending = None  # a bad proposal: each run reads its own, so only its run is damaged
+    views: list[RunView] = []
+    for row in rows:
+        try:
+            own = None if pending is None else pending.get(row.run_id, [])
+            views.append(run_json(conn, row, own))
+        except BriefDeskError as exc:
+            if exc.code != ErrorCode.STORAGE_CORRUPT:
+                raise
+            log.warning("listing runs: %s", exc.message)
+            if damaged is not None:
+                damaged.append(DamagedRunView(run_id=str(row.run_id), error=exc.to_json()))
+    return views
 
 
 def approval_view(approval: Approval) -> ApprovalView:
@@ -138,9 +181,19 @@ def approve(
 
 
 def reject(
-    store: Store, approval_id: str, *, reviewer: str, reason: str | None = None
+    store: Store,
+    approval_id: str,
+    *,
+    reviewer: str,
+    reason: str | None = None,
+    revise: bool = False,
 ) -> ApprovalView:
-    return _decide(store, approval_id, ApprovalStatus.REJECTED, reviewer, reason, None)
+    """Reject (the run ends `cancelled`), or with `revise` send it back with the note `reason`:
+    `changes_requested`, and the run goes on when resumed (the model reads the note)."""
+    if not revise:
+        return _decide(store, approval_id, ApprovalStatus.REJECTED, reviewer, reason, None)
+    note = required_note(reason)  # before any lookup: a bad command changes nothing
+    return _decide(store, approval_id, ApprovalStatus.CHANGES_REQUESTED, reviewer, note, None)
 
 
 def _decide(
@@ -333,12 +386,12 @@ def approve_edited(
     return approve(store, new["id"], reviewer=reviewer, reason=reason or "approved as edited")
 
 
-def list_rules(store: Store) -> list[dict[str, Any]]:
+def list_rules(store: Store) -> list[RuleView]:
     with store.read() as conn:
         return [_rule_json(r) for r in conn.execute(select(rules).order_by(rules.c.created_at))]
 
 
-def revoke_rule(store: Store, rule_id: str) -> dict[str, Any]:
+def revoke_rule(store: Store, rule_id: str) -> RuleView:
     with store.write() as conn:
         row = conn.execute(select(rules).where(rules.c.id == rule_id)).first()
         if row is None:
@@ -348,13 +401,21 @@ def revoke_rule(store: Store, rule_id: str) -> dict[str, Any]:
         return _rule_json(conn.execute(select(rules).where(rules.c.id == rule_id)).one())
 
 
-def _rule_json(row: Any) -> dict[str, Any]:
+def _rule_json(row: Any) -> RuleView:
     from agent_core.tools.policy import Rule
 
-    data = dict(row._mapping)
-    data["active"] = row.revoked_at is None
-    data["describes"] = Rule(row.id, row.tool, row.folder, row.scope, row.run_id).describe()
-    return data
+    return RuleView(
+        id=row.id,
+        tool=row.tool,
+        folder=row.folder,
+        scope=row.scope,
+        run_id=row.run_id,
+        created_by=row.created_by,
+        created_at=row.created_at,
+        revoked_at=row.revoked_at,
+        active=row.revoked_at is None,
+        describes=Rule(row.id, row.tool, row.folder, row.scope, row.run_id).describe(),
+    )
 
 
 def _require_reviewer(reviewer: str | None) -> str:

@@ -50,6 +50,10 @@ class ApprovalStatus(StrEnum):
     """Approved and executed exactly once; `consumed_at` says when."""
     CANCELLED = "cancelled"
     """Its run was cancelled while it waited; `reviewer` says who cancelled. Not a rejection."""
+    CHANGES_REQUESTED = "changes_requested"
+    """A person sent it back with a note (`decision_reason`) instead of deciding it: it never
+    runs and is not a rejection. `resume` hands the note to the model as the call's result, and
+    the model may propose again (a new proposal, which a person decides again)."""
 
 
 class SideEffectStatus(StrEnum):

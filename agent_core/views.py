@@ -63,6 +63,31 @@ class RunView(TypedDict):
     error: ErrorJSON | None
     corpus: str
     artifacts: str
+    ready_to_continue: NotRequired[bool]
+    """True when `resume` would continue it now: its decision or answer has landed (from any
+    process), its process died, it was never driven, or it failed in a way `resume` retries."""
+    owner: NotRequired[OwnerView | None]
+    """Who drives a `running` run, as recorded; null for any other run."""
+
+
+class OwnerView(TypedDict):
+    """The recorded owner of a `running` run: what a person needs before taking it over."""
+
+    host: str
+    pid: int
+    since: str
+    """ISO time at which it took the run (its latest run_started or run_resumed event)."""
+    this_host: bool
+    """False: recorded under another host name; this machine cannot tell whether that process
+    still runs, so `resume --take-over` (the window asks first) may continue the run here."""
+
+
+class DamagedRunView(TypedDict):
+    """A run row this app cannot read (`runs` lists it apart; the other runs stay usable)."""
+
+    run_id: str
+    error: ErrorJSON
+    """Always `storage_corrupt`, saying what in the row is unreadable."""
 
 
 class EventView(TypedDict):
@@ -75,3 +100,40 @@ class EventView(TypedDict):
     at: str
     tool: str | None
     data: dict[str, object]
+
+
+class RuleView(TypedDict):
+    """A remembered decision (`rules list`), its scope in full."""
+
+    id: str
+    tool: str
+    folder: str
+    """Targets under this folder (absolute) are covered; never shortened."""
+    scope: str
+    """`run` (only `run_id`) or `home` (every run in this home)."""
+    run_id: str | None
+    created_by: str
+    created_at: str
+    revoked_at: str | None
+    active: bool
+    describes: str
+    """The whole scope in one sentence, for people."""
+
+
+class AuditEntryView(TypedDict):
+    """One audit row: a decision (by a person, a rule or policy) or a blocked action."""
+
+    id: int
+    at: str
+    run_id: str | None
+    entry: str
+    """`decision` or `block`."""
+    principal: str
+    """Who: `person:NAME`, `rule:ID`, `policy:MODE` or `model`."""
+    tool: str | None
+    arg_hash: str | None
+    resource: str | None
+    rule_id: str | None
+    code: str | None
+    decision: str | None
+    detail: str | None

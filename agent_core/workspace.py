@@ -16,15 +16,23 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, delete
 
 from agent_core import review
-from agent_core.config import Home, default_reviewer, resolve_home_dir
+from agent_core.audit_export import write_audit_export
+from agent_core.config import (
+    Home,
+    default_reviewer,
+    existing_folder,
+    prepare_folder,
+    resolve_home_dir,
+)
 from agent_core.errors import BriefDeskError, ErrorCode
-from agent_core.events import EventKind
 from agent_core.logs import configure_logging
+from agent_core.mounts import refuse_system_folder
 from agent_core.preferences import Settings
 from agent_core.providers.endpoint import PRESETS as PROVIDER_PRESETS  # noqa: F401 (desktop)
 from agent_core.providers.endpoint import Preset  # noqa: F401 (re-exported for the desktop)
 from agent_core.run import lifecycle
 from agent_core.run.progress import RunLimits, RunProgress
+from agent_core.secrets import load_known_secrets, redact_at_the_door
 from agent_core.statuses import RunStatus
 from agent_core.storage import audit, memory, timeline
 from agent_core.storage import runs as run_rows
@@ -43,8 +51,18 @@ from agent_core.storage.schema import (
     session_items,
     tool_calls,
 )
+from agent_core.terminal_text import terminal_block as visible_block  # noqa: F401 (desktop)
+from agent_core.terminal_text import terminal_line as visible_line  # noqa: F401 (desktop)
 from agent_core.tools import sandbox
-from agent_core.views import ApprovalView, EventView, RunView
+from agent_core.views import (
+    ApprovalView,
+    AuditEntryView,
+    DamagedRunView,
+    EventView,
+    OwnerView,
+    RuleView,
+    RunView,
+)
 
 if TYPE_CHECKING:
     from agent_core.providers.check import ProviderCheckView
@@ -105,6 +123,8 @@ class Workspace:
             raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "The question must not be empty.")
         model = model or str(prefs["model"])
         validate_model_spec(model)
+        # A key pasted into the question is masked before it is stored or sent to a model.
+        question = redact_at_the_door(question, _key_name(model))
         mode = mode or str(prefs["mode"])
         if mode not in settings_store.MODES:
             raise BriefDeskError(
@@ -121,11 +141,10 @@ class Workspace:
         )
         corpus_dir = Path(corpus).expanduser().resolve() if corpus else self.home.corpus
         artifacts_dir = Path(artifacts).expanduser().resolve() if artifacts else self.home.artifacts
-        if not corpus_dir.is_dir():
-            raise BriefDeskError(
-                ErrorCode.NOT_FOUND, f"The corpus folder {corpus_dir} does not exist."
-            )
-        artifacts_dir.mkdir(parents=True, exist_ok=True)
+        existing_folder(corpus_dir, "corpus folder")  # not_found; a file: invalid_arguments
+        refuse_system_folder(artifacts_dir)  # /proc, /sys, ...: nothing to save, endless to watch
+        self.home.check_artifacts(artifacts_dir)  # never beside state.db, the logs, the corpus
+        prepare_folder(artifacts_dir, "artifacts folder")  # a file, read-only: refused
         run_id = "run-" + uuid.uuid4().hex[:12]
         with self.store.write() as conn:
             lifecycle.create(
@@ -152,7 +171,27 @@ class Workspace:
 
         return asyncio.run(self.drive_async(run_id))
 
+    def take_over(self, run_id: str, *, reviewer: str | None = None) -> OwnerView | None:
+        """End the claim of a `running` run's owner that cannot be proven alive (recorded under
+        another host name, or dead here), so `resume` continues it; `run_in_progress` while the
+        owner provably lives on this host. Returns who owned it (None: it had no owner)."""
+        by = (reviewer or "").strip()[:80] or str(self.settings()["reviewer"])
+        with self.store.write() as conn:
+            return lifecycle.take_over(conn, run_id, by=by)
+
+    def run_owner(self, run_id: str) -> OwnerView | None:
+        """Who drives a `running` run, as recorded, and since when; None for any other run."""
+        with self.store.read() as conn:
+            return lifecycle.owner_view(conn, run_rows.get_run_row(conn, run_id))
+
+    def check_run_artifacts(self, folder: str | Path) -> None:
+        """A stored run's artifacts folder passes the check `run --artifacts` passes, or the run
+        is not driven (`write_forbidden`): a row written by an older version, or by hand."""
+        self.home.check_artifacts(Path(folder), ErrorCode.WRITE_FORBIDDEN)
+
     async def drive_async(self, run_id: str) -> RunView:
+        import asyncio
+
         sandbox.require_supported()  # refuse up front, not as a tool error the model sees
         from agent_core.run.driver import RunDriver
 
@@ -161,6 +200,9 @@ class Workspace:
             row = run_rows.get_run_row(conn, run_id)
         if _unchanged_by_resume(row):
             return self.get_run(run_id)
+        self.check_run_artifacts(row.artifacts_dir)  # before the claim: a refusal changes nothing
+        # Known keys are masked in what the corpus tools hand the model (a thread: the keyring).
+        await asyncio.to_thread(load_known_secrets, _key_name(row.model))
         live = run_rows.effective_status(row) is RunStatus.RUNNING  # claim answers run_in_progress
         driver = RunDriver(self.store, run_id, self.settings())
         if not live:
@@ -210,42 +252,34 @@ class Workspace:
     def answer(self, run_id: str, text: str) -> RunView:
         if not text or not text.strip():
             raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "The answer must not be empty.")
+        with self.store.read() as conn:
+            model = run_rows.get_run_row(conn, run_id).model
+        text = redact_at_the_door(text.strip(), _key_name(model))  # as the question is
         with self.store.write() as conn:
-            row = run_rows.get_run_row(conn, run_id)
-            if row.status != RunStatus.WAITING_INPUT:
-                raise BriefDeskError(
-                    ErrorCode.RUN_NOT_WAITING, f"Run {run_id} is {row.status}, not waiting_input."
-                )
-            progress = RunProgress.loads(row.state_json)
-            call_id = progress.waiting_call
-            if call_id is None:
-                raise BriefDeskError(
-                    ErrorCode.STORAGE_CORRUPT, f"Run {run_id} waits for input on no question."
-                )
-            progress = progress.with_answer(call_id, text.strip())
-            run_rows.update_run(conn, run_id, state_json=progress.dumps(), question_pending=None)
-            timeline.append_event(
-                conn,
-                run_id,
-                EventKind.ANSWER_RECEIVED,
-                tool="ask_question",
-                data={
-                    "call_id": call_id,
-                    "question": row.question_pending,
-                    "answer": text.strip()[:500],
-                },
-            )
+            lifecycle.answer(conn, run_id, text)  # the first answer wins
         return self.get_run(run_id)
 
-    def cancel(self, run_id: str, *, reviewer: str | None = None) -> RunView:
-        """End a run that is not finished; a live owner stops at its next boundary."""
+    def cancel(
+        self, run_id: str, *, reviewer: str | None = None, take_over: bool = False
+    ) -> RunView:
+        """End a run that is not finished; a live owner stops at its next boundary.
+
+        An owner recorded under another host name may never reach a boundary this machine
+        sees: such a run ends only with `take_over` (the person's confirmation), else
+        `run_in_progress` says so and nothing changes."""
         by = (reviewer or "").strip()[:80] or str(self.settings()["reviewer"])
         with self.store.write() as conn:
             row = run_rows.get_run_row(conn, run_id)
             status = RunStatus(row.status)
             if status.is_terminal:
                 return review.run_json(conn, row)
-            if status is RunStatus.RUNNING and run_rows.effective_status(row) is RunStatus.RUNNING:
+            owner = run_rows.owner_of(row)
+            if status is RunStatus.RUNNING and owner is not None and not owner.on_this_host():
+                if not take_over:
+                    raise lifecycle.in_progress(conn, row, owner)
+                lifecycle.take_over(conn, run_id, by=by)
+                lifecycle.cancel(conn, run_id, None, by=by, reason="cancelled by a person")
+            elif run_rows.effective_status(row) is RunStatus.RUNNING:
                 lifecycle.request_cancel(conn, run_id, by=by)
             else:
                 lifecycle.cancel(conn, run_id, None, by=by, reason="cancelled by a person")
@@ -260,6 +294,13 @@ class Workspace:
         expires anything (see `sweep_expired`)."""
         with self.store.read() as conn:
             return review.runs_json(conn, run_ids)
+
+    def list_runs_checked(self) -> tuple[list[RunView], list[DamagedRunView]]:
+        """Every readable run, and apart from them the runs whose rows this app cannot read
+        (each with its `storage_corrupt` error): `runs` shows both."""
+        damaged: list[DamagedRunView] = []
+        with self.store.read() as conn:
+            return review.runs_json(conn, None, damaged), damaged
 
     def run_state(self, run_id: str) -> RunProgress:
         with self.store.read() as conn:
@@ -296,6 +337,13 @@ class Workspace:
                 for e in timeline.read_events(conn, run_id=run_id, since=since, limit=limit)
             ]
 
+    def home_events(self, since: int = 0, limit: int | None = None) -> list[EventView]:
+        """Events of the home itself (`run_id` null): stray files seen while no run watched."""
+        with self.store.read() as conn:
+            return [
+                e.to_json() for e in timeline.read_events(conn, home=True, since=since, limit=limit)
+            ]
+
     # -- approvals (agent_core/review.py) --------------------------------------------------
 
     def sweep_expired(self) -> int:
@@ -305,6 +353,9 @@ class Workspace:
     def list_approvals(
         self, *, status: str | None = None, run_id: str | None = None
     ) -> list[ApprovalView]:
+        if run_id is not None:
+            with self.store.read() as conn:
+                run_rows.get_run_row(conn, run_id)  # an unknown run is not_found, as in timeline
         return review.list_approvals(self.store, status=status, run_id=run_id)
 
     def get_approval(self, approval_id: str) -> ApprovalView:
@@ -323,8 +374,14 @@ class Workspace:
             self.store, approval_id, reviewer=reviewer, reason=reason, remember=remember
         )
 
-    def reject(self, approval_id: str, *, reviewer: str, reason: str | None = None) -> ApprovalView:
-        return review.reject(self.store, approval_id, reviewer=reviewer, reason=reason)
+    def reject(
+        self, approval_id: str, *, reviewer: str, reason: str | None = None, revise: bool = False
+    ) -> ApprovalView:
+        """Reject (the run ends `cancelled`); with `revise`, request changes: the note `reason`
+        goes back to the model when the run is resumed, and it may propose again."""
+        return review.reject(
+            self.store, approval_id, reviewer=reviewer, reason=reason, revise=revise
+        )
 
     def edit(self, approval_id: str, *, reviewer: str, args: dict[str, Any] | str) -> ApprovalView:
         """A new version with edited arguments, validated again; the old one is superseded."""
@@ -352,15 +409,31 @@ class Workspace:
 
     # -- rules, audit, memory -------------------------------------------------------------
 
-    def list_rules(self) -> list[dict[str, Any]]:
+    def list_rules(self) -> list[RuleView]:
         return review.list_rules(self.store)
 
-    def revoke_rule(self, rule_id: str) -> dict[str, Any]:
+    def revoke_rule(self, rule_id: str) -> RuleView:
         return review.revoke_rule(self.store, rule_id)
 
-    def audit_entries(self, run_id: str | None = None) -> list[dict[str, Any]]:
+    def audit_entries(
+        self, run_id: str | None = None, principal: str | None = None
+    ) -> list[AuditEntryView]:
+        """Decisions and blocks, oldest first; only one run's or one principal's when given."""
         with self.store.read() as conn:
-            return audit.list_entries(conn, run_id)
+            entries = audit.list_entries(conn, run_id, principal)
+            if run_id is not None and not entries:
+                # An unknown run is not_found (as in timeline); a deleted run's record stays.
+                run_rows.get_run_row(conn, run_id)
+            return entries
+
+    def export_audit(
+        self, path: str | Path, fmt: str, *, run_id: str | None = None, principal: str | None = None
+    ) -> int:
+        """Write the (filtered) audit log to `path` as `json` or `csv`, atomically; returns how
+        many entries it holds."""
+        entries = self.audit_entries(run_id, principal)
+        write_audit_export(Path(path), entries, fmt)
+        return len(entries)
 
     def memories(self) -> list[dict[str, Any]]:
         with self.store.read() as conn:
@@ -394,6 +467,18 @@ class Workspace:
 
         with self.store.read() as conn:
             return last_seq(conn)
+
+    def settle_unconfirmed_writes(self) -> int:
+        """Record `artifact_confirmed` for writes of ended runs that a kill left unconfirmed,
+        where the file still holds the approved content (agent_core/settle.py); how many.
+        Best effort: a home that cannot be written now (read-only, locked, full) settles
+        nothing and still answers."""
+        from agent_core.settle import settle_unconfirmed_writes
+
+        try:
+            return len(settle_unconfirmed_writes(self.store))
+        except BriefDeskError:
+            return 0
 
     def watch_artifacts(self) -> Any:
         """Start the artifacts watcher on the home's artifacts folder: it confirms approved writes
@@ -502,6 +587,13 @@ class Workspace:
         from agent_core.config import SCRIPTS_DIR
 
         return f"scripted:{SCRIPTS_DIR / f'{script}.json'}"
+
+
+def _key_name(model: str) -> str | None:
+    """The keyring entry of the provider a run of `model` uses (None: it needs no key)."""
+    from agent_core.providers.endpoint import KEY_NAME
+
+    return KEY_NAME if model == "openai" else None
 
 
 def _unchanged_by_resume(row: Any) -> bool:

@@ -14,6 +14,10 @@
 4. The best points make a one-paragraph answer; the rest are key points, grouped by source in
    document order; then what the documents read leave open, then the sources.
 
+A reviewer's change request (review_notes.py) reaches here as `focus` (named points: their
+terms join the question's, and sentences that use them rank first) and as tighter limits on
+points and open questions (a shorter brief); the note's own words are never quoted.
+
 Headings follow the question's script: a question in Chinese gets a brief in Chinese (the
 quoted sentences are the documents' own, so their language is the corpus's).
 """
@@ -38,6 +42,7 @@ LEAD_BONUS = 1.2  # a paragraph's first sentence usually states what the paragra
 MMR_LAMBDA = 0.7
 NEAR_DUPLICATE = 0.6
 BM25_K1, BM25_B = 1.2, 0.75
+FOCUS_BOOST = 3.0  # a sentence on a point the reviewer named outranks the question's others
 
 
 @dataclass(frozen=True)
@@ -68,9 +73,13 @@ def _idf(n: int, df: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
-def rank_sentences(question: str, docs: list[SourceDoc]) -> list[Candidate]:
-    """Every relevant, non-instruction sentence of `docs`, best first (ties: reading order)."""
-    query = list(dict.fromkeys(terms(question)))
+def rank_sentences(
+    question: str, docs: list[SourceDoc], focus: tuple[str, ...] = ()
+) -> list[Candidate]:
+    """Every relevant, non-instruction sentence of `docs`, best first (ties: reading order);
+    sentences on a `focus` point first."""
+    focus_terms = {t for point in focus for t in terms(point)}
+    query = list(dict.fromkeys([*terms(question), *sorted(focus_terms)]))
     pool = [
         (s, Counter(terms(s.text)), set(terms(doc.title + " " + s.heading)))
         for rank, doc in enumerate(docs)
@@ -97,6 +106,8 @@ def rank_sentences(question: str, docs: list[SourceDoc]) -> list[Candidate]:
             continue  # shares no term with the question
         ctx = CONTEXT_WEIGHT * sum(idf[t] for t in query if t in context)
         prior = (LEAD_BONUS if sentence.lead else 1.0) / (1 + DOC_RANK_DECAY * sentence.doc_rank)
+        if focus_terms & counts.keys():
+            prior *= FOCUS_BOOST
         scored.append(Candidate(sentence, counts, (own + ctx) * prior))
     scored.sort(key=lambda c: (-c.relevance, c.sentence.doc_rank, c.sentence.position))
     return scored
@@ -181,10 +192,17 @@ def compose_brief(
     docs: list[SourceDoc],
     audience: str | None,
     unread: list[Unread] | None = None,
+    *,
+    focus: tuple[str, ...] = (),
+    max_points: int = MAX_POINTS,
+    max_open: int | None = None,
 ) -> str:
-    """The brief's Markdown: answer paragraph, key points, open questions, sources."""
+    """The brief's Markdown: answer paragraph, key points, open questions, sources.
+
+    `focus`, `max_points` and `max_open` (open questions listed) follow a reviewer's notes."""
     t = text_for(question)
-    points = _within_words(select_points(rank_sentences(question, docs)), MAX_WORDS)
+    ranked = rank_sentences(question, docs, focus)
+    points = _within_words(select_points(ranked, max_points), MAX_WORDS)
     answer, rest = points[:ANSWER_SENTENCES], points[ANSWER_SENTENCES:]
     order = {sid: i for i, sid in enumerate(dict.fromkeys(c.sentence.source_id for c in points))}
     rest.sort(key=lambda c: (order[c.sentence.source_id], c.sentence.position))
@@ -197,9 +215,9 @@ def compose_brief(
         lines += ["", t.key_points_heading, ""]
         lines += [f"- {_cited(c)}" for c in rest]
     lines += ["", t.open_heading, ""]
-    lines += [
-        f"- {line}" for line in open_questions(question, audience, docs, points, unread or [], t)
-    ]
+    asked = " ".join([question, *focus])  # a named point the documents lack is said so
+    left_open = open_questions(asked, audience, docs, points, unread or [], t)
+    lines += [f"- {line}" for line in left_open[:max_open]]
     lines += ["", t.sources_heading, ""]
     titles = {d.source_id: d.title or d.source_id for d in docs}
     lines += [f"- [{sid}] {titles[sid]}" for sid in order]

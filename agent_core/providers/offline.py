@@ -4,6 +4,8 @@ search -> read the best documents -> remember the audience (when the question na
 propose save_brief("briefs/<slug>.md") with an extractive, cited brief (brief_writer.py) ->
 answer. It never follows instructions found in documents and never quotes them: sentences that
 address the assistant or give it instructions are left out of the brief (instructions.py).
+A reviewer's change request (`reject --revise`) comes back as the save's result: it proposes
+the brief again as the notes ask (review_notes.py); a plain rejection ends it, no new write.
 Questions in Chinese or Japanese are searched by their content words, not only Latin ones.
 """
 
@@ -13,9 +15,11 @@ import hashlib
 import json
 import re
 
+from agent_core.approvals import change_request_note
 from agent_core.providers.brief_text import is_chinese
-from agent_core.providers.brief_writer import SourceDoc, Unread, compose_brief
+from agent_core.providers.brief_writer import MAX_POINTS, SourceDoc, Unread, compose_brief
 from agent_core.providers.planned import History, PlannedCall, PlannedModel, TurnPlan
+from agent_core.providers.review_notes import Revision, read_notes
 from agent_core.providers.sentences import cjk_keywords
 
 STOPWORDS = frozenset(
@@ -92,6 +96,8 @@ STOPWORDS = frozenset(
     ]
 )
 READ_LIMIT = 3
+SHORTER_RATIO = 0.6  # each "shorter" note allows this share of the length once more
+MIN_POINTS = 2  # a shorter brief still cites two sources when the documents allow it
 _AUDIENCE = re.compile(
     r"\bfor (?:an? |the |our )?([a-z][a-z -]{2,40}?)(?: audience| readers|[.?!,]|$)", re.I
 )
@@ -168,7 +174,9 @@ class OfflineModel(PlannedModel):
         elif not history.outputs("remember_audience"):
             return TurnPlan([PlannedCall("remember_audience", {"audience": audience})])
         saves = history.outputs("save_brief")
-        if not saves:
+        notes = [n for c in saves if (n := change_request_note(c.output or "")) is not None]
+        sent_back = bool(saves) and change_request_note(saves[-1].output or "") is not None
+        if not saves or sent_back:  # first proposal, or a person asked for changes
             titles = {h.get("source_id"): h.get("title", "") for h in hits}
             docs = [
                 SourceDoc(
@@ -185,14 +193,11 @@ class OfflineModel(PlannedModel):
                 for h in hits
                 if h.get("source_id") and h.get("source_id") not in read
             ]
-            content = compose_brief(question, docs, audience, unread)
+            revision = read_notes(notes)
+            content = _revised_brief(question, docs, audience, unread, revision)
+            path = revision.path or f"briefs/{slug(question)}.md"
             return TurnPlan(
-                [
-                    PlannedCall(
-                        "save_brief",
-                        {"relative_path": f"briefs/{slug(question)}.md", "content": content},
-                    )
-                ]
+                [PlannedCall("save_brief", {"relative_path": path, "content": content})]
             )
         return TurnPlan(say=self._final_answer(saves[-1].output or "", is_chinese(question)))
 
@@ -210,3 +215,27 @@ class OfflineModel(PlannedModel):
         if data.get("saved"):
             return f"The brief is saved at {data.get('path')} ({data.get('bytes')} bytes)."
         return "The brief was not saved: " + reason
+
+
+def _revised_brief(
+    question: str,
+    docs: list[SourceDoc],
+    audience: str | None,
+    unread: list[Unread],
+    revision: Revision,
+) -> str:
+    """The brief as the reviewers' notes ask (the first proposal: as it comes). Shorter: the
+    most points that fit SHORTER_RATIO of the length per request, one open question."""
+    focus = revision.focus
+    full = compose_brief(question, docs, audience, unread, focus=focus)
+    if not revision.shorter:
+        return full
+    budget = len(full) * SHORTER_RATIO**revision.shorter
+    content = full
+    for limit in range(MAX_POINTS, MIN_POINTS - 1, -1):
+        content = compose_brief(
+            question, docs, audience, unread, focus=focus, max_points=limit, max_open=1
+        )
+        if len(content) <= budget:
+            break
+    return content

@@ -17,14 +17,14 @@ from sqlalchemy import Connection, select
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from agent_core import crash
-from agent_core.approvals import Approval, is_expired
+from agent_core.approvals import Approval, change_request_result, is_expired
 from agent_core.canonical import arg_hash, iso, now_iso, utcnow
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.events import EventKind
-from agent_core.run.call_records import clip, refuse
+from agent_core.run.call_records import clip, refuse, tool_result
 from agent_core.run.checkpointing import save_checkpoint
 from agent_core.run.context import RunContext
-from agent_core.statuses import ApprovalStatus, RunStatus
+from agent_core.statuses import ApprovalStatus, RunStatus, ToolOutcomeStatus
 from agent_core.storage import approvals as approval_rows
 from agent_core.storage import audit
 from agent_core.storage import runs as run_rows
@@ -280,6 +280,16 @@ class ToolGate:
                 return RunStatus.EXPIRED
             if approval.status is ApprovalStatus.REJECTED:
                 self.ctx.record.advance(conn, rejected=True)
+            if approval.status is ApprovalStatus.CHANGES_REQUESTED:
+                # Not executed, not a rejection: the model reads the note and may propose again.
+                tool_result(
+                    conn, self.run_id, tool, call_id, str(ToolOutcomeStatus.ERROR),
+                    executed=False, approval_id=approval.id, changes_requested=True,
+                )  # fmt: skip
+                self.ctx.record.advance(conn, next_step=f"revise {tool}")
+        if approval.status is ApprovalStatus.CHANGES_REQUESTED:
+            state.reject(item, rejection_message=change_request_result(approval))
+            return None
         if approval.status is ApprovalStatus.REJECTED:
             reason = f" Reason: {approval.decision_reason}" if approval.decision_reason else ""
             state.reject(
