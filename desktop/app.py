@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 ORGANISATION = "BriefDesk"
 APP_ID = "org.briefdesk.BriefDesk"  # the .desktop file's name and the AppStream id (packaging/)
+EXIT_HOME_UNUSABLE = 2  # as briefdesk-cli answers a home it cannot use
 SMOKE_TIMEOUT_MS = 120_000  # `--smoke` gives up (exit 1) if the home has not opened by then
 SCREENSHOT_ENV = "BRIEFDESK_SCREENSHOT"  # save window.grab() after a demo run stops, then quit
 EXIT_AFTER_PAINT_ENV = "BRIEFDESK_EXIT_AFTER_PAINT"  # "1": report the first paint and quit;
@@ -84,6 +85,40 @@ def start_background(window: MainWindow, poll_ms: int = 300) -> None:
     window.context.load_settings()
     window.bridge.start_following(poll_ms)
     window.bridge.warm_up()
+
+
+class HomeGuard:
+    """`briefdesk --home BAD`: the home opens on the bridge thread after the first paint. When it
+    cannot be opened (a file, a path under a file, a read-only disk, `--home ""`), say why on
+    stderr and in a message box, then close with EXIT_HOME_UNUSABLE: a window on no home could
+    do nothing. Errors after the home opened are the window's business, not this guard's."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        self.opened = False
+        self.exit_code = 0
+        window.bridge.ready.connect(self._opened)
+        window.bridge.error.connect(self._failed)
+
+    def _opened(self) -> None:
+        self.opened = True
+
+    def _failed(self, code: str, message: str) -> None:
+        if self.opened or self.exit_code:
+            return
+        from PySide6.QtWidgets import QMessageBox
+
+        self.exit_code = EXIT_HOME_UNUSABLE
+        print(f"briefdesk: cannot open the home folder ({code}): {message}", file=sys.stderr)
+        box = QMessageBox(
+            QMessageBox.Icon.Critical,
+            "BriefDesk",
+            "BriefDesk cannot open its home folder, so it will close.",
+            parent=self.window,
+        )
+        box.setInformativeText(message)
+        box.finished.connect(lambda _result: self.window.close())
+        box.open()
 
 
 class Automation:
@@ -176,11 +211,10 @@ class Automation:
 
     def _act(self) -> None:
         ctx = self.window.context
-        question = self.window.run_form.question_text()
-        if self.demo == "crash_next_tool":
-            ctx.demo_crash_next_tool(None, question)
+        if self.demo == "crash_next_tool":  # as the Demo menu does, confirmed beforehand
+            self.window.demo_crash_next(confirm=False)
         elif self.demo == "crash_after_write":
-            ctx.demo_crash_after_write(None, question)
+            self.window.demo_crash_write(confirm=False)
         elif self.demo == "compromised":
             ctx.demo_compromised()
         elif self.screenshot or self.demo == "run":
@@ -253,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     window = build_window(args.home)  # None: $BRIEFDESK_HOME or the user data folder
     app.setWindowIcon(window.windowIcon())
     automation = Automation(app, window, smoke=args.smoke)
+    guard = HomeGuard(window) if automation.starts_background else None  # smoke has its own
     started = False
 
     def after_first_paint() -> None:
@@ -266,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
 
     window.first_painted.connect(lambda: QTimer.singleShot(0, after_first_paint))
     window.show()
-    return int(app.exec()) or automation.exit_code
+    return int(app.exec()) or automation.exit_code or (guard.exit_code if guard else 0)
 
 
 if __name__ == "__main__":

@@ -153,6 +153,11 @@ class Bridge(QObject):
         """Start the thread and open the Workspace there; `ready` follows."""
         self._thread.start()
         self.submit(lambda ws: None, on_done=lambda _r: self.ready.emit())
+        # Confirmations a killed `run` lost (it may hash files: a worker thread, after `ready`).
+        self.submit(
+            lambda ws: asyncio.to_thread(ws.settle_unconfirmed_writes),
+            on_error=lambda exc: log.info("settling writes did not finish: %s", error_text(exc)),
+        )
 
     def stop(self, timeout_ms: int = 8000) -> None:
         """Stop following, end the loop (runs still driving become `interrupted`), join."""

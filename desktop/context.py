@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
+from agent_core.errors import ErrorCode
 from agent_core.statuses import RunStatus
-from desktop.bridge import Bridge, error_text
+from desktop.bridge import Bridge
+from desktop.models.plain_errors import plain_error, plain_exception
 
 if TYPE_CHECKING:
     from agent_core.workspace import Workspace
@@ -30,6 +32,8 @@ class AppContext(QObject):
     status_changed = Signal(str, object, str)  # run_id, previous status (None: first seen), status
     run_created = Signal(str)
     run_stopped = Signal(object)  # a RUN dict after this process drove it to a stop
+    # run_id: a waiting run's decision or answer has landed, from this window or any process
+    person_step_done = Signal(str)
     message = Signal(str, str)  # level ("info", "success", "warning", "error"), text
 
     def __init__(self, bridge: Bridge, parent: QObject | None = None) -> None:
@@ -38,9 +42,10 @@ class AppContext(QObject):
         self.settings: dict[str, Any] = {}
         self.runs: dict[str, dict[str, Any]] = {}
         self.runs_seen = False
+        self.driven_here: set[str] = set()  # runs this window started or resumed
         bridge.runs_changed.connect(self._on_runs)
         bridge.drive_finished.connect(self._on_drive_finished)
-        bridge.error.connect(lambda code, text: self.message.emit("error", f"{code}: {text}"))
+        bridge.error.connect(lambda code, text: self.message.emit("error", plain_error(code, text)))
 
     # -- state ----------------------------------------------------------------------------------
 
@@ -80,6 +85,10 @@ class AppContext(QObject):
                 self.status_changed.emit(
                     run["run_id"], None if first else old, str(run.get("status"))
                 )
+            if _person_step_landed(before, run):
+                self.person_step_done.emit(run["run_id"])
+                if run["run_id"] in self.driven_here:
+                    self.continue_run(run["run_id"])  # decided elsewhere: go on, as after a click
 
     def _merge_run(self, run: dict[str, Any]) -> None:
         old = self.runs.get(run["run_id"], {}).get("status")
@@ -96,14 +105,13 @@ class AppContext(QObject):
         status = run.get("status")
         if status == RunStatus.FAILED:
             error = run.get("error") or {}
-            self.message.emit(
-                "error", f"{error.get('code', 'failed')}: {error.get('message', 'the run failed')}"
-            )
+            said = plain_error(error.get("code"), error.get("message"))
+            self.message.emit("error", f"The run failed. {said}")
         elif status == RunStatus.SUCCEEDED:
             self.message.emit("success", "The run succeeded.")
 
     def _report(self, exc: Exception) -> None:
-        self.message.emit("error", error_text(exc))
+        self.message.emit("error", plain_exception(exc))
 
     # -- commands -------------------------------------------------------------------------------
 
@@ -116,7 +124,7 @@ class AppContext(QObject):
         def created(run_id: str) -> None:
             self.run_created.emit(run_id)
             self.bridge.refresh()
-            self.bridge.drive(run_id, on_error=self._report)
+            self.continue_run(run_id)
 
         self.bridge.submit(create, on_done=created, on_error=self._report)
 
@@ -124,7 +132,30 @@ class AppContext(QObject):
         if self.bridge.is_driving(run_id):
             self.message.emit("info", f"{run_id} is already running in this window.")
             return
-        self.bridge.drive(run_id, on_error=self._report)
+        self.continue_run(run_id)
+
+    def take_over(self, run_id: str) -> None:
+        """A person confirmed it: end the claim of an owner recorded on another computer, then
+        drive the run here (a live owner on this computer keeps it: `run_in_progress`)."""
+
+        def taken(_owner: object) -> None:
+            self.bridge.refresh()
+            self.continue_run(run_id)
+
+        self.bridge.submit(lambda ws: ws.take_over(run_id), on_done=taken, on_error=self._report)
+
+    def continue_run(self, run_id: str) -> None:
+        """Drive the run on unless this window drives it already (a decision made here and its
+        echo from the events both ask to continue: the second ask is quietly dropped)."""
+        if self.bridge.is_driving(run_id):
+            return
+        self.driven_here.add(run_id)
+        self.bridge.drive(run_id, on_error=self._report_unless_continued_elsewhere)
+
+    def _report_unless_continued_elsewhere(self, exc: Exception) -> None:
+        if getattr(exc, "code", None) == ErrorCode.RUN_IN_PROGRESS:
+            return  # another process took it on first: its events will show it going
+        self._report(exc)
 
     def cancel(self, run_id: str) -> None:
         def done(run: dict[str, Any]) -> None:
@@ -148,12 +179,14 @@ class AppContext(QObject):
                 return ws.approve(approval_id, reviewer=reviewer, reason=reason)
             return ws.reject(approval_id, reviewer=reviewer, reason=reason)
 
-        self.bridge.submit(decide, on_done=lambda _a: self.resume(run_id), on_error=self._report)
+        self.bridge.submit(
+            decide, on_done=lambda _a: self.continue_run(run_id), on_error=self._report
+        )
 
     def answer_and_resume(self, run_id: str, text: str) -> None:
         self.bridge.submit(
             lambda ws: ws.answer(run_id, text),
-            on_done=lambda _r: self.resume(run_id),
+            on_done=lambda _r: self.continue_run(run_id),
             on_error=self._report,
         )
 
@@ -171,29 +204,30 @@ class AppContext(QObject):
 
         self.bridge.submit(lambda ws: ws.arm_crash(point), on_error=self._report)
 
-    def demo_crash_next_tool(self, selected: dict[str, Any] | None, question: str) -> str:
+    def demo_crash_next_tool(
+        self, selected: dict[str, Any] | None, question: str, **options: Any
+    ) -> str:
         """SIGKILL this app at the next tool call: of the selected run if it can resume, else of a
-        new demo run. Returns what it did ("resume" or "start")."""
+        new run of `question` with `options` (the form's). Returns "resume" or "start"."""
         self.arm_crash("before_tool:next")
         if selected and selected.get("status") == RunStatus.INTERRUPTED:
             self.resume(selected["run_id"])
             return "resume"
-        self.start_run(question or DEMO_QUESTION)
+        self.start_run(question or DEMO_QUESTION, **options)
         return "start"
 
-    def demo_crash_after_write(self, selected: dict[str, Any] | None, question: str) -> str:
+    def demo_crash_after_write(
+        self, selected: dict[str, Any] | None, question: str, **options: Any
+    ) -> str:
         """SIGKILL this app after the brief is written and synced, before the ledger confirms it:
-        approve the selected run's pending write, or start a demo run whose write needs no
-        approval (acceptEdits)."""
+        resume the selected interrupted run, or start `question` with `options` (the window
+        passes its form's, whose Mode box it set to acceptEdits and said so). It never decides
+        a proposal: a write that waits for a person still waits for that person."""
         self.arm_crash("after_write_before_confirm")
-        pending = [a for a in (selected or {}).get("approvals") or [] if a.get("content_field")]
-        if selected and selected.get("status") == RunStatus.WAITING_APPROVAL and pending:
-            self.decide_and_resume(pending[0]["id"], selected["run_id"], True, "crash demo")
-            return "approve"
         if selected and selected.get("status") == RunStatus.INTERRUPTED:
             self.resume(selected["run_id"])
             return "resume"
-        self.start_run(question or DEMO_QUESTION, mode="acceptEdits")
+        self.start_run(question or DEMO_QUESTION, **options)
         return "start"
 
     def demo_compromised(self) -> None:
@@ -201,3 +235,14 @@ class AppContext(QObject):
         self._create_and_drive(
             lambda ws: ws.create_run(COMPROMISED_QUESTION, model=ws.scripted_model("compromised"))
         )
+
+
+def _person_step_landed(before: dict[str, Any] | None, run: dict[str, Any]) -> bool:
+    """The run still waits, but what it waited for (a decision, an answer) has arrived."""
+    if run.get("status") not in WAITING or not run.get("ready_to_continue"):
+        return False
+    return (
+        before is None
+        or not before.get("ready_to_continue")
+        or before.get("status") != run.get("status")
+    )

@@ -8,7 +8,7 @@ from functools import cache
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QIcon, QPainter, QPalette, QPixmap
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOption, QWidget
 
 from agent_core.events import EventKind
 from agent_core.statuses import RunStatus
@@ -189,9 +189,51 @@ def make_palette(dark: bool) -> QPalette:
     return pal
 
 
+INDICATOR_OUTLINE_DARK = "#8a9099"  # an unchecked box must stand out from a dark field
+
+
+class VisibleIndicators(QProxyStyle):
+    """Fusion, whose check box and radio button outlines are drawn a shade darker than the
+    window: on a dark palette an unchecked one vanished. Here they get a light outline."""
+
+    _INDICATORS = (
+        QStyle.PrimitiveElement.PE_IndicatorCheckBox,
+        QStyle.PrimitiveElement.PE_IndicatorRadioButton,
+        QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck,
+    )
+
+    def name(self) -> str:  # the style it is, for whoever asks ("fusion")
+        base = self.baseStyle()
+        return base.name() if base is not None else "fusion"
+
+    def drawPrimitive(
+        self,
+        element: QStyle.PrimitiveElement,
+        option: QStyleOption,
+        painter: QPainter,
+        widget: QWidget | None = None,
+    ) -> None:
+        super().drawPrimitive(element, option, painter, widget)
+        if element not in self._INDICATORS or not is_dark(option.palette):  # type: ignore[attr-defined]
+            return
+        rect = QRectF(option.rect).adjusted(1.5, 1.5, -1.5, -1.5)  # type: ignore[attr-defined]
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QColor(INDICATOR_OUTLINE_DARK))
+        if element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
+            side = min(rect.width(), rect.height())
+            painter.drawEllipse(
+                QRectF(rect.center().x() - side / 2, rect.center().y() - side / 2, side, side)
+            )
+        else:
+            painter.drawRoundedRect(rect, 2, 2)
+        painter.restore()
+
+
 def apply_theme(app: QApplication) -> None:
     """Fusion everywhere (it honours palettes on every platform), light or dark as the system."""
-    app.setStyle("Fusion")
+    app.setStyle(VisibleIndicators("Fusion"))
     font = app.font()
     if font.pointSizeF() < 10:
         font.setPointSizeF(10)

@@ -6,6 +6,7 @@ Pure functions over EVENT dicts (see the CLI contract), so they are tested witho
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from typing import Any
 
@@ -72,6 +73,27 @@ def duration_text(seconds: float | None) -> str:
     return f"{int(seconds // 60)} min {int(seconds % 60)} s"
 
 
+_BLANKS = re.compile(r"[ \t\n]+")
+
+
+def flatten(text: str) -> str:
+    """Runs of spaces, tabs and newlines as one space. Not `str.split()`: it also takes a
+    carriage return or a file separator for a blank, and the person would never see them."""
+    return _BLANKS.sub(" ", text).strip(" ")
+
+
+def cut_words(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters at a word boundary, with an ellipsis: never
+    mid-word (a single word longer than the limit is the only thing cut inside)."""
+    flat = flatten(text)
+    if len(flat) <= limit:
+        return flat
+    head = flat[: limit - 1]
+    if flat[limit - 1] != " " and " " in head:
+        head = head[: head.rindex(" ")]
+    return head.rstrip(" ,;:.-–—") + "…"
+
+
 def compact_json(value: Any, limit: int = 160) -> str:
     text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -79,10 +101,10 @@ def compact_json(value: Any, limit: int = 160) -> str:
 
 def short_value(value: Any, limit: int = 48) -> str:
     if isinstance(value, str):
-        flat = " ".join(value.split())
+        flat = flatten(value)
         if len(flat) <= limit:
             return flat
-        return f"{flat[: limit - 1]}… ({len(value):,} chars)"
+        return f"{cut_words(flat, limit)} ({len(value):,} chars)"
     return compact_json(value, limit)
 
 
@@ -135,8 +157,11 @@ def result_text(details: dict[str, Any]) -> str:
 
 
 def _first_line(text: Any, limit: int = 140) -> str:
-    line = str(text or "").strip().splitlines()[0] if str(text or "").strip() else ""
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    """The first line, cut at a word. Only a newline ends a line: a carriage return (or any
+    other separator `splitlines` knows) must not hide the rest of the line from view."""
+    lines = str(text or "").strip().split("\n")
+    line = cut_words(lines[0], limit)
+    return line + (" …" if len(lines) > 1 and not line.endswith("…") else "")
 
 
 def summary(event: dict[str, Any]) -> str:
@@ -179,6 +204,8 @@ def summary(event: dict[str, Any]) -> str:
         return f"call {data.get('call_id')} · key {str(data.get('idempotency_key', ''))[:16]}"
     if kind in (EventKind.ARTIFACT_CONFIRMED, EventKind.ARTIFACT_UNEXPECTED):
         count = data.get("count")
+        if data.get("summary"):  # the watcher's first scan: one entry for a folder of old files
+            return f"{count} files nobody approved were already in {data.get('path')}"
         return f"{data.get('path')}" + (f" · written {count}×" if count is not None else "")
     if kind in (EventKind.QUESTION_ASKED, EventKind.ANSWER_RECEIVED):
         text = data.get("answer") if kind == EventKind.ANSWER_RECEIVED else data.get("question")
@@ -189,7 +216,7 @@ def summary(event: dict[str, Any]) -> str:
             f" · next try in {duration_text(float(data.get('wait_s') or 0))}"
         )
     if kind == EventKind.MODEL_DELTA:
-        flat = " ".join(str(data.get("text") or "").split())
+        flat = flatten(str(data.get("text") or ""))
         shown = flat if len(flat) <= DELTA_SHOWN_CHARS else "…" + flat[-DELTA_SHOWN_CHARS:]
         return f"Turn {data.get('turn')} · {shown}"
     return compact_json(data)
@@ -230,8 +257,9 @@ def outcome(event: dict[str, Any]) -> str:
     return ""
 
 
-def search_text(event: dict[str, Any], summary_text: str) -> str:
-    """What the text filter matches: kind, tool, summary and the raw data, lower-cased."""
-    parts = [str(event.get("kind", "")), str(event.get("tool") or ""), summary_text]
+def search_text(event: dict[str, Any], *shown: str) -> str:
+    """What the text filter matches: kind, tool, the texts shown in the row (its kind label,
+    summary and outcome, as the person reads them) and the raw data, lower-cased."""
+    parts = [str(event.get("kind", "")), str(event.get("tool") or ""), *shown]
     parts.append(json.dumps(event.get("data") or {}, ensure_ascii=False))
     return " ".join(parts).lower()

@@ -6,11 +6,25 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
+from agent_core.statuses import TERMINAL_RUN_STATUSES
 from desktop import theme
+from desktop.models.visible_text import visible_block, visible_line
 
 RUN_ROLE = Qt.ItemDataRole.UserRole + 1
 STATUS_ROLE = Qt.ItemDataRole.UserRole + 2
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole + 3
+BADGE_ROLE = Qt.ItemDataRole.UserRole + 4  # the badge in words: "Succeeded · 3 blocked"
+BLOCKED_ROLE = Qt.ItemDataRole.UserRole + 5  # blocked attempts of a finished run (None: unknown)
+
+
+def badge_text(run: dict[str, Any], blocked: int | None) -> str:
+    """The status, and for a finished run how many attempts a boundary refused."""
+    status = run.get("status")
+    label = theme.status_label(status)
+    if blocked and status in TERMINAL_RUN_STATUSES:
+        return f"{label} · {blocked} blocked"
+    return label
+
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -22,6 +36,20 @@ class RunsModel(QAbstractListModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._runs: list[dict[str, Any]] = []
+        self._blocked: dict[str, int] = {}  # run_id -> blocked attempts, for finished runs
+
+    def set_blocked(self, counts: dict[str, int]) -> None:
+        """How many attempts were blocked, per run (runs not named keep what they had)."""
+        changed = {k: v for k, v in counts.items() if self._blocked.get(k) != v}
+        if not changed:
+            return
+        self._blocked.update(changed)
+        rows = [i for i, r in enumerate(self._runs) if r["run_id"] in changed]
+        if rows:
+            self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
+
+    def blocked(self, run_id: str) -> int | None:
+        return self._blocked.get(run_id)
 
     def set_runs(self, runs: list[dict[str, Any]]) -> None:
         old_ids = [r["run_id"] for r in self._runs]
@@ -61,15 +89,17 @@ class RunsModel(QAbstractListModel):
         if not index.isValid() or not 0 <= index.row() < len(self._runs):
             return None
         run = self._runs[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (
-                (run.get("question") or "").strip().splitlines()[0]
-                if run.get("question")
-                else run["run_id"]
-            )
+        if role == Qt.ItemDataRole.DisplayRole:  # the question's first line, controls escaped
+            question = str(run.get("question") or "").strip()
+            return visible_line(question.split("\n")[0]) if question else run["run_id"]
         if role == Qt.ItemDataRole.ToolTipRole:
-            status = theme.status_label(run.get("status"))
-            return f"{run['run_id']} · {status}\n{run.get('question', '')}"
+            status = badge_text(run, self._blocked.get(run["run_id"]))
+            return f"{run['run_id']} · {status}\n{visible_block(str(run.get('question', '')))}"
+        if role == BADGE_ROLE:
+            return badge_text(run, self._blocked.get(run["run_id"]))
+        if role == BLOCKED_ROLE:
+            blocked = self._blocked.get(run["run_id"])
+            return blocked if run.get("status") in TERMINAL_RUN_STATUSES else None
         if role == RUN_ROLE:
             return run
         if role == STATUS_ROLE:

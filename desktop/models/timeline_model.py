@@ -16,9 +16,15 @@ from agent_core.events import EventKind
 from agent_core.statuses import ApprovalStatus, ToolOutcomeStatus
 from desktop import theme
 from desktop.models import event_text
+from desktop.models.visible_text import visible_line
 
 COLUMNS = ("Time", "Kind", "Tool", "Summary", "Duration", "Outcome")
 TIME, KIND, TOOL, SUMMARY, DURATION, OUTCOME = range(len(COLUMNS))
+
+DURATION_TIPS: dict[str, str] = {
+    EventKind.TOOL_RESULT: "From the call to its result",
+    EventKind.RUN_FINISHED: "From the start of the run to its end, waits for people included",
+}
 
 EVENT_ROLE = Qt.ItemDataRole.UserRole + 1  # the EVENT dict
 CATEGORY_ROLE = Qt.ItemDataRole.UserRole + 2  # theme category of the kind
@@ -64,7 +70,7 @@ class TimelineModel(QAbstractTableModel):
         self._rows: list[TimelineRow] = []
         self._last_seq = 0
         self._call_started: dict[str, float] = {}
-        self._run_started: float | None = None
+        self._run_started: float | None = None  # the first run_started: every run counts alike
 
     # -- feeding --------------------------------------------------------------------------------
 
@@ -121,18 +127,20 @@ class TimelineModel(QAbstractTableModel):
     def _row(self, event: dict[str, Any]) -> TimelineRow:
         kind = str(event.get("kind", ""))
         data = event.get("data") or {}
-        summary = event_text.summary(event)
         category = theme.category_of(kind)
+        # What a run, a document or a model wrote is shown with its control characters
+        # escaped: a carriage return or a bidi override must not rewrite the row.
         texts = (
             event_text.clock_text(event.get("at")),
             event_text.kind_label(event),
-            str(event.get("tool") or ""),
-            summary,
+            visible_line(str(event.get("tool") or "")),
+            visible_line(event_text.summary(event)),
             event_text.duration_text(self._duration(event, kind, data)),
-            event_text.outcome(event),
+            visible_line(event_text.outcome(event)),
         )
         icon = theme.kind_icon(kind, data.get("boundary"))
-        return TimelineRow(event, texts, category, icon, event_text.search_text(event, summary))
+        search = event_text.search_text(event, texts[KIND], texts[SUMMARY], texts[OUTCOME])
+        return TimelineRow(event, texts, category, icon, search)
 
     def _duration(self, event: dict[str, Any], kind: str, data: dict[str, Any]) -> float | None:
         moment = event_text.parse_time(event.get("at"))
@@ -144,9 +152,11 @@ class TimelineModel(QAbstractTableModel):
             self._call_started[call_id] = stamp
         elif kind == EventKind.TOOL_RESULT and call_id in self._call_started:
             return stamp - self._call_started.pop(call_id)
-        elif kind in (EventKind.RUN_STARTED, EventKind.RUN_RESUMED):
+        elif kind == EventKind.RUN_STARTED and self._run_started is None:
             self._run_started = stamp
         elif kind == EventKind.RUN_FINISHED and self._run_started is not None:
+            # From the run's start, for every run: a resumed run (after an approval, an answer
+            # or a crash) is not timed from its last resume while the others count in full.
             return stamp - self._run_started
         return None
 
@@ -191,6 +201,8 @@ class TimelineModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == TIME:
                 return str(row.event.get("at", ""))
+            if column == DURATION and row.texts[DURATION]:
+                return DURATION_TIPS.get(str(row.event.get("kind")))
             return row.texts[column] if column == SUMMARY else None
         if role == EVENT_ROLE:
             return row.event

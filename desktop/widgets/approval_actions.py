@@ -1,8 +1,9 @@
 """The approval dialog's decision area: the "Always allow" row and a stack of button rows.
 
-The stack has one page per step of a decision: MAIN offers Edit…, Reject…, Close and Approve;
-REJECT asks for the reason; REMEMBER confirms approving and creating an "Always allow" rule;
-EDIT is the edit panel's row. Going to a page and back happens here; what each decision does
+The stack has one page per step of a decision: MAIN offers Edit…, Reject…, Request changes…,
+Close and Approve; REJECT asks for the reason; REMEMBER confirms approving and creating an
+"Always allow" rule; EDIT is the edit panel's row; CHANGES asks for the note sent back to the
+agent. Going to a page and back happens here; what each decision does
 is the dialog's business.
 """
 
@@ -26,7 +27,7 @@ from PySide6.QtWidgets import (
 from desktop.widgets.approval_parts import label, row
 from desktop.widgets.approval_text import SCOPES, rule_text
 
-MAIN, REJECT, REMEMBER, EDIT = range(4)  # pages of the action area
+MAIN, REJECT, REMEMBER, EDIT, CHANGES = range(5)  # pages of the action area
 
 
 class RememberRow(QWidget):
@@ -62,11 +63,16 @@ class RememberRow(QWidget):
 class ApprovalActions(QStackedWidget):
     def __init__(self, edit_actions: QWidget) -> None:
         super().__init__()
-        self.edit_button = QPushButton("Edit…")
-        self.reject_button = QPushButton("Reject…")
+        self.edit_button = QPushButton("&Edit…")
+        self.reject_button = QPushButton("&Reject…")
+        self.request_changes_button = QPushButton("Request c&hanges…")
+        self.request_changes_button.setToolTip(
+            "Send this proposal back with a note: nothing is written, the run goes on and the "
+            "agent proposes again (a person decides again)."
+        )
         self.reviewer_label = label(rich=True)
         self.close_button = QPushButton("Close")
-        self.approve_button = QPushButton("Approve  (Ctrl+Enter)")
+        self.approve_button = QPushButton("Approve  (Ctrl+Shift+A)")
         self.approve_button.setStyleSheet(
             "QPushButton:enabled { background: #1a7f37; color: white; font-weight: bold;"
             " padding: 6px 16px; }"
@@ -75,6 +81,7 @@ class ApprovalActions(QStackedWidget):
             row(
                 self.edit_button,
                 self.reject_button,
+                self.request_changes_button,
                 None,
                 self.reviewer_label,
                 self.close_button,
@@ -94,6 +101,14 @@ class ApprovalActions(QStackedWidget):
             row(self.remember_confirm_label, self.remember_back, self.confirm_remember_button)
         )
         self.addWidget(edit_actions)
+        self.note_edit = QLineEdit(placeholderText="What should the agent change? (required)")
+        self.changes_back = QPushButton("Back")
+        self.confirm_changes_button = QPushButton("Send back for changes")
+        self.addWidget(
+            row(QLabel("Note:"), self.note_edit, self.changes_back, self.confirm_changes_button)
+        )
+        self.request_changes_button.clicked.connect(lambda: self.show_page(CHANGES))
+        self.changes_back.clicked.connect(lambda: self.show_page(MAIN))
         self.reject_button.clicked.connect(lambda: self.show_page(REJECT))
         self.reject_back.clicked.connect(lambda: self.show_page(MAIN))
         self.remember_back.clicked.connect(lambda: self.show_page(MAIN))
@@ -102,6 +117,8 @@ class ApprovalActions(QStackedWidget):
         self.setCurrentIndex(page)
         if page == REJECT:
             self.reason_edit.setFocus()
+        elif page == CHANGES:
+            self.note_edit.setFocus()
 
     def show_reviewer(self, reviewer: str) -> None:
         self.reviewer_label.setText(f"Deciding as <b>{escape(reviewer)}</b>")

@@ -6,6 +6,12 @@ dialog polls the proposal and the target's hash every second and listens to
 file changed on disk shows at once. `decided(approval_id, status)` is emitted only for a decision
 this dialog made; after "Approve edited" the id is that of the new, approved version.
 
+Nothing is decided on what was not seen: for `GUARD_MS` after the dialog appears or what it
+shows changes (a new proposal, the file on disk, an edit), no key or click decides or closes
+it (Escape still closes it, deciding nothing); Approve counts the wait down, then enables.
+Approve has its own shortcut (Ctrl+Shift+A), never Run's Ctrl+Enter, and Return clicks
+nothing. Opened by itself, the dialog leaves the keyboard where the person is typing.
+
 The texts live in approval_text, editing in approval_edit_panel, the buttons and the "Always
 allow" row in approval_actions; this module lays them out, keeps them live and decides.
 """
@@ -17,8 +23,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QGridLayout,
@@ -33,14 +39,18 @@ from PySide6.QtWidgets import (
 
 from agent_core.events import EventKind
 from agent_core.statuses import ApprovalStatus
-from desktop.widgets import approval_text
+from desktop.widgets import approval_text, quiet_show
 from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions, RememberRow
 from desktop.widgets.approval_edit_panel import ApprovalEditPanel
+from desktop.widgets.approval_guard import ReadGuard
 from desktop.widgets.approval_parts import label
 from desktop.widgets.diff_view import DiffView
 from desktop.widgets.guarded_submit import Job, OnDone, OnError, submit_while_open
+from desktop.widgets.window_fit import fit_to_screen
 
 POLL_MS = 1000
+APPROVE_KEYS = "Ctrl+Shift+A"  # deliberately not Run's Ctrl+Enter, and not a lone Return
+PREFERRED_SIZE = QSize(1180, 860)  # shrunk to the screen: the diff scrolls, the buttons stay
 
 
 class ApprovalDialog(QDialog):
@@ -54,9 +64,14 @@ class ApprovalDialog(QDialog):
         self.approval: dict[str, Any] | None = None
         self.info: dict[str, Any] | None = None
         self._alive, self._busy, self._poll_inflight = True, False, False
+        self._shown: tuple[Any, ...] | None = None  # what the guard last restarted for
+        self.guard = ReadGuard(self)
+        self.guard.changed.connect(self._refresh_state)
         self.setWindowTitle("Approve a write — BriefDesk")
-        self.setMinimumSize(1000, 720)
+        self.setMinimumSize(640, 420)
         self._build()
+        self._refresh_state()  # nothing loaded yet: every decision starts disabled
+        fit_to_screen(self, PREFERRED_SIZE)
         self._timer = QTimer(self, interval=POLL_MS)
         self._timer.timeout.connect(self._tick)
         self._timer.start()
@@ -117,8 +132,11 @@ class ApprovalDialog(QDialog):
         layout.addWidget(self._build_remember_row())
         layout.addWidget(self.error_label)
         layout.addWidget(self._build_actions())
-        for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(QKeySequence(keys), self).activated.connect(self._primary_action)
+        QShortcut(QKeySequence(APPROVE_KEYS), self).activated.connect(self._primary_action)
+        for button in self.findChildren(QPushButton):
+            button.setAutoDefault(False)  # Return clicks nothing: only a deliberate act decides
+            button.setDefault(False)
+        self.diff.browser.setFocus()  # the keyboard starts on what is read, never a text field
 
     def _build_edit_panel(self, mono: Any) -> ApprovalEditPanel:
         panel = ApprovalEditPanel(self, self._submit, mono)
@@ -130,6 +148,9 @@ class ApprovalDialog(QDialog):
         self.approve_edited_button = panel.approve_edited_button
         panel.preview_changed.connect(self._show_edited)
         panel.validated.connect(self._refresh_state)
+        # an edit changes what would be approved: it must be seen before "Approve edited"
+        panel.path_edit.textEdited.connect(lambda _text: self.guard.restart())
+        panel.content_edit.textChanged.connect(self.guard.restart)
         return panel
 
     def _build_remember_row(self) -> RememberRow:
@@ -152,11 +173,20 @@ class ApprovalDialog(QDialog):
         self.approve_button.clicked.connect(self._on_approve_clicked)
         self.reason_edit.textChanged.connect(lambda _text: self._refresh_state())
         self.confirm_reject_button.clicked.connect(self._reject)
+        # Enter in the reason submits, as the button would: not while it is disabled (guard)
+        self.reason_edit.returnPressed.connect(self.confirm_reject_button.click)
         self.confirm_remember_button.clicked.connect(self._approve)
         self.edit_button.clicked.connect(self._start_edit)
         self.cancel_edit_button.clicked.connect(self._stop_edit)
         self.approve_edited_button.clicked.connect(self._approve_edited)
         self.close_button.clicked.connect(self.reject)
+        # Request changes: a note back to the agent instead of a decision (the run goes on)
+        self.request_changes_button = actions.request_changes_button
+        self.note_edit = actions.note_edit
+        self.confirm_changes_button = actions.confirm_changes_button
+        self.note_edit.textChanged.connect(lambda _text: self._refresh_state())
+        self.note_edit.returnPressed.connect(self._request_changes)
+        self.confirm_changes_button.clicked.connect(self._request_changes)
         return actions
 
     # -- loading and live state ---------------------------------------------------------------
@@ -192,6 +222,12 @@ class ApprovalDialog(QDialog):
             self.args_view.setPlainText(approval_text.args_text(ap["args"]))
         self.remember_row.update_rule()
         self._update_countdown()
+        if not ap.get("content_field") and self.focusWidget() is self.diff.browser:
+            self.args_view.setFocus()
+        shown = (ap["id"], ap.get("arg_hash"), info.get("current_hash"))
+        if shown != self._shown:  # a new proposal, or the file it is diffed against changed
+            self._shown = shown
+            self.guard.restart()
         self._refresh_state()
 
     def _show_summary(self, content: str) -> None:
@@ -259,7 +295,8 @@ class ApprovalDialog(QDialog):
     def _refresh_state(self) -> None:
         """Enable or disable the decision, and say why, from the latest known proposal."""
         ap = self.approval
-        if ap is None:
+        if ap is None:  # still loading: nothing is shown, so nothing can be decided
+            self._enable_actions(False)
             return
         level, message = approval_text.describe_status(ap, datetime.now(UTC))
         decidable = level is None
@@ -274,21 +311,48 @@ class ApprovalDialog(QDialog):
         if not decidable:
             expired = ap["status"] in (ApprovalStatus.PENDING, ApprovalStatus.EXPIRED)
             self.details["expires"].setText("expired" if expired else "—")
-        usable = decidable and not self._busy
+        self._enable_actions(decidable and not self._busy)
+        if not decidable and self.action_stack.currentIndex() != MAIN:
+            self.edit_panel.hide()
+            self.action_stack.show_page(MAIN)
+
+    def _enable_actions(self, usable: bool) -> None:
+        """The buttons that decide: usable ones only once the read guard has passed."""
+        self.remember_check.setEnabled(usable)
+        self.scope_combo.setEnabled(usable)
+        seen = not self.guard.holds()  # no button decides, or closes, during the read guard
         for widget in (
             self.approve_button,
             self.reject_button,
             self.edit_button,
-            self.remember_check,
-            self.scope_combo,
             self.confirm_remember_button,
         ):
-            widget.setEnabled(usable)
-        self.confirm_reject_button.setEnabled(usable and bool(self.reason_edit.text().strip()))
-        self.approve_edited_button.setEnabled(usable and self.edit_panel.valid_args is not None)
-        if not decidable and self.action_stack.currentIndex() != MAIN:
-            self.edit_panel.hide()
-            self.action_stack.show_page(MAIN)
+            widget.setEnabled(usable and seen)
+        self.close_button.setEnabled(seen)
+        self.confirm_reject_button.setEnabled(
+            usable and seen and bool(self.reason_edit.text().strip())
+        )
+        self.request_changes_button.setEnabled(usable and seen)
+        self.confirm_changes_button.setEnabled(
+            usable and seen and bool(self.note_edit.text().strip())
+        )
+        self.approve_edited_button.setEnabled(
+            usable and seen and self.edit_panel.valid_args is not None
+        )
+        self._show_guard(usable and not seen)
+
+    def _show_guard(self, waiting: bool) -> None:
+        """Approve counts the guard down while it holds, then reads as itself again."""
+        keys = QKeySequence(APPROVE_KEYS).toString(QKeySequence.SequenceFormat.NativeText)
+        wait = f" (in {self.guard.remaining():.1f} s)"
+        self.approve_button.setText(f"Approve{wait}" if waiting else f"Approve  ({keys})")
+        self.approve_edited_button.setText(
+            f"Approve edited{wait}" if waiting else f"Approve edited  ({keys})"
+        )
+        self.approve_button.setToolTip(
+            f"Approve this write ({keys}). It enables a moment after the proposal is shown, so "
+            "that a key meant for another window never approves it."
+        )
 
     def _show_newest(self) -> None:
         newest = (self.info or {}).get("newest_id")
@@ -300,6 +364,8 @@ class ApprovalDialog(QDialog):
     # -- decisions ----------------------------------------------------------------------------
 
     def _primary_action(self) -> None:
+        if self.guard.holds():
+            return
         page = self.action_stack.currentIndex()
         if page == EDIT and self.approve_edited_button.isEnabled():
             self._approve_edited()
@@ -309,6 +375,8 @@ class ApprovalDialog(QDialog):
             self._on_approve_clicked()
 
     def _on_approve_clicked(self) -> None:
+        if self.guard.holds():
+            return
         if not self.remember_check.isChecked():
             self._approve()
             return
@@ -327,12 +395,24 @@ class ApprovalDialog(QDialog):
         if reason:
             self._decide(lambda ws: ws.reject(approval_id, reviewer=reviewer, reason=reason))
 
+    def _request_changes(self) -> None:
+        """Send the proposal back with the note; `decided` then says `changes_requested` (the
+        caller continues the run, as after an approval, and the agent proposes again)."""
+        approval_id, reviewer = self.approval_id, self.reviewer
+        note = self.note_edit.text().strip()
+        if note and self.confirm_changes_button.isEnabled():  # also the guard, for Return
+            self._decide(
+                lambda ws: ws.reject(approval_id, reviewer=reviewer, reason=note, revise=True)
+            )
+
     def _approve_edited(self) -> None:
         approval_id, reviewer, args = self.approval_id, self.reviewer, self.edit_panel.valid_args
         if args is not None:
             self._decide(lambda ws: ws.approve_edited(approval_id, reviewer=reviewer, args=args))
 
     def _decide(self, job: Callable[[Any], dict[str, Any]]) -> None:
+        if self.guard.holds() or self._busy or self.approval is None:
+            return  # a disabled button cannot get here; a key or a queued click still could
         self._set_busy(True)
         self.error_label.hide()
 
@@ -374,6 +454,18 @@ class ApprovalDialog(QDialog):
         self.action_stack.show_page(MAIN)
         self.reload()
 
+    # -- showing ------------------------------------------------------------------------------
+
+    def present(self) -> None:
+        """Bring the dialog forward because the person asked to review it: focused, and since
+        it may have been hidden behind other windows, guarded again."""
+        quiet_show.present(self)
+        self.guard.restart()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.guard.restart()  # appearing is showing something new
+
     # -- plumbing -----------------------------------------------------------------------------
 
     def _submit(self, job: Job, on_done: OnDone, on_error: OnError | None = None) -> None:
@@ -384,6 +476,7 @@ class ApprovalDialog(QDialog):
     def done(self, result: int) -> None:  # accept(), reject() and closing all end here
         self._alive = False
         self._timer.stop()
+        self.guard.stop()
         self.edit_panel.stop()
         if getattr(self.bridge, "events_arrived", None) is not None:
             with contextlib.suppress(RuntimeError, TypeError):

@@ -61,7 +61,7 @@ class ApprovalEditPanel(QWidget):
         self.path_edit.textEdited.connect(self.revalidate)
         self.content_edit.textChanged.connect(self.revalidate)
         self.cancel_edit_button = QPushButton("Discard edits")
-        self.approve_edited_button = QPushButton("Approve edited  (Ctrl+Enter)")
+        self.approve_edited_button = QPushButton("Approve edited  (Ctrl+Shift+A)")
         self.action_row = row(self.cancel_edit_button, None, self.approve_edited_button)
         self._validate_timer = QTimer(self, interval=VALIDATE_DEBOUNCE_MS, singleShot=True)
         self._validate_timer.timeout.connect(self._validate_now)

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from agent_core.statuses import ApprovalStatus
+from desktop.models.event_text import cut_words
+from desktop.models.plain_errors import plain_error, plain_exception
 from desktop.widgets.markdown_highlighter import cited_sources, content_summary
 
 SCOPES = (("run", "this run only"), ("home", "every run in this home"))
@@ -77,7 +79,7 @@ def target_text(ap: dict[str, Any]) -> str:
 
 def detail_texts(ap: dict[str, Any], run: dict[str, Any], reviewer: str) -> list[tuple[str, str]]:
     """(DETAILS key, plain text) for every detail but the countdown, which ticks on its own."""
-    question = run["question"] if len(run["question"]) <= 60 else run["question"][:57] + "…"
+    question = cut_words(run["question"], 60)
     return [
         ("tool", ap["tool"]),
         ("risk", ap["risk"]),
@@ -135,6 +137,11 @@ def describe_status(ap: dict[str, Any], now: datetime) -> tuple[str | None, str]
         return "success", f"<b>Approved</b>{by} and <b>executed</b> at {ran}."
     if status == ApprovalStatus.REJECTED:
         return "error", f"<b>Rejected</b>{by} at {when}{why}."
+    if status == ApprovalStatus.CHANGES_REQUESTED:  # not refused: the agent proposes again
+        return "info", (
+            f"<b>Sent back for changes</b>{by} at {when}{why}: nothing was written; the agent "
+            "proposes again when the run goes on."
+        )
     if status == ApprovalStatus.CANCELLED:  # closed, not refused: nobody judged the proposal
         return "info", f"<b>Closed</b>: its run was cancelled{by} at {when} while it waited."
     return None, ""
@@ -159,8 +166,8 @@ def changed_message(info: dict[str, Any]) -> str:
 
 
 def error_text(exc: Exception) -> str:
-    code = getattr(exc, "code", None) or type(exc).__name__
-    return f"{code}: {getattr(exc, 'message', None) or exc}"
+    """A refused decision in plain words (the code is for scripts, the class name for no one)."""
+    return plain_exception(exc)
 
 
 # -- remembered decisions ---------------------------------------------------------------------
@@ -195,5 +202,5 @@ def validation_text(result: dict[str, Any], current: str | None) -> str:
         target = escape(result["target"] or "")
         return f'<span style="color:#1a7f37;">✓ will write <b>{target}</b> ({where})</span>'
     error = result["error"]
-    code, message = escape(error["code"]), escape(error["message"])
-    return f'<span style="color:#b42318;">✗ <b>{code}</b>: {message}</span>'
+    said = escape(plain_error(error["code"], error["message"]))
+    return f'<span style="color:#b42318;">✗ {said} <small>({escape(error["code"])})</small></span>'

@@ -16,6 +16,7 @@ import shiboken6
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QBrush, QColor, QDesktopServices
 from PySide6.QtWidgets import (
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from agent_core.events import EventKind
+from desktop.models.plain_errors import plain_exception
 
 STATE_TEXT = {
     "confirmed": ("✓ confirmed once", "#1a7f37"),
@@ -43,6 +45,8 @@ _REFRESH_KINDS = frozenset(
     }
 )
 COLUMNS = ("File", "State", "Writes seen", "Size", "Modified (UTC)")
+RUN_WRITES, FOLDER = "run", "folder"
+SCOPES = ((RUN_WRITES, "This run's writes"), (FOLDER, "Whole folder"))
 
 
 class ArtifactsPanel(QWidget):
@@ -54,23 +58,41 @@ class ArtifactsPanel(QWidget):
         self._generation = 0
         self.folder_label = QLabel("No run selected.")
         self.folder_label.setWordWrap(True)
+        self.scope_combo = QComboBox()
+        for value, caption in SCOPES:
+            self.scope_combo.addItem(caption, value)
+        self.scope_combo.setToolTip(
+            "This run's writes: the files the selected run wrote (and any its watcher flagged)."
+            "\nWhole folder: every file in its artifacts folder, whichever run wrote it."
+        )
+        self.scope_combo.currentIndexChanged.connect(lambda _index: self.refresh())
+        self.viewer: QWidget | None = None
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(list(COLUMNS))
         self.tree.setRootIsDecorated(False)
         self.tree.setAlternatingRowColors(True)
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        # The panel is narrow: writes seen and the time live in each row's tooltip instead.
-        for column in (2, 4):
+        # The panel is narrow: writes seen, size and time live in each row's tooltip instead.
+        for column in (2, 3, 4):
             self.tree.setColumnHidden(column, True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # keep the file name's end
         self.open_button = QPushButton("Open")
-        self.folder_button = QPushButton("Open folder")
-        self.refresh_button = QPushButton("Refresh")
+        self.folder_button = QPushButton("Folder")  # short: the panel is narrow
+        self.folder_button.setToolTip("Open the artifacts folder in the file manager")
+        self.refresh_button = QPushButton("↻")  # a glyph: the panel is narrow
+        self.refresh_button.setToolTip("Refresh the list")
+        self.refresh_button.setAccessibleName("Refresh")
+        self.refresh_button.setMaximumWidth(36)
         buttons = QHBoxLayout()
         for button in (self.open_button, self.folder_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
         buttons.addWidget(self.refresh_button)
         layout = QVBoxLayout(self)
+        scope_row = QHBoxLayout()
+        scope_row.addWidget(QLabel("Show:"))
+        scope_row.addWidget(self.scope_combo, 1)
+        layout.addLayout(scope_row)
         layout.addWidget(self.folder_label)
         layout.addWidget(self.tree, 1)
         layout.addLayout(buttons)
@@ -86,31 +108,60 @@ class ArtifactsPanel(QWidget):
 
     def set_run(self, run: dict[str, Any] | None) -> None:
         self.run = run
+        self._generation += 1  # a listing still on its way is for the run shown before
         if run is None:
             self.folder_label.setText("No run selected.")
             self._show([])
             return
-        run_id, folder = escape(run["run_id"]), escape(run["artifacts"])
-        self.folder_label.setText(f"Artifacts of <b>{run_id}</b> in <code>{folder}</code>")
+        self.folder_label.setText(self._what())
         self.refresh()
+
+    def show_whole_folder(self) -> None:
+        """List every file in the folder (say, to find a file nobody approved)."""
+        self.scope_combo.setCurrentIndex(self.scope_combo.findData(FOLDER))
+
+    @property
+    def scope(self) -> str:
+        """RUN_WRITES (the selected run's own files) or FOLDER (everything in its folder)."""
+        return str(self.scope_combo.currentData())
+
+    def _what(self, count: int | None = None) -> str:
+        """What the list shows, in words (rich text)."""
+        assert self.run is not None
+        run_id, folder = escape(self.run["run_id"]), escape(self.run["artifacts"])
+        files = "files" if count is None else f"{count} file{'s' if count != 1 else ''}"
+        if self.scope == FOLDER:
+            return (
+                f"<b>Whole folder</b>: {files} in <code>{folder}</code>, whichever run wrote them."
+            )
+        return (
+            f"<b>This run's writes</b>: {files} that <b>{run_id}</b> wrote (or its watcher "
+            f"flagged) in <code>{folder}</code>."
+        )
 
     def refresh(self) -> None:
         if self.run is None:
             return
         self._generation += 1
         generation, root = self._generation, Path(self.run["artifacts"])
+        run_id, whole_folder = self.run["run_id"], self.scope == FOLDER
 
         def work(ws: Any) -> list[dict[str, Any]]:
-            return ws.artifact_states(root)
+            states: list[dict[str, Any]] = ws.artifact_states(root)
+            if whole_folder:
+                return states
+            own = run_paths(ws.timeline(run_id))
+            return [s for s in states if s["path"] in own or s.get("run_id") == run_id]
 
         def done(states: list[dict[str, Any]]) -> None:
             if shiboken6.isValid(self) and generation == self._generation:
                 self._show(states)
+                self.folder_label.setText(self._what(len(states)))
 
         def failed(exc: Exception) -> None:
             if shiboken6.isValid(self) and generation == self._generation:
                 self.folder_label.setText(
-                    f"Cannot list {root}: {getattr(exc, 'message', None) or exc}"
+                    f"Cannot list {escape(str(root))}. {escape(plain_exception(exc))}"
                 )
 
         self.bridge.submit(work, done, failed)
@@ -133,7 +184,7 @@ class ArtifactsPanel(QWidget):
             item.setForeground(1, QBrush(QColor(colour)))
             details = (
                 f"{state['path']}\nwrites seen: {state['writes_seen']}"
-                f"\nmodified: {item.text(4)} UTC"
+                f"\nsize: {item.text(3)}\nmodified: {item.text(4)} UTC"
             )
             for column in range(len(COLUMNS)):
                 item.setToolTip(column, details)
@@ -150,9 +201,16 @@ class ArtifactsPanel(QWidget):
         return items[0].data(0, Qt.ItemDataRole.UserRole) if items else None
 
     def open_selected(self) -> None:
+        """The system's program for the file, or else the in-app read-only viewer."""
         path = self.selected_path()
-        if path:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+        if path and self.run is not None and not QDesktopServices.openUrl(QUrl.fromLocalFile(path)):
+            from desktop.widgets.artifact_viewer import ArtifactViewer
+
+            relative = next(s["relative"] for s in self.states if s["path"] == path)
+            viewer = ArtifactViewer(self.bridge, self.run["artifacts"], relative, self)
+            viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            viewer.show()
+            self.viewer = viewer
 
     def open_folder(self) -> None:
         if self.run is not None:
@@ -175,6 +233,17 @@ class ArtifactsPanel(QWidget):
 
         if any(concerns(e) for e in events):
             self.refresh()
+
+
+def run_paths(events: list[dict[str, Any]]) -> set[str]:
+    """The files a run's events name: what it wrote (a tool result, a confirmation, a write
+    settled after a crash) and what its watcher flagged as unexpected."""
+    return {
+        str(path)
+        for event in events
+        if event.get("kind") in _REFRESH_KINDS
+        and isinstance(path := (event.get("data") or {}).get("path"), str)
+    }
 
 
 def _size(size: int) -> str:

@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
@@ -29,6 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from agent_core.statuses import RunStatus
+from desktop.models.event_text import cut_words
+from desktop.models.visible_text import visible_line
 
 LEVEL_COLOURS = {
     "info": (47, 123, 230),
@@ -71,6 +74,7 @@ class Banner(QFrame):
         glyph.setObjectName("glyph")
         row.addWidget(glyph)
         self.label = QLabel(text)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)  # a question's "<b>" stays text
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         row.addWidget(self.label, 1)
@@ -193,6 +197,7 @@ class PersonPrompts:
         self._opened: set[str] = set()
         self._banner_run: str | None = None
         self.dialog: QWidget | None = None
+        self._dialog_run: str | None = None  # the run whose dialog `dialog` is
 
     @staticmethod
     def key_of(run: dict[str, Any]) -> str | None:
@@ -207,13 +212,15 @@ class PersonPrompts:
         key = self.key_of(run)
         if key is None:
             return
-        question = str(run.get("question") or "")[:70]
+        # Words from the run and the model: control characters escaped, never raw.
+        question = visible_line(cut_words(str(run.get("question") or ""), 70))
         if run["status"] == RunStatus.WAITING_APPROVAL:
             approval = run["approvals"][0]
-            what = f"approval of {approval.get('tool')} → {short_target(approval, run)}"
+            target = visible_line(short_target(approval, run))
+            what = f"approval of {approval.get('tool')} → {target}"
             caption = "Review approval…"
         else:
-            what = f"an answer: {run.get('question_pending') or ''}"
+            what = f"an answer: {visible_line(str(run.get('question_pending') or ''))}"
             caption = "Answer…"
         text = f"“{question}” waits for {what}"
         self.window.banners.show_banner(
@@ -229,6 +236,15 @@ class PersonPrompts:
             self.window.banners.hide_banner("person")
             self._banner_run = None
 
+    def settled(self, run_id: str) -> None:
+        """The run's decision or answer landed (maybe from another process): nothing is left
+        to ask, so the banner goes and an open dialog for it closes."""
+        self.withdraw(run_id)
+        if self._dialog_run == run_id and self.dialog is not None:
+            dialog, self.dialog, self._dialog_run = self.dialog, None, None
+            if shiboken6.isValid(dialog):  # a decision made in it closed (and deleted) it already
+                dialog.close()
+
     def open_for(self, run: dict[str, Any], *, force: bool = False) -> None:
         key = self.key_of(run)
         if key is None or (key in self._opened and not force):
@@ -236,13 +252,13 @@ class PersonPrompts:
         self._opened.add(key)
         self.announce(run, alert=True)
         if run["status"] == RunStatus.WAITING_APPROVAL:
-            self._open_approval(run)
+            self._open_approval(run, invited=force)
         else:
-            self._open_question(run)
+            self._open_question(run, invited=force)
 
     # -- approval -------------------------------------------------------------------------------
 
-    def _open_approval(self, run: dict[str, Any]) -> None:
+    def _open_approval(self, run: dict[str, Any], *, invited: bool = False) -> None:
         run_id = run["run_id"]
         approval = run["approvals"][0]
         reviewer = str(self.window.context.settings.get("reviewer") or "reviewer")
@@ -251,9 +267,18 @@ class PersonPrompts:
         except ImportError:
             self._fallback_approval(run_id, approval)
             return
+        current = self.dialog
+        if (
+            isinstance(current, ApprovalDialog)
+            and shiboken6.isValid(current)
+            and current.isVisible()
+            and current.approval_id == approval["id"]
+        ):
+            current.present()  # one window per proposal: bring it forward, guard again
+            return
         dialog = ApprovalDialog(self.window.bridge, approval["id"], reviewer, self.window)
         dialog.decided.connect(lambda _approval_id, _status: self._resume(run_id))
-        self._show(dialog)
+        self._show(dialog, run_id, invited=invited)
 
     def _fallback_approval(self, run_id: str, approval: dict[str, Any]) -> None:
         box = QMessageBox(self.window)
@@ -278,7 +303,7 @@ class PersonPrompts:
 
     # -- question -------------------------------------------------------------------------------
 
-    def _open_question(self, run: dict[str, Any]) -> None:
+    def _open_question(self, run: dict[str, Any], *, invited: bool = False) -> None:
         run_id = run["run_id"]
         question = str(run.get("question_pending") or "")
         try:
@@ -294,13 +319,23 @@ class PersonPrompts:
             return
         dialog = QuestionDialog(self.window.bridge, run_id, question, self.window)
         dialog.answered.connect(lambda answered_run: self._resume(answered_run))
-        self._show(dialog)
+        self._show(dialog, run_id, invited=invited)
 
     def _resume(self, run_id: str) -> None:
         self.withdraw(run_id)
-        self.window.context.resume(run_id)
+        self.window.context.continue_run(run_id)
 
-    def _show(self, dialog: QWidget) -> None:
+    def _show(self, dialog: QWidget, run_id: str | None = None, *, invited: bool = False) -> None:
+        """Non-modal, so the main window keeps working. Opened by itself, the dialog appears
+        without taking the keys the person is typing; asked for, it comes forward focused."""
+        from desktop.widgets.quiet_show import present, show_without_taking_keys
+
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.dialog = dialog
-        dialog.open()  # type: ignore[attr-defined]
+        self._dialog_run = run_id
+        if invited:
+            present(dialog)
+        else:
+            show_without_taking_keys(dialog)
+            # keys pressed now were meant for it: they must not start a run in the main window
+            self.window.run_guard.restart()

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent
+import shiboken6
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
@@ -21,8 +22,14 @@ from PySide6.QtWidgets import (
 from agent_core.statuses import RunStatus
 from desktop import theme
 from desktop.bridge import Bridge
-from desktop.context import WAITING, AppContext
+from desktop.context import DEMO_QUESTION, WAITING, AppContext
+from desktop.models.event_text import cut_words
+from desktop.models.visible_text import visible_line
+from desktop.widgets import demo_text
+from desktop.widgets.approval_guard import ReadGuard
+from desktop.widgets.approval_text import local_time
 from desktop.widgets.banner import BannerArea, Notifier, PersonPrompts
+from desktop.widgets.confirm import ask_first
 from desktop.widgets.runs_panel import (
     CorpusList,
     RunForm,
@@ -31,6 +38,19 @@ from desktop.widgets.runs_panel import (
     read_corpus_titles,
 )
 from desktop.widgets.timeline_view import TimelinePanel
+from desktop.widgets.window_fit import clamp_to_screen, fit_to_screen
+
+
+def owned_elsewhere(run: dict[str, Any]) -> dict[str, Any] | None:
+    """The recorded owner of a `running` run when it is on another computer (None otherwise)."""
+    owner = run.get("owner")
+    if run.get("status") != RunStatus.RUNNING or not owner or owner.get("this_host"):
+        return None
+    return dict(owner)
+
+
+PREFERRED_SIZE = QSize(1440, 880)  # on first start, shrunk to fit the screen
+ACCEPT_EDITS = "acceptEdits"
 
 # Runs that Stop can cancel: every status that is not an end (a `created` one too: it may never
 # be started, and cancelling it ends it cleanly).
@@ -57,17 +77,20 @@ class MainWindow(QMainWindow):
         self.qsettings = qsettings
         self._painted = False
         self._dismissed_interrupted: frozenset[str] = frozenset()
+        self.home_strays = 0  # files nobody approved, seen while no run watched (since dismissed)
         self.setWindowTitle("BriefDesk")
         self.setWindowIcon(icon)
-        self.resize(1440, 880)
         self._build_central()
         self.notifier = Notifier(self, icon)
         self.prompts = PersonPrompts(self)
         self._build_menus()
         self._build_status_bar()
         self._connect()
+        # A Run pressed twice, or meant for a dialog that just opened by itself, starts no run.
+        self.run_guard = ReadGuard(self)
         self._restore_geometry()
         self._update_state_label()  # nothing selected yet: Stop and Resume start disabled
+        self.run_form.question.setFocus()  # the keyboard starts where a new home starts: asking
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -78,7 +101,7 @@ class MainWindow(QMainWindow):
         outer.setSpacing(6)
         self.banners = BannerArea(central)
         outer.addWidget(self.banners)
-        self.runs_panel = RunsPanel()
+        self.runs_panel = RunsPanel(bridge=self.bridge)
         self.run_form = RunForm()
         self.timeline = TimelinePanel()
         centre = QWidget()
@@ -96,8 +119,9 @@ class MainWindow(QMainWindow):
         self.side_tabs.addTab(self.corpus_list, "Corpus")
         if isinstance(self.artifacts_panel, QLabel):  # no artifacts panel in this build
             self.side_tabs.setCurrentWidget(self.summary)
-        self.runs_panel.setMinimumWidth(210)
-        self.side_tabs.setMinimumWidth(240)
+        # Narrow enough that the whole window fits a 1024x700 laptop screen.
+        self.runs_panel.setMinimumWidth(150)
+        self.side_tabs.setMinimumWidth(200)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         for widget in (self.runs_panel, centre, self.side_tabs):
             self.splitter.addWidget(widget)
@@ -127,6 +151,9 @@ class MainWindow(QMainWindow):
         )
         run_menu.addSeparator()
         self.delete_action = self._action(run_menu, "&Delete finished run", self.delete_selected)
+        review_menu = bar.addMenu("Re&view")
+        self.rules_action = self._action(review_menu, "Remembered &rules…", self.open_rules)
+        self.audit_action = self._action(review_menu, "&Audit log…", self.open_audit)
         demo = bar.addMenu("&Demo")
         self.crash_next_action = self._action(
             demo, "Crash at the next tool call", self.demo_crash_next
@@ -168,12 +195,14 @@ class MainWindow(QMainWindow):
         self.run_form.run_button.clicked.connect(self.run_question)
         self.run_form.stop_button.clicked.connect(self.cancel_selected)
         self.bridge.events_arrived.connect(self.timeline.append)
+        self.bridge.events_arrived.connect(self._flag_home_events)
         self.bridge.busy_changed.connect(self._on_busy)
         self.bridge.ready.connect(self._on_ready)
         ctx.runs_loaded.connect(self._on_runs)
         ctx.settings_loaded.connect(self.run_form.apply_settings)
         ctx.run_created.connect(self.select_run)
         ctx.status_changed.connect(self._on_status_changed)
+        ctx.person_step_done.connect(self.prompts.settled)
         ctx.run_stopped.connect(self._on_run_stopped)
         ctx.message.connect(self.show_message)
 
@@ -246,7 +275,7 @@ class MainWindow(QMainWindow):
         ):
             return
         newest = interrupted[0]
-        question = str(newest.get("question", ""))[:80]
+        question = visible_line(cut_words(str(newest.get("question", "")), 80))
         if len(ids) > 1:
             head = (
                 f"{len(ids)} runs were interrupted when their process died. Newest: “{question}”. "
@@ -265,6 +294,35 @@ class MainWindow(QMainWindow):
         )
         banner.setProperty("ids", sorted(ids))
         banner.closed.connect(lambda: setattr(self, "_dismissed_interrupted", ids))
+
+    def _flag_home_events(self, events: list[dict[str, Any]]) -> None:
+        """A file nobody approved appeared while no run watched: say so at the home's level (the
+        event has no run), not on whichever run happens to be selected."""
+        strays = [
+            e for e in events if e.get("run_id") is None and e.get("kind") == "artifact_unexpected"
+        ]
+        if not strays:
+            return
+        self.home_strays += sum(int(e["data"].get("count") or 1) for e in strays)
+        latest = strays[-1]["data"]
+        path = visible_line(str(latest.get("path") or ""))
+        if self.home_strays == 1:
+            text = f"A file nobody approved appeared in the artifacts folder: {path}"
+        else:
+            text = (
+                f"{self.home_strays} files nobody approved appeared in the artifacts folder "
+                f"while no run was watching it. Latest: {path}"
+            )
+        banner = self.banners.show_banner(
+            "home-strays", "warning", text, [("Show the folder", self._show_whole_folder)]
+        )
+        banner.closed.connect(lambda: setattr(self, "home_strays", 0))
+
+    def _show_whole_folder(self) -> None:
+        show_whole_folder = getattr(self.artifacts_panel, "show_whole_folder", None)
+        if show_whole_folder is not None:
+            self.side_tabs.setCurrentWidget(self.artifacts_panel)
+            show_whole_folder()
 
     def _resume_interrupted(self, run_id: str) -> None:
         self.banners.hide_banner("interrupted")
@@ -308,8 +366,9 @@ class MainWindow(QMainWindow):
         active = status in ACTIVE
         self.cancel_action.setEnabled(active)
         self.run_form.stop_button.setEnabled(active)
-        # A `created` run was never driven (say, made by `briefdesk-cli create`): Resume starts it.
-        resumable = status in (RunStatus.INTERRUPTED, RunStatus.CREATED)
+        # Decided or answered (here or in any process), interrupted, never started (`created`),
+        # or failed in a way a retry may mend: the core says whether Resume would go on.
+        resumable = bool(run.get("ready_to_continue")) or owned_elsewhere(run) is not None
         self.resume_action.setEnabled(resumable and not self.bridge.is_driving(run["run_id"]))
 
     def show_message(self, level: str, text: str) -> None:
@@ -322,8 +381,16 @@ class MainWindow(QMainWindow):
     def run_question(self) -> None:
         question = self.run_form.question_text()
         if not question:
-            self.show_message("error", "invalid_arguments: type a question first.")
+            self.show_message("error", "Type a question first.")
             return
+        if self.run_guard.holds():  # the same key pressed twice: one run, not two
+            self.statusBar().showMessage(
+                "Not started: Run was just pressed, or a window just opened. "
+                "Press Run again to start another run.",
+                5000,
+            )
+            return
+        self.run_guard.restart()
         self.context.start_run(question, **self.run_form.options())
 
     def cancel_selected(self) -> None:
@@ -333,8 +400,31 @@ class MainWindow(QMainWindow):
 
     def resume_selected(self) -> None:
         run = self.selected_run()
-        if run is not None:
+        if run is None:
+            return
+        owner = owned_elsewhere(run)
+        if owner is None:
             self.context.resume(run["run_id"])
+        else:
+            self._confirm_take_over(run["run_id"], owner)
+
+    def _confirm_take_over(self, run_id: str, owner: dict[str, Any]) -> None:
+        """Ask first: the run is recorded as running on another computer, which this one cannot
+        see; taking it over is right only if it no longer runs there."""
+        self.take_over_box = ask_first(
+            self,
+            title="Take over this run?",
+            text=(
+                f"This run is recorded as running on another computer, “{owner['host']}” "
+                f"(process {owner['pid']}), since {local_time(str(owner['since']))}.\n\n"
+                "This computer cannot tell whether it still runs there. If it has stopped there "
+                "(the computer was renamed, or BriefDesk was closed), take it over to continue it "
+                "here from its last checkpoint, without repeating a side effect. If it still runs "
+                "there, leave it."
+            ),
+            action="&Take over and resume",
+            on_confirm=lambda: self.context.take_over(run_id),
+        )
 
     def review_selected(self) -> None:
         run = self.selected_run()
@@ -342,10 +432,55 @@ class MainWindow(QMainWindow):
             self.prompts.open_for(run, force=True)
 
     def delete_selected(self) -> None:
+        """Ask first: deleting a run removes its timeline, checkpoints and approvals for good."""
         run = self.selected_run()
-        if run is not None:
-            self.context.delete_run(run["run_id"])
-            self.select_run(None)
+        if run is None:
+            return
+        run_id = run["run_id"]
+
+        def delete() -> None:
+            self.context.delete_run(run_id)
+            if self.runs_panel.selected_run_id() == run_id:
+                self.select_run(None)
+
+        self.delete_box = ask_first(
+            self,
+            title="Delete this run?",
+            text=(
+                f"Delete the run “{cut_words(str(run.get('question') or run_id), 80)}” ({run_id})?"
+                "\n\nIts timeline, checkpoints and approvals are removed for good. Files it wrote "
+                "stay in the artifacts folder."
+            ),
+            action="&Delete",
+            on_confirm=delete,
+            icon=QMessageBox.Icon.Warning,
+            role=QMessageBox.ButtonRole.DestructiveRole,
+        )
+
+    def open_rules(self) -> None:
+        from desktop.widgets.records_windows import RulesWindow
+
+        self._open_records("rules_window", lambda: RulesWindow(self.bridge, self))
+
+    def open_audit(self) -> None:
+        """The audit log, filtered to the selected run (the filter offers every run)."""
+        from desktop.widgets.records_windows import AuditWindow
+
+        run = self.selected_run()
+        run_id = run["run_id"] if run else None
+        self._open_records("audit_window", lambda: AuditWindow(self.bridge, self, run_id=run_id))
+
+    def _open_records(self, name: str, make: Any) -> None:
+        window = getattr(self, name, None)
+        if window is not None and shiboken6.isValid(window):
+            window.reload()
+            window.raise_()
+            window.activateWindow()
+            return
+        window = make()
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        setattr(self, name, window)
+        window.show()
 
     def open_settings(self) -> None:
         from desktop.widgets.settings_dialog import SettingsDialog
@@ -356,23 +491,49 @@ class MainWindow(QMainWindow):
         dialog.open()
         self.settings_dialog = dialog
 
-    def demo_crash_next(self) -> None:
-        if self._confirm_crash("at the next tool call"):
-            self.context.demo_crash_next_tool(self.selected_run(), self.run_form.question_text())
+    def demo_crash_next(self, *, confirm: bool = True) -> None:
+        """Crash at the next tool call of the selected interrupted run, or of a new run of the
+        question in the box, with the form's choices (its Mode box included)."""
+        selected, question = self._demo_target()
+        what = demo_text.crash_next(selected, question, self._mode_label(selected))
+        if not confirm or self._confirm_crash(what):
+            self.context.demo_crash_next_tool(selected, question, **self.run_form.options())
 
-    def demo_crash_write(self) -> None:
-        if self._confirm_crash("right after the brief is written, before the write is confirmed"):
-            self.context.demo_crash_after_write(self.selected_run(), self.run_form.question_text())
-
-    def _confirm_crash(self, where: str) -> bool:
-        answer = QMessageBox.question(
-            self,
-            "Crash demo",
-            f"BriefDesk will kill itself (SIGKILL) {where}.\n\n"
-            "Open it again to see the interrupted "
-            "run and resume it: no side effect is repeated.",
+    def demo_crash_write(self, *, confirm: bool = True) -> None:
+        """Crash right after a write, before it is confirmed. A new run of the question in the
+        box writes without asking only because the Mode box says "Accept edits" (the demo sets
+        it there, and says so); no pending write is ever approved for the person."""
+        selected, question = self._demo_target()
+        before = self.run_form.mode.currentIndex()
+        if selected is None:
+            self.run_form.set_mode(ACCEPT_EDITS)
+        what = demo_text.crash_write(
+            selected, question, self._mode_label(selected), waiting=self.context.pending_approvals()
         )
-        return answer == QMessageBox.StandardButton.Yes
+        if confirm and not self._confirm_crash(what):
+            self.run_form.mode.setCurrentIndex(before)  # nothing happens: the box as it was
+            return
+        self.context.demo_crash_after_write(selected, question, **self.run_form.options())
+
+    def _demo_target(self) -> tuple[dict[str, Any] | None, str]:
+        """The selected run when it is interrupted (the demo resumes it), and the question."""
+        run = self.selected_run()
+        interrupted = run is not None and run.get("status") == RunStatus.INTERRUPTED
+        return (run if interrupted else None), self.run_form.question_text() or DEMO_QUESTION
+
+    def _mode_label(self, run: dict[str, Any] | None) -> str:
+        """How the Mode box names the mode of `run` (None: the mode the box shows now)."""
+        box = self.run_form.mode
+        index = box.findData(run.get("mode")) if run is not None else box.currentIndex()
+        return box.itemText(index) if index >= 0 else str((run or {}).get("mode"))
+
+    def _confirm_crash(self, what: str) -> bool:
+        box = QMessageBox(QMessageBox.Icon.Warning, "Crash demo", what, parent=self)
+        crash = box.addButton("&Crash", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)  # Return never crashes the app
+        box.exec()
+        return box.clickedButton() is crash
 
     def _about(self) -> None:
         import platform
@@ -399,6 +560,9 @@ class MainWindow(QMainWindow):
         geometry = self.qsettings.value("window/geometry")
         if isinstance(geometry, QByteArray | bytes):
             self.restoreGeometry(QByteArray(geometry))
+            clamp_to_screen(self)  # saved on a larger screen, or one that is gone: fit this one
+        else:
+            fit_to_screen(self, PREFERRED_SIZE, centre=True)
         splitter = self.qsettings.value("window/splitter")
         if isinstance(splitter, QByteArray | bytes):
             self.splitter.restoreState(QByteArray(splitter))
@@ -407,6 +571,11 @@ class MainWindow(QMainWindow):
         self.qsettings.setValue("window/geometry", self.saveGeometry())
         self.qsettings.setValue("window/splitter", self.splitter.saveState())
         self.qsettings.sync()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._painted:  # the frame is known now: keep all of it on the screen
+            QTimer.singleShot(0, self, lambda: clamp_to_screen(self))
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -33,11 +33,13 @@ from PySide6.QtWidgets import (
 )
 
 from agent_core.errors import BriefDeskError
-from agent_core.statuses import RunStatus
+from agent_core.statuses import TERMINAL_RUN_STATUSES, RunStatus
 from desktop import theme
 from desktop.context import DEMO_QUESTION
 from desktop.models import event_text
-from desktop.models.runs_model import RUN_ID_ROLE, RUN_ROLE, RunsModel
+from desktop.models.plain_errors import plain_error
+from desktop.models.runs_model import BLOCKED_ROLE, RUN_ID_ROLE, RUN_ROLE, RunsModel
+from desktop.models.visible_text import visible_block
 
 ROW_HEIGHT = 56
 
@@ -76,23 +78,25 @@ class RunDelegate(QStyledItemDelegate):
         title_font.setBold(True)
         painter.setFont(title_font)
         painter.setPen(text_colour)
-        title = painter.fontMetrics().elidedText(
-            str(index.data()), Qt.TextElideMode.ElideRight, width
-        )
+        title = elide_words(painter.fontMetrics(), str(index.data()), width)
         painter.drawText(
             QRect(left, rect.top() + 7, width, 20), Qt.AlignmentFlag.AlignVCenter, title
         )
         small = QFont(option.font)
         small.setPointSizeF(max(7.5, option.font.pointSizeF() - 1))
         painter.setFont(small)
-        label = theme.status_label(status)
         metrics = painter.fontMetrics()
-        pill = QRect(left, rect.top() + 31, metrics.horizontalAdvance(label) + 14, 18)
+        label = theme.status_label(status)
+        pill = self._pill(painter, left, rect.top() + 31, label, colour, selected)
+        blocked = index.data(BLOCKED_ROLE)
+        if blocked:  # a second pill, in the colour of blocks, shortened when the row is narrow
+            room = rect.right() - pill.right() - 14
+            words = f"✖ {blocked} blocked"
+            if metrics.horizontalAdvance(words) + 14 > room:
+                words = f"✖ {blocked}"
+            block_colour = QColor(theme.CATEGORIES["block"][1])
+            pill = self._pill(painter, pill.right() + 5, pill.top(), words, block_colour, selected)
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor("white") if selected else colour)
-        painter.drawRoundedRect(pill, 9, 9)
-        painter.setPen(colour if selected else QColor("white"))
-        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, label)
         muted = text_colour if selected else palette.placeholderText().color()
         painter.setPen(muted)
         when = event_text.parse_time(run.get("created_at"))
@@ -107,6 +111,33 @@ class RunDelegate(QStyledItemDelegate):
             metrics.elidedText(extra, Qt.TextElideMode.ElideRight, extra_rect.width()),
         )
         painter.restore()
+
+    @staticmethod
+    def _pill(
+        painter: QPainter, left: int, top: int, text: str, colour: QColor, selected: bool
+    ) -> QRect:
+        """A rounded label, white on colour (colour on white in a selected row): its rect."""
+        pill = QRect(left, top, painter.fontMetrics().horizontalAdvance(text) + 14, 18)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("white") if selected else colour)
+        painter.drawRoundedRect(pill, 9, 9)
+        painter.setPen(colour if selected else QColor("white"))
+        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
+        return pill
+
+
+def elide_words(metrics: QFontMetrics, text: str, width: int) -> str:
+    """`text` cut to `width` pixels at a word boundary, with an ellipsis (never mid-word,
+    unless a single word is wider than the whole line)."""
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    words = text.split(" ")
+    while len(words) > 1:
+        words.pop()
+        shown = " ".join(words).rstrip(" ,;:.-–—") + "…"
+        if metrics.horizontalAdvance(shown) <= width:
+            return shown
+    return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
 
 
 class RunsList(QListView):
@@ -133,8 +164,10 @@ class RunsList(QListView):
 class RunsPanel(QWidget):
     run_selected = Signal(object)  # run_id or None
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, bridge: Any = None) -> None:
         super().__init__(parent)
+        self.bridge = bridge  # to count each finished run's blocked attempts (optional)
+        self._counted: set[str] = set()
         self.model = RunsModel(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -164,9 +197,34 @@ class RunsPanel(QWidget):
     def set_runs(self, runs: list[dict[str, Any]]) -> None:
         self.model.set_runs(runs)
         self.count_label.setText(f"{len(runs)}" if runs else "")
+        self._count_blocked(runs)
         row = self.model.row_of(self._selected)
         if row >= 0 and self.view.currentIndex().row() != row:
             self._select_row(row)
+
+    def _count_blocked(self, runs: list[dict[str, Any]]) -> None:
+        """Once per finished run (it gets no new attempts): how many a boundary refused,
+        from the audit log, read on the bridge thread."""
+        new = {
+            r["run_id"]
+            for r in runs
+            if r.get("status") in TERMINAL_RUN_STATUSES and r["run_id"] not in self._counted
+        }
+        if self.bridge is None or not new:
+            return
+        self._counted |= new
+
+        def count(ws: Any) -> dict[str, int]:
+            counts = dict.fromkeys(new, 0)
+            for entry in ws.audit_entries():
+                if entry.get("entry") == "block" and entry.get("run_id") in counts:
+                    counts[entry["run_id"]] += 1
+            return counts
+
+        def forget(_exc: Exception) -> None:
+            self._counted -= new  # try again with the next list
+
+        self.bridge.submit(count, on_done=self.model.set_blocked, on_error=forget)
 
     def select_run(self, run_id: str | None) -> None:
         row = self.model.row_of(run_id)
@@ -226,7 +284,7 @@ class RunSummary(QTextBrowser):
         parts = [
             f"<p><span style='background:{colour};color:white;padding:2px 6px'>&nbsp;"
             f"{esc(theme.status_label(status))}&nbsp;</span></p>",
-            f"<p><b>{esc(str(run.get('question') or ''))}</b></p>",
+            f"<p><b>{esc(visible_block(str(run.get('question') or '')))}</b></p>",
             f"<table>{table}</table>",
         ]
         for approval in run.get("approvals") or []:
@@ -236,17 +294,17 @@ class RunSummary(QTextBrowser):
                 f"{esc(str(approval.get('tool')))} → {esc(str(approval.get('target') or ''))}</p>"
             )
         if run.get("question_pending"):
-            parts.append(f"<p>Question for you: {esc(str(run['question_pending']))}</p>")
+            pending = visible_block(str(run["question_pending"]))
+            parts.append(f"<p>Question for you: {esc(pending)}</p>")
         error = run.get("error")
         if error:
             failed = theme.STATUS_COLOURS[RunStatus.FAILED]
-            parts.append(
-                f"<p style='color:{failed}'>{esc(str(error.get('code')))}: "
-                f"{esc(str(error.get('message')))}</p>"
-            )
+            said = plain_error(error.get("code"), error.get("message"))
+            parts.append(f"<p style='color:{failed}'>{esc(said)}</p>")
         if run.get("output"):
             parts.append("<h4>Answer</h4>")
-            parts.append(f"<p style='white-space:pre-wrap'>{esc(str(run['output']))}</p>")
+            output = visible_block(str(run["output"]))  # a model's words: no raw controls
+            parts.append(f"<p style='white-space:pre-wrap'>{esc(output)}</p>")
         self.setHtml("".join(parts))
 
 
@@ -303,7 +361,7 @@ class RunForm(QFrame):
         self.question.setFixedHeight(58)
         self.question.setTabChangesFocus(True)
         grid.addWidget(QLabel("Question"), 0, 0, Qt.AlignmentFlag.AlignTop)
-        grid.addWidget(self.question, 0, 1, 1, 5)
+        grid.addWidget(self.question, 0, 1, 1, 4)
         self.model = QComboBox()
         self.model.addItem("Offline (built in)", "offline")
         self.model.addItem("OpenAI (see Settings)", "openai")
@@ -315,11 +373,11 @@ class RunForm(QFrame):
             combo.setSizeAdjustPolicy(
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
             )
-            combo.setMinimumContentsLength(14)
+            combo.setMinimumContentsLength(10)  # narrow windows too (1024 px laptops)
         grid.addWidget(QLabel("Model"), 1, 0)
         grid.addWidget(self.model, 1, 1)
         grid.addWidget(QLabel("Mode"), 1, 2)
-        grid.addWidget(self.mode, 1, 3)
+        grid.addWidget(self.mode, 1, 3, 1, 2)
         self.run_button = QPushButton("▶  Run")
         self.run_button.setDefault(True)
         self.run_button.setToolTip("Start a run with this question (Ctrl+Enter)")
@@ -329,16 +387,17 @@ class RunForm(QFrame):
         )
         self.stop_button = QPushButton("■  Stop")
         self.stop_button.setToolTip("Cancel the selected run (Ctrl+.)")
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.stop_button)
+        buttons = QVBoxLayout()  # beside the question, so the row of choices stays short
+        buttons.setSpacing(4)
         buttons.addWidget(self.run_button)
-        grid.addLayout(buttons, 1, 4, 1, 2)
+        buttons.addWidget(self.stop_button)
+        buttons.addStretch(1)
+        grid.addLayout(buttons, 0, 5)
         self.corpus = self._folder_row(grid, 2, "Corpus", "the home's corpus")
         self.artifacts = self._folder_row(grid, 3, "Artifacts", "the home's artifacts folder")
-        grid.setColumnStretch(1, 1)
-        grid.setColumnStretch(3, 1)
-        grid.setColumnStretch(5, 1)
+        grid.setColumnStretch(1, 2)
+        grid.setColumnStretch(3, 3)  # the modes have the longer names
+        grid.setColumnStretch(5, 0)  # Run, Stop and Browse… keep their size
         self._user_picked = False
         self.model.activated.connect(self._picked)
         self.mode.activated.connect(self._picked)
@@ -370,6 +429,12 @@ class RunForm(QFrame):
             return  # never overwrite what the person chose for this run
         self.model.setCurrentIndex(max(0, self.model.findData(settings.get("model", "offline"))))
         self.mode.setCurrentIndex(max(0, self.mode.findData(settings.get("mode", "default"))))
+
+    def set_mode(self, mode: str) -> None:
+        """Show `mode` in the Mode box, as the person's choice for the next run (a demo says
+        its mode here, where every run's mode is read)."""
+        self.mode.setCurrentIndex(max(0, self.mode.findData(mode)))
+        self._user_picked = True
 
     def question_text(self) -> str:
         return self.question.toPlainText().strip()

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from agent_core.workspace import PROVIDER_PRESETS, Preset
-from desktop.bridge import error_text
+from desktop.models.plain_errors import keyring_backend_name, plain_exception
 
 if TYPE_CHECKING:
     from agent_core.workspace import Settings  # what `settings()` returns, via the façade
@@ -54,8 +54,7 @@ MODES = (
 
 
 def describe_key_status(status: dict[str, Any]) -> str:
-    backend = str(status.get("backend", ""))
-    where = "the environment (BRIEFDESK_OPENAI_API_KEY)" if backend == "environment" else backend
+    where = keyring_backend_name(str(status.get("backend", "")))
     return (
         f"A key is stored in {where}." if status.get("stored") else f"No key stored yet ({where})."
     )
@@ -270,11 +269,23 @@ class SettingsDialog(QDialog):
 
     def _save_failed(self, exc: Exception) -> None:
         self.buttons.setEnabled(True)
-        self.show_error(error_text(exc))
+        self.show_error(plain_exception(exc))
 
     def show_error(self, text: str) -> None:
         self.error_label.setText(text)
         self.error_label.setVisible(True)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Grow (never shrink) so every wrapped message shows whole: a long keyring message
+        is never clipped, and nothing else is squeezed to make room for it."""
+        layout = self.layout()
+        if layout is None:
+            return
+        layout.activate()
+        needed = max(layout.totalHeightForWidth(self.width()), self.sizeHint().height())
+        if needed > self.height():
+            self.resize(self.width(), needed)
 
     def test_connection(self) -> None:
         """One small request to the endpoint as shown (not yet saved), off the GUI thread."""
@@ -297,11 +308,13 @@ class SettingsDialog(QDialog):
         ok = bool(result.get("ok"))
         self.test_result.setText(("Connected. " if ok else "Failed. ") + str(result["message"]))
         self.test_result.setStyleSheet(f"color: {OK_COLOUR if ok else ERROR_COLOUR};")
+        self._fit()
 
     def _test_failed(self, exc: Exception) -> None:
         self.test_button.setEnabled(True)
-        self.test_result.setText(error_text(exc))
+        self.test_result.setText(plain_exception(exc))
         self.test_result.setStyleSheet(f"color: {ERROR_COLOUR};")
+        self._fit()
 
     def refresh_key_status(self) -> None:
         self.bridge.submit(
@@ -315,29 +328,36 @@ class SettingsDialog(QDialog):
         if not key.strip():
             self.key_status.setText("Paste a key first.")
             return
-        self.key_field.clear()  # the dialog never holds the key longer than needed
+        # The field keeps the key until the keyring has it: a failed store loses nothing typed.
         self.store_key_button.setEnabled(False)
+        self.key_status.setStyleSheet("")
         self.key_status.setText("Storing the key…")
-
         self.bridge.submit(
             lambda ws: ws.set_key(KEY_NAME, key),
-            on_done=self._show_key_status,
-            on_error=self._key_failed,
+            on_done=self._key_stored,
+            on_error=lambda exc: self._key_failed(exc, "The key was not stored"),
         )
+
+    def _key_stored(self, status: dict[str, Any]) -> None:
+        self.key_field.clear()  # stored: the dialog no longer needs to hold it
+        self._show_key_status(status)
 
     def delete_key(self) -> None:
         self.bridge.submit(
             lambda ws: ws.delete_key(KEY_NAME),
             on_done=self._show_key_status,
-            on_error=self._key_failed,
+            on_error=lambda exc: self._key_failed(exc, "The key was not removed"),
         )
 
     def _show_key_status(self, status: dict[str, Any]) -> None:
         self.store_key_button.setEnabled(True)
         self.key_status.setText(describe_key_status(status))
         self.key_status.setStyleSheet("")
+        self._fit()
 
-    def _key_failed(self, exc: Exception) -> None:
+    def _key_failed(self, exc: Exception, what: str | None = None) -> None:
         self.store_key_button.setEnabled(True)
-        self.key_status.setText(error_text(exc))
-        self.key_status.setStyleSheet("color: #d64545;")
+        reason = plain_exception(exc)
+        self.key_status.setText(f"{what}. {reason}" if what else reason)
+        self.key_status.setStyleSheet(f"color: {ERROR_COLOUR};")
+        self._fit()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import QItemSelection, Qt, Signal
-from PySide6.QtGui import QFontDatabase, QPainter, QPaintEvent
+from PySide6.QtCore import QEvent, QItemSelection, QObject, Qt, Signal
+from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence, QPainter, QPaintEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -32,17 +32,30 @@ from desktop.models.timeline_model import (
     TOOL,
     TimelineModel,
 )
+from desktop.models.visible_text import visible_block
 
 COLUMN_WIDTHS = {TIME: 96, KIND: 138, TOOL: 112, DURATION: 70, OUTCOME: 92}
 FOLLOW_SLACK = 2  # rows' worth of pixels still counted as "at the bottom"
+CHIP_MOVES = {Qt.Key.Key_Left: -1, Qt.Key.Key_Up: -1, Qt.Key.Key_Right: 1, Qt.Key.Key_Down: 1}
 
 
 class TimelineTable(QTableView):
-    """A table that paints a hint when it is empty."""
+    """A table that paints a hint when it is empty: what to do when the run has no events,
+    and that nothing matches when the filter hides every event."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.empty_text = "Select a run on the left, or press Run (Ctrl+Enter) to start one."
+        self.run_empty_text = "Select a run on the left, or press Run (Ctrl+Enter) to start one."
+        self.no_match_text = ""  # set while a filter hides every event of the run
+
+    @property
+    def empty_text(self) -> str:
+        """The hint painted over the empty table now."""
+        return self.no_match_text or self.run_empty_text
+
+    @empty_text.setter
+    def empty_text(self, text: str) -> None:
+        self.run_empty_text = text
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -136,16 +149,21 @@ class TimelinePanel(QWidget):
             button.setCheckable(True)
             button.setChecked(True)
             button.setIcon(theme.badge_icon(colour, glyph))
-            button.setToolTip(f"Show {label.lower()}")
+            button.setToolTip(f"Show {label.lower()} (arrow keys move, Space toggles)")
             button.setText(label)
+            button.setAccessibleName(label)
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
             button.setAutoRaise(True)
             button.toggled.connect(lambda on, c=category: self.proxy.set_category_enabled(c, on))
             bar.addWidget(button)
             self.kind_buttons[category] = button
+        self.chips = ChipKeys(list(self.kind_buttons.values()), self)
         bar.addSpacing(6)
         self.search = QLineEdit(self)
-        self.search.setPlaceholderText("Filter events: text, tool, path…")
+        self.search.setPlaceholderText("Filter events: text, tool, path, outcome… (Ctrl+F)")
+        self.find_shortcut = QShortcut(QKeySequence(QKeySequence.StandardKey.Find), self)
+        self.find_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.find_shortcut.activated.connect(self.focus_filter)
         self.search.setClearButtonEnabled(True)
         self.search.setMinimumWidth(120)
         self.search.textChanged.connect(self.proxy.set_text)
@@ -176,6 +194,11 @@ class TimelinePanel(QWidget):
     def set_empty_text(self, text: str) -> None:
         self.table.empty_text = text
         self.table.viewport().update()
+
+    def focus_filter(self) -> None:
+        """Ctrl+F: type to filter, whatever had the keyboard before."""
+        self.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search.selectAll()
 
     # -- auto-scroll -----------------------------------------------------------------------------
 
@@ -212,7 +235,8 @@ class TimelinePanel(QWidget):
         # import is a lookup, and redacting is pure (no keyring, no I/O).
         from agent_core.workspace import Workspace
 
-        self.detail.setPlainText(json.dumps(Workspace.redact(event), indent=2, ensure_ascii=False))
+        text = json.dumps(Workspace.redact(event), indent=2, ensure_ascii=False)
+        self.detail.setPlainText(visible_block(text))  # JSON leaves C1 and bidi controls raw
 
     def selected_event(self) -> dict[str, Any] | None:
         # From the source model, not index.data(): a dict through QVariant comes back as a
@@ -227,5 +251,55 @@ class TimelinePanel(QWidget):
         total = self.model.rowCount()
         shown = self.proxy.rowCount()
         text = f"{total:,} events" if shown == total else f"{shown:,} of {total:,}"
-        self.count_label.setText(text)
+        self.count_label.setText("No match" if total and not shown else text)
+        self.table.no_match_text = self._no_match_text() if total and not shown else ""
         self.table.viewport().update()
+
+    def _no_match_text(self) -> str:
+        typed = " ".join(self.search.text().split())
+        hidden = [b.text().lower() for b in self.kind_buttons.values() if not b.isChecked()]
+        what = f"No event matches “{typed}”" if typed else "No event of the kinds shown"
+        if hidden:
+            what += f" ({', '.join(hidden)} hidden)"
+        return f"{what}. Clear the filter or show more kinds to see the run's events."
+
+
+class ChipKeys(QObject):
+    """Makes a row of toggle chips one Tab stop: only the current chip takes Tab focus, the
+    arrow keys (and Home/End) move between chips, Space toggles the focused one."""
+
+    def __init__(self, chips: list[QToolButton], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.chips = chips
+        for chip in chips:
+            chip.installEventFilter(self)
+        self.current = 0
+        self._set_current(0)
+
+    def _set_current(self, index: int) -> None:
+        self.current = index
+        for i, chip in enumerate(self.chips):
+            chip.setFocusPolicy(
+                Qt.FocusPolicy.StrongFocus if i == index else Qt.FocusPolicy.ClickFocus
+            )
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched not in self.chips:
+            return False
+        index = self.chips.index(watched)  # type: ignore[arg-type]
+        if event.type() == QEvent.Type.FocusIn and index != self.current:
+            self._set_current(index)  # a click: Tab comes back to the chip last used
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            key = Qt.Key(event.key())
+            target = None
+            if key in CHIP_MOVES:
+                target = (index + CHIP_MOVES[key]) % len(self.chips)
+            elif key == Qt.Key.Key_Home:
+                target = 0
+            elif key == Qt.Key.Key_End:
+                target = len(self.chips) - 1
+            if target is not None:
+                self._set_current(target)
+                self.chips[target].setFocus(Qt.FocusReason.TabFocusReason)
+                return True
+        return False

@@ -7,15 +7,18 @@ their targets never collide; decisions are proven from the database and the file
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from agent_core.workspace import Workspace
 from desktop.bridge import Bridge
+from desktop.widgets import approval_guard
 from desktop.widgets.approval_dialog import ApprovalDialog
 from desktop.widgets.diff_view import ADDED, CHANGED, EQUAL, FOLD, REMOVED, build_diff
 from desktop.widgets.markdown_highlighter import content_summary, markdown_spans
@@ -25,6 +28,35 @@ from tests.support.cli import CliRunner
 QUESTION = "How do checkpoints make agent runs durable?"
 REVIEWER = "alice"
 SCREENSHOTS_ENV = "BRIEFDESK_SCREENSHOTS_DIR"  # set it to also save the grabs there (docs)
+
+
+class SkippingClock:
+    """The read guard's clock: real time, plus whatever the test skips (the guard is tested in
+    test_cockpit_guard; here the dialog is read, then acted on)."""
+
+    def __init__(self) -> None:
+        self.skipped = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.skipped
+
+    def pass_the_guard(self) -> None:
+        self.skipped += approval_guard.GUARD_MS / 1000
+
+
+CLOCK = SkippingClock()
+
+
+@pytest.fixture(autouse=True)
+def guard_clock(monkeypatch: pytest.MonkeyPatch) -> SkippingClock:
+    monkeypatch.setattr(approval_guard, "clock", CLOCK)
+    return CLOCK
+
+
+def read_it(qtbot: Any, dialog: ApprovalDialog) -> None:
+    """What the dialog shows has been read: the guard passes (Close enables with it)."""
+    CLOCK.pass_the_guard()
+    qtbot.waitUntil(dialog.close_button.isEnabled, timeout=5000)
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +90,7 @@ def open_dialog(qtbot: Any, bridge: Bridge, approval_id: str) -> ApprovalDialog:
     dialog.resize(1180, 860)
     dialog.show()
     qtbot.waitUntil(lambda: dialog.info is not None, timeout=10_000)
+    read_it(qtbot, dialog)
     return dialog
 
 
@@ -133,14 +166,19 @@ def test_dialog_shows_what_will_be_written_where(qtbot: Any, bridge: Bridge, ws:
     assert dialog.approve_button.isEnabled() and not dialog.banner.isVisible()
 
 
-def test_approve_with_ctrl_enter_records_the_decision(
+def test_approve_with_its_own_shortcut_records_the_decision(
     qtbot: Any, bridge: Bridge, ws: Workspace
 ) -> None:
     ap = waiting_run(ws, "approve")["approvals"][0]
     dialog = open_dialog(qtbot, bridge, ap["id"])
     dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
     with qtbot.waitSignal(dialog.decided, timeout=10_000) as signal:
-        qtbot.keyClick(dialog, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        qtbot.keyClick(
+            dialog,
+            Qt.Key.Key_A,
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+        )
     assert signal.args == [ap["id"], "approved"]
     stored = ws.get_approval(ap["id"])
     assert (stored["status"], stored["reviewer"]) == ("approved", REVIEWER)
@@ -186,6 +224,7 @@ def test_edit_to_a_valid_path_approves_a_new_version_that_resume_writes(
     qtbot.waitUntil(
         lambda: str(root / "briefs" / "edited.md") in dialog.validation_label.text(), timeout=5000
     )
+    read_it(qtbot, dialog)
     qtbot.waitUntil(dialog.approve_edited_button.isEnabled, timeout=3000)
     assert dialog.diff.model.added == len(ap["args"]["content"].splitlines()) + 1
     with qtbot.waitSignal(dialog.decided, timeout=10_000) as signal:
@@ -211,7 +250,12 @@ def test_edit_outside_the_artifacts_folder_is_refused_inline_and_writes_nothing(
     _start_edit(qtbot, dialog, "../secret.txt")
     qtbot.waitUntil(lambda: "path_outside_scope" in dialog.validation_label.text(), timeout=5000)
     assert not dialog.approve_edited_button.isEnabled()
-    qtbot.keyClick(dialog.content_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    read_it(qtbot, dialog)
+    qtbot.keyClick(
+        dialog.content_edit,
+        Qt.Key.Key_A,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
     qtbot.wait(300)
     assert [a["id"] for a in ws.list_approvals(run_id=run["run_id"])] == [ap["id"]]
     assert ws.get_approval(ap["id"])["status"] == "pending"
@@ -282,10 +326,11 @@ def test_a_target_changed_on_disk_shows_the_new_diff_and_approving_answers_targe
     model = dialog.diff.model
     assert model.old_lines == [first_line, "", "Notes a person wrote meanwhile."]
     assert model.removed == 1 and model.added == len(ap["args"]["content"].splitlines()) - 2
+    read_it(qtbot, dialog)  # the new diff was shown: read it before deciding
     with qtbot.waitSignal(dialog.decided, timeout=1500, raising=False) as signal:
         qtbot.mouseClick(dialog.approve_button, Qt.MouseButton.LeftButton)
     assert not signal.signal_triggered
-    qtbot.waitUntil(lambda: "target_changed" in dialog.error_label.text(), timeout=5000)
+    qtbot.waitUntil(lambda: "changed since" in dialog.error_label.text(), timeout=5000)
     assert ws.get_approval(ap["id"])["status"] == "pending"
     assert target.read_text().endswith("Notes a person wrote meanwhile.\n")
 
@@ -319,7 +364,9 @@ def test_a_superseded_proposal_says_so_and_offers_the_newest_version(
     qtbot.mouseClick(dialog.newest_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.target_label.text() == newest["target"], timeout=5000)
     assert dialog.approval_id == newest["id"] and "version 2" in dialog.title_label.text()
-    assert dialog.approve_button.isEnabled() and not dialog.banner.isVisible()
+    assert not dialog.banner.isVisible()
+    read_it(qtbot, dialog)  # a new proposal shown: guarded again, then decidable
+    assert dialog.approve_button.isEnabled()
 
 
 # -- screenshots for the docs -----------------------------------------------------------------

@@ -77,6 +77,7 @@ def test_the_panel_lists_each_file_with_its_state_and_opens_it(
     panel = ArtifactsPanel(bridge)
     qtbot.addWidget(panel)
     panel.show()
+    panel.scope_combo.setCurrentIndex(panel.scope_combo.findData("folder"))  # every file
     panel.set_run(run)
     qtbot.waitUntil(lambda: len(panel.states) == 3, timeout=5000)
     assert rows(panel) == {
@@ -109,8 +110,9 @@ def test_the_panel_refreshes_live_when_the_watcher_flags_a_write(
     bridge.start_following(150)
     panel = ArtifactsPanel(bridge)
     qtbot.addWidget(panel)
+    panel.scope_combo.setCurrentIndex(panel.scope_combo.findData("folder"))  # a stray file too
     panel.set_run(run)
-    qtbot.waitUntil(lambda: panel.folder_label.text().count(run["run_id"]) == 1, timeout=3000)
+    qtbot.waitUntil(lambda: "Whole folder" in panel.folder_label.text(), timeout=3000)
     with watching(ws.store, root):
         fd = os.open(root / "surprise.md", os.O_WRONLY | os.O_CREAT, 0o644)
         os.write(fd, b"# surprise\n")

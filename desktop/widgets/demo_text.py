@@ -1,0 +1,63 @@
+"""What the Demo menu's crash demos say before they act: which run, which question, which mode.
+
+A demo acts for the person only in what they confirm here. It never decides a proposal that
+waits for a person; when it runs in a mode that writes without asking, that mode is named here
+and shown in the Mode box.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+AFTER = (
+    "\n\nOpen BriefDesk again to see the interrupted run and resume it: no side effect is repeated."
+)
+
+
+def _quoted(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    if len(text) > limit:
+        text = text[:limit].rsplit(" ", 1)[0] + "…"
+    return f"“{text}”"
+
+
+def crash_next(selected: dict[str, Any] | None, question: str, mode_label: str) -> str:
+    """The confirmation of "Crash at the next tool call"."""
+    if selected is not None:
+        head = (
+            "BriefDesk resumes the selected interrupted run "
+            f"{_quoted(str(selected.get('question') or ''))} (mode: {mode_label}) and kills "
+            "itself (SIGKILL) at its next tool call."
+        )
+    else:
+        head = (
+            "BriefDesk starts the question in the box as a new run and kills itself (SIGKILL) "
+            f"at its first tool call.\n\nQuestion: {_quoted(question)}\nMode: {mode_label}"
+        )
+    return head + AFTER
+
+
+def crash_write(
+    selected: dict[str, Any] | None, question: str, mode_label: str, *, waiting: int = 0
+) -> str:
+    """The confirmation of "Crash after the write, before confirmation"."""
+    if selected is not None:
+        head = (
+            "BriefDesk resumes the selected interrupted run "
+            f"{_quoted(str(selected.get('question') or ''))} (mode: {mode_label}) and kills "
+            "itself (SIGKILL) right after its brief is written, before the write is confirmed. "
+            "If the write needs an approval, it waits for you as usual."
+        )
+    else:
+        head = (
+            f"BriefDesk starts the question in the box as a new run in mode {mode_label} "
+            "(now shown in the Mode box): the brief is written without asking anyone. Right "
+            "after the write, before it is confirmed, BriefDesk kills itself (SIGKILL)."
+            f"\n\nQuestion: {_quoted(question)}\nMode: {mode_label}"
+        )
+    if waiting:
+        head += (
+            f"\n\n{waiting} proposal{'s' if waiting != 1 else ''} waiting for a person "
+            f"still wait{'' if waiting != 1 else 's'} for you: this demo approves nothing."
+        )
+    return head + AFTER

@@ -1,0 +1,159 @@
+"""A real X screen for tests that drive the app as a person does: Xvfb with a window manager
+(openbox), real X input through xdotool, and screenshots of the whole screen.
+
+Xvfb's `-fbdir` keeps its framebuffer in a file in XWD format; `screenshot()` reads that file,
+so a picture shows exactly what the X server shows (window frames and all), with no extra tool.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.support.secret_service import running_in_ci
+
+PROGRAMS = {"Xvfb": "xvfb", "openbox": "openbox", "xdotool": "xdotool"}
+
+
+def free_display() -> int:
+    for number in range(90, 300):
+        if (
+            not Path(f"/tmp/.X{number}-lock").exists()
+            and not Path(f"/tmp/.X11-unix/X{number}").exists()
+        ):
+            return number
+    raise RuntimeError("no free X display number")
+
+
+@dataclass
+class XScreen:
+    display: str
+    fbdir: Path
+    size: tuple[int, int]
+
+    def env(self) -> dict[str, str]:
+        return {"DISPLAY": self.display, "QT_QPA_PLATFORM": "xcb"}
+
+    def xdotool(self, *args: str, timeout: float = 30) -> str:
+        env = {**os.environ, "DISPLAY": self.display}
+        done = subprocess.run(
+            ["xdotool", *args], capture_output=True, text=True, env=env, timeout=timeout
+        )
+        if done.returncode != 0:
+            raise AssertionError(f"xdotool {' '.join(args)} failed: {done.stderr.strip()}")
+        return done.stdout.strip()
+
+    def wait_window(self, name: str, timeout: float = 60) -> str:
+        """The id of a visible window whose title matches `name` (a regex), once it shows."""
+        deadline = time.monotonic() + timeout
+        while True:
+            env = {**os.environ, "DISPLAY": self.display}
+            found = subprocess.run(
+                ["xdotool", "search", "--onlyvisible", "--name", name],
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=10,
+            ).stdout.split()
+            if found:
+                return found[-1]
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no window named {name!r} within {timeout} s")
+            time.sleep(0.1)
+
+    def window_name(self, window: str) -> str:
+        return self.xdotool("getwindowname", window)
+
+    def active_window(self) -> str:
+        return self.xdotool("getactivewindow")
+
+    def geometry(self, window: str) -> tuple[int, int, int, int]:
+        """x, y, width, height of `window` on the screen."""
+        values = dict(
+            line.split("=", 1)
+            for line in self.xdotool("getwindowgeometry", "--shell", window).splitlines()
+        )
+        return int(values["X"]), int(values["Y"]), int(values["WIDTH"]), int(values["HEIGHT"])
+
+    def screenshot(self, path: Path) -> Path:
+        """The whole screen as a PNG (read from Xvfb's XWD framebuffer file)."""
+        from PySide6.QtGui import QImage
+
+        data = (self.fbdir / "Xvfb_screen0").read_bytes()
+        header = struct.unpack(">25I", data[:100])
+        header_size, width, height = header[0], header[4], header[5]
+        bits_per_pixel, bytes_per_line, ncolors = header[11], header[12], header[19]
+        assert bits_per_pixel == 32, "Xvfb was started with depth 24 (32 bits per pixel)"
+        start = header_size + ncolors * 12
+        pixels = data[start : start + bytes_per_line * height]
+        image = QImage(pixels, width, height, bytes_per_line, QImage.Format.Format_RGB32).copy()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        image.save(str(path))
+        return path
+
+
+def _need_programs() -> None:
+    missing = [pkg for prog, pkg in PROGRAMS.items() if shutil.which(prog) is None]
+    if missing:
+        message = f"missing Debian packages: {' '.join(missing)}"
+        if running_in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@contextmanager
+def x_screen(tmp: Path, size: tuple[int, int] = (1024, 768)) -> Iterator[XScreen]:
+    """Xvfb (with its framebuffer in a file) and openbox on a free display, stopped after."""
+    _need_programs()
+    number = free_display()
+    fbdir = tmp / "xfb"
+    fbdir.mkdir(parents=True, exist_ok=True)
+    server = subprocess.Popen(
+        [
+            "Xvfb",
+            f":{number}",
+            "-screen",
+            "0",
+            f"{size[0]}x{size[1]}x24",
+            "-nolisten",
+            "tcp",
+            "-fbdir",
+            str(fbdir),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wm: subprocess.Popen[bytes] | None = None
+    try:
+        socket = Path(f"/tmp/.X11-unix/X{number}")
+        deadline = time.monotonic() + 20
+        while not socket.exists():
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError("Xvfb did not start")
+            time.sleep(0.05)
+        screen = XScreen(f":{number}", fbdir, size)
+        wm = subprocess.Popen(
+            ["openbox", "--sm-disable"],
+            env={**os.environ, "DISPLAY": screen.display},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        yield screen
+    finally:
+        for proc in (wm, server):
+            if proc is None:
+                continue
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
