@@ -9,7 +9,7 @@ VENV="${BRIEFDESK_VENV:-.venv}"
 PYTHON="${PYTHON:-python3}"
 DEB_PACKAGES="fonts-dejavu-core xvfb xauth libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 \
 libxkbcommon-x11-0 libxcb-image0 libxcb-render-util0 libxcb-shape0 libegl1 libgl1 \
-gnome-keyring dbus-x11 libsecret-tools desktop-file-utils appstream"
+gnome-keyring dbus-x11 libsecret-tools desktop-file-utils appstream openbox xdotool"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
@@ -45,7 +45,8 @@ ensure_venv() {
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     say "Installing BriefDesk and its test tools into $VENV (first time: a few minutes)"
     "$VENV/bin/python" -m pip install -q --upgrade pip
-    "$VENV/bin/python" -m pip install -q -e ".[test]"
+    # The build backend's notes (editable-install advice) are for packagers, not for a first run.
+    PYTHONWARNINGS=ignore "$VENV/bin/python" -m pip install -q -e ".[test]"
     echo "$want" > "$stamp"
   fi
 }
@@ -76,7 +77,7 @@ case "$cmd" in
     stamp="$VENV/.briefdesk-package-installed"
     if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(cat "$VENV/.briefdesk-installed")" ]; then
       say "Installing the packaging tools (PyInstaller) into $VENV"
-      "$VENV/bin/python" -m pip install -q -e ".[package]"
+      PYTHONWARNINGS=ignore "$VENV/bin/python" -m pip install -q -e ".[package]"
       cp "$VENV/.briefdesk-installed" "$stamp"
     fi
     say "Building the app bundle (a few minutes on 2 cores)"
@@ -91,7 +92,7 @@ case "$cmd" in
     stamp="$VENV/.briefdesk-bench-installed"
     if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(cat "$VENV/.briefdesk-installed")" ]; then
       say "Installing the benchmark extras into $VENV"
-      "$VENV/bin/python" -m pip install -q -e ".[bench]"
+      PYTHONWARNINGS=ignore "$VENV/bin/python" -m pip install -q -e ".[bench]"
       cp "$VENV/.briefdesk-installed" "$stamp"
     fi
     exec "$VENV/bin/python" benchmarks/run_all.py "$@"

@@ -1,0 +1,149 @@
+"""Regenerate the README's screenshots: `.venv/bin/python docs/make_screenshots.py`.
+
+It makes a demo home in a temp folder with `briefdesk-cli` (a finished run with blocked
+attempts, a remembered rule, a run waiting for approval), opens the real window offscreen in the
+light and the dark palette, and saves grabs of the main window, the approval dialog during its
+read guard, and the Rules and Audit windows into docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "docs" / "screenshots"
+QUESTION = "How do checkpoints make agent runs durable?"
+
+
+def cli(home: Path, *args: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-m", "agent_core.cli", "--home", str(home), "--json", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    return dict(json.loads(done.stdout))
+
+
+def make_home(folder: Path) -> Path:
+    home = folder / "home"
+    script = folder / "compromised.json"
+    script.write_text(
+        json.dumps(
+            [
+                {"call": "search_corpus", "args": {"query": "checkpoints"}},
+                {"call": "read_document", "args": {"path": "../../../etc/passwd"}},
+                {"call": "fetch_url", "args": {"url": "http://attacker.example/x"}},
+                {
+                    "call": "save_brief",
+                    "args": {"relative_path": "team/notes.md", "content": "# Notes\n"},
+                },
+                {"say": "Saved."},
+            ]
+        )
+    )
+    first = cli(home, "run", "--question", "Vendor notes for a reviewer", "--model",
+                f"scripted:{script}")
+    approval = first["approvals"][0]  # type: ignore[index]
+    cli(home, "approvals", "approve", approval["id"], "--reviewer", "alice", "--remember", "home")
+    cli(home, "resume", str(first["run_id"]))
+    cli(home, "run", "--question", QUESTION)  # waits for approval
+    return home
+
+
+def shoot(home: Path, theme: str) -> None:
+    os.environ["BRIEFDESK_THEME"] = theme
+    os.environ["BRIEFDESK_APPROVAL_GUARD_MS"] = "4000"  # the dialog is grabbed inside its guard
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.app import build_window, start_background
+    from desktop.theme import apply_theme
+
+    app = QApplication.instance() or QApplication([])
+    apply_theme(app)  # type: ignore[arg-type]
+    settings = QSettings(str(home.parent / f"qs-{theme}.ini"), QSettings.Format.IniFormat)
+    window = build_window(home, settings)
+    window.resize(1280, 800)
+    window.show()
+    start_background(window, 200)
+    suffix = "" if theme == "light" else "-dark"
+
+    def waiting_run() -> dict[str, object] | None:
+        return next(
+            (r for r in window.context.runs.values() if r["status"] == "waiting_approval"), None
+        )
+
+    def step(n: int = 0) -> None:
+        run = waiting_run()
+        if run is None or window.timeline.model.rowCount() == 0:
+            if n > 200:
+                raise SystemExit("the demo home never loaded")
+            QTimer.singleShot(100, lambda: step(n + 1))
+            return
+        window.select_run(str(run["run_id"]))
+        QTimer.singleShot(1500, lambda: main_and_dialog(run))
+
+    def main_and_dialog(run: dict[str, object]) -> None:
+        window.grab().save(str(OUT / f"main-window{suffix}.png"))
+        window.prompts.open_for(run, force=True)
+        dialog = window.prompts.dialog
+        if dialog is not None:
+            dialog.resize(1000, 640)
+        QTimer.singleShot(2000, grab_dialog)  # inside the guard: Approve counts down
+
+    def grab_dialog() -> None:
+        dialog = window.prompts.dialog
+        if dialog is not None and theme == "light":
+            dialog.grab().save(str(OUT / "approval-guard.png"))
+        QTimer.singleShot(300, records)
+
+    def records() -> None:
+        if window.prompts.dialog is not None:
+            window.prompts.dialog.close()
+        window.open_rules()
+        window.open_audit()
+        window.audit_window.set_filters(run_id="")
+        QTimer.singleShot(1500, grab_records)
+
+    def grab_records() -> None:
+        from PySide6.QtGui import QPainter, QPixmap
+
+        rules, audit = window.rules_window.grab(), window.audit_window.grab()
+        both = QPixmap(max(rules.width(), audit.width()), rules.height() + audit.height() + 12)
+        both.fill(window.palette().window().color())
+        painter = QPainter(both)
+        painter.drawPixmap(0, 0, rules)
+        painter.drawPixmap(0, rules.height() + 12, audit)
+        painter.end()
+        both.save(str(OUT / f"rules-and-audit{suffix}.png"))
+        window.close()
+        app.quit()
+
+    QTimer.singleShot(500, step)
+    app.exec()
+
+
+def main() -> None:
+    theme = sys.argv[1] if len(sys.argv) > 1 else None
+    if theme is None:  # one process per palette: a QApplication's palette is set once
+        with tempfile.TemporaryDirectory() as tmp:
+            home = make_home(Path(tmp))
+            for each in ("light", "dark"):
+                subprocess.run(
+                    [sys.executable, __file__, each, str(home)], cwd=ROOT, check=True
+                )
+        return
+    shoot(Path(sys.argv[2]), theme)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    main()
