@@ -48,8 +48,9 @@ def make_home(folder: Path) -> Path:
             ]
         )
     )
-    first = cli(home, "run", "--question", "Vendor notes for a reviewer", "--model",
-                f"scripted:{script}")
+    first = cli(
+        home, "run", "--question", "Vendor notes for a reviewer", "--model", f"scripted:{script}"
+    )
     approval = first["approvals"][0]  # type: ignore[index]
     cli(home, "approvals", "approve", approval["id"], "--reviewer", "alice", "--remember", "home")
     cli(home, "resume", str(first["run_id"]))
@@ -137,9 +138,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             home = make_home(Path(tmp))
             for each in ("light", "dark"):
-                subprocess.run(
-                    [sys.executable, __file__, each, str(home)], cwd=ROOT, check=True
-                )
+                subprocess.run([sys.executable, __file__, each, str(home)], cwd=ROOT, check=True)
         return
     shoot(Path(sys.argv[2]), theme)
 
