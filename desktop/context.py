@@ -88,7 +88,8 @@ class AppContext(QObject):
             if _person_step_landed(before, run):
                 self.person_step_done.emit(run["run_id"])
                 if run["run_id"] in self.driven_here:
-                    self.continue_run(run["run_id"])  # decided elsewhere: go on, as after a click
+                    # Decided elsewhere: go on, as after a click (unless another process did).
+                    self.continue_run(run["run_id"], echo=True)
 
     def _merge_run(self, run: dict[str, Any]) -> None:
         old = self.runs.get(run["run_id"], {}).get("status")
@@ -144,15 +145,16 @@ class AppContext(QObject):
 
         self.bridge.submit(lambda ws: ws.take_over(run_id), on_done=taken, on_error=self._report)
 
-    def continue_run(self, run_id: str) -> None:
+    def continue_run(self, run_id: str, *, echo: bool = False) -> None:
         """Drive the run on unless this window drives it already (a decision made here and its
-        echo from the events both ask to continue: the second ask is quietly dropped)."""
+        echo from the events both ask to continue: the second ask is quietly dropped). With
+        `echo` (the events said it may go on), another process taking it first is no error."""
         if self.bridge.is_driving(run_id):
             return
         self.driven_here.add(run_id)
-        self.bridge.drive(run_id, on_error=self._report_unless_continued_elsewhere)
+        self.bridge.drive(run_id, on_error=self._report_unless_taken if echo else self._report)
 
-    def _report_unless_continued_elsewhere(self, exc: Exception) -> None:
+    def _report_unless_taken(self, exc: Exception) -> None:
         if getattr(exc, "code", None) == ErrorCode.RUN_IN_PROGRESS:
             return  # another process took it on first: its events will show it going
         self._report(exc)

@@ -18,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "screenshots"
 QUESTION = "How do checkpoints make agent runs durable?"
+SCREEN = {"name": "desktop", "x": 0, "y": 0, "width": 1440, "height": 900, "logicalDpi": 96}
 
 
 def cli(home: Path, *args: str) -> dict[str, object]:
@@ -137,8 +138,14 @@ def main() -> None:
     if theme is None:  # one process per palette: a QApplication's palette is set once
         with tempfile.TemporaryDirectory() as tmp:
             home = make_home(Path(tmp))
+            # An offscreen screen of a desktop monitor's size (the default one is 800x800).
+            screen = Path(tmp) / "screen.json"
+            screen.write_text(json.dumps({"screens": [SCREEN]}))
+            env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={screen}"}
             for each in ("light", "dark"):
-                subprocess.run([sys.executable, __file__, each, str(home)], cwd=ROOT, check=True)
+                subprocess.run(
+                    [sys.executable, __file__, each, str(home)], cwd=ROOT, check=True, env=env
+                )
         return
     shoot(Path(sys.argv[2]), theme)
 
