@@ -283,6 +283,9 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationDisplayName("BriefDesk")
     app.setApplicationVersion(_version())
     app.setDesktopFileName(APP_ID)  # Wayland's app id and the taskbar's icon: the .desktop entry
+    from desktop.gui_thread_gc import GuiThreadGarbageCollector
+
+    collector = GuiThreadGarbageCollector(app)  # noqa: F841  (lives as long as main runs)
     theme.apply_theme(app)
     window = build_window(args.home)  # None: $BRIEFDESK_HOME or the user data folder
     app.setWindowIcon(window.windowIcon())

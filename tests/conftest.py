@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Iterator
@@ -19,6 +20,27 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
 from tests.support.cli import CliRunner  # noqa: E402
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_garbage_collection_in_background_threads() -> Iterator[None]:
+    """As the app does (desktop/gui_thread_gc.py): the cycle collector would run in whichever
+    thread allocates (a bridge, a watcher's scan) and free a Qt object there, which can crash
+    the whole test process; it runs on the main thread, between tests, instead."""
+    thresholds = gc.get_threshold()
+    gc.disable()
+    yield
+    gc.enable()
+    gc.set_threshold(*thresholds)
+
+
+@pytest.fixture(autouse=True)
+def _collect_garbage_between_tests() -> Iterator[None]:
+    from desktop.gui_thread_gc import collect_due
+
+    thresholds = gc.get_threshold()
+    yield
+    collect_due(thresholds)  # what the automatic collector would have done by now
 
 
 @pytest.fixture

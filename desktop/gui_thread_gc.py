@@ -1,0 +1,41 @@
+"""Garbage collection on the GUI thread only.
+
+Python's cycle collector runs in whichever thread happens to allocate when a threshold is
+crossed: the bridge's loop, a `to_thread` worker, the artifacts watcher's scan. If a cycle it
+frees holds a Qt object (a dialog and the lambda connected to its signal), that object is
+destroyed on the wrong thread, and Qt may crash (a segfault seen in the test suite). So the
+automatic collector is switched off and this timer collects on the GUI thread instead, each
+generation when its own threshold is crossed, as the collector itself would (Anki does the
+same). Reference counting still frees everything that is not in a cycle at once.
+"""
+
+from __future__ import annotations
+
+import gc
+
+from PySide6.QtCore import QObject, QTimer
+
+INTERVAL_MS = 1000
+
+
+class GuiThreadGarbageCollector(QObject):
+    def __init__(self, parent: QObject, interval_ms: int = INTERVAL_MS) -> None:
+        super().__init__(parent)
+        self.thresholds = gc.get_threshold()
+        gc.disable()
+        self._timer = QTimer(self)
+        self._timer.timeout.connect(self.collect)
+        self._timer.start(interval_ms)
+
+    def collect(self) -> None:
+        collect_due(self.thresholds)
+
+
+def collect_due(thresholds: tuple[int, ...]) -> None:
+    """Collect each generation whose count is past its threshold, youngest first, as the
+    automatic collector would have."""
+    counts = gc.get_count()
+    for generation in range(3):
+        if counts[generation] <= thresholds[generation]:
+            break
+        gc.collect(generation)
