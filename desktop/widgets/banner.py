@@ -196,7 +196,7 @@ class PersonPrompts:
         self._alerted: set[str] = set()
         self._opened: set[str] = set()
         self._banner_run: str | None = None
-        self.dialog: QWidget | None = None
+        self._dialog: QWidget | None = None
         self._dialog_run: str | None = None  # the run whose dialog `dialog` is
 
     @staticmethod
@@ -236,13 +236,24 @@ class PersonPrompts:
             self.window.banners.hide_banner("person")
             self._banner_run = None
 
+    @property
+    def dialog(self) -> QWidget | None:
+        """The dialog last opened, while it exists (it deletes itself when closed)."""
+        dialog = self._dialog
+        return dialog if dialog is not None and shiboken6.isValid(dialog) else None
+
+    @dialog.setter
+    def dialog(self, dialog: QWidget | None) -> None:
+        self._dialog = dialog
+
     def settled(self, run_id: str) -> None:
         """The run's decision or answer landed (maybe from another process): nothing is left
         to ask, so the banner goes and an open dialog for it closes."""
         self.withdraw(run_id)
-        if self._dialog_run == run_id and self.dialog is not None:
-            dialog, self.dialog, self._dialog_run = self.dialog, None, None
-            if shiboken6.isValid(dialog):  # a decision made in it closed (and deleted) it already
+        dialog = self.dialog  # None when a decision made in it closed (and deleted) it already
+        if self._dialog_run == run_id:
+            self.dialog, self._dialog_run = None, None
+            if dialog is not None:
                 dialog.close()
 
     def open_for(self, run: dict[str, Any], *, force: bool = False) -> None:
