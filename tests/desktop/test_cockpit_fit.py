@@ -24,10 +24,9 @@ SCREEN = {"width": 1024, "height": 700}
 QUESTION = "How do checkpoints make agent runs durable?"
 
 PROBE = r"""
-import json, sys
+import json, sys, time
 from pathlib import Path
 from PySide6.QtCore import QRect, QSettings
-from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 home, out, approval_id = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
@@ -42,11 +41,18 @@ ini = str(out / "BriefDesk.ini")
 report = {"screen": list(app.primaryScreen().availableGeometry().getRect())}
 
 def rect(r): return list(r.getRect())
-def settle(): QTest.qWait(200)
-def wait_for(check, ms=20000):
-    for _ in range(ms // 20):
+# Wait with time.sleep, which lets go of the GIL: the bridge thread imports the whole core
+# while the GUI thread waits, and a wait that kept the GIL starved it (a flaky 20 s timeout).
+def pump(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents(); time.sleep(0.01)
+def settle(): pump(0.2)
+def wait_for(check, seconds=60):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
         if check(): return
-        QTest.qWait(20)
+        pump(0.02)
     raise SystemExit("timed out")
 
 window = build_window(home, QSettings(ini, QSettings.Format.IniFormat))
