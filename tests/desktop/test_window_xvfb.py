@@ -14,18 +14,9 @@ import pytest
 from PySide6.QtGui import QImage
 
 from tests.desktop.test_app_helpers import in_ci, run_app
+from tests.support.xscreen import free_display
 
 pytestmark = pytest.mark.xvfb
-
-
-def free_display() -> int:
-    for number in range(90, 200):
-        if (
-            not Path(f"/tmp/.X{number}-lock").exists()
-            and not Path(f"/tmp/.X11-unix/X{number}").exists()
-        ):
-            return number
-    raise RuntimeError("no free X display number")
 
 
 @pytest.fixture

@@ -89,3 +89,18 @@ def file_identity(path: Path) -> tuple[int, int]:
     """(inode, mtime in ns): a rewrite, even an atomic one with equal content, changes it."""
     st = path.stat()
     return st.st_ino, st.st_mtime_ns
+
+
+# A process that claims the run the way a driving process does, then lives on as its owner
+# until killed (argv: HOME RUN_ID).
+CLAIMER = """
+import sys, time
+from agent_core.run import lifecycle
+from agent_core.storage.owner import Owner
+from agent_core.workspace import Workspace
+ws = Workspace(sys.argv[1])
+with ws.store.write() as conn:
+    lifecycle.claim(conn, sys.argv[2], Owner.current())
+print("claimed", flush=True)
+time.sleep(120)
+"""

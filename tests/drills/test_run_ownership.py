@@ -16,23 +16,16 @@ import pytest
 from agent_core.providers.offline import slug
 from agent_core.run import lifecycle
 from agent_core.storage.owner import Owner
-from tests.drills.drill_support import DEMO_QUESTION, double_execution_problems, turn_problems
+from tests.drills.drill_support import (
+    CLAIMER,
+    DEMO_QUESTION,
+    double_execution_problems,
+    turn_problems,
+)
 from tests.support.cli import REPO_ROOT, CliRunner, cli_env
 
 pytestmark = pytest.mark.slow
 
-# Claims the run the way a driving process does, then holds it until killed.
-CLAIMER = """
-import sys, time
-from agent_core.run import lifecycle
-from agent_core.storage.owner import Owner
-from agent_core.workspace import Workspace
-ws = Workspace(sys.argv[1])
-with ws.store.write() as conn:
-    lifecycle.claim(conn, sys.argv[2], Owner.current())
-print("claimed", flush=True)
-time.sleep(120)
-"""
 
 # Imports the CLI and the Agents SDK first, then waits for the start line, so two racers reach
 # `resume` within milliseconds of each other instead of seconds of import apart.

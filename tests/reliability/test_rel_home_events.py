@@ -17,7 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +30,6 @@ from desktop.bridge import _read_changes
 
 QUESTION = "How do checkpoints make agent runs durable?"
 WRITE = "import sys; open(sys.argv[1], 'w').write(sys.argv[2])"
-
-
-@pytest.fixture
-def ws(home: Path) -> Iterator[Workspace]:
-    workspace = Workspace(home)
-    yield workspace
-    workspace.close()
 
 
 def rows(db: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:

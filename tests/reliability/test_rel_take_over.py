@@ -26,25 +26,12 @@ from typing import Any
 import pytest
 
 from agent_core import cli
-from tests.drills.drill_support import DEMO_QUESTION, double_execution_problems
+from tests.drills.drill_support import CLAIMER, DEMO_QUESTION, double_execution_problems
 from tests.support.cli import REPO_ROOT, cli_env
 
 pytestmark = pytest.mark.slow
 
 OTHER_HOST = "other-host-7"
-
-# Claims the run the way a driving process does, then holds it until killed (a live owner).
-CLAIMER = """
-import sys, time
-from agent_core.run import lifecycle
-from agent_core.storage.owner import Owner
-from agent_core.workspace import Workspace
-ws = Workspace(sys.argv[1])
-with ws.store.write() as conn:
-    lifecycle.claim(conn, sys.argv[2], Owner.current())
-print("claimed", flush=True)
-time.sleep(120)
-"""
 
 
 def call(home: Path, *args: str) -> tuple[int, dict[str, Any], str]:
