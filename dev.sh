@@ -2,14 +2,16 @@
 # BriefDesk developer entry point: `./dev.sh run` opens the app, `./dev.sh test` runs every test.
 # Works from a fresh clone with only Python 3.11+ on Debian/Ubuntu: it creates .venv, installs
 # the Python packages and, when run as root, the few Debian packages that are missing (fonts,
-# Xvfb and Qt's xcb libraries, gnome-keyring + D-Bus for the keyring tests).
+# Xvfb and Qt's xcb libraries, gnome-keyring + D-Bus for the keyring tests, PostgreSQL's server
+# for the team-mode tests, which start a throwaway cluster of their own).
 set -eu
 cd "$(dirname "$0")"
 VENV="${BRIEFDESK_VENV:-.venv}"
 PYTHON="${PYTHON:-python3}"
 DEB_PACKAGES="fonts-dejavu-core xvfb xauth libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 \
 libxkbcommon-x11-0 libxcb-image0 libxcb-render-util0 libxcb-shape0 libegl1 libgl1 \
-gnome-keyring dbus-x11 libsecret-tools desktop-file-utils appstream openbox xdotool"
+gnome-keyring dbus-x11 libsecret-tools desktop-file-utils appstream openbox xdotool \
+postgresql"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 

@@ -39,9 +39,14 @@ class Approval:
     decided_at: str | None = None
     decided_by_rule: str | None = None
     consumed_at: str | None = None
+    desk: str | None = None
+    """The desk whose run proposed it (None: a row from before team mode, this home's)."""
+    base_digest: str | None = None
+    """The blob holding the target's content when proposed (None: a new file, or older row)."""
 
     def to_json(self) -> ApprovalView:
-        data = {k: v for k, v in self.__dict__.items() if k not in ("thread_id", "call_id")}
+        hidden = ("thread_id", "call_id", "base_digest")
+        data = {k: v for k, v in self.__dict__.items() if k not in hidden}
         data["status"] = str(self.status)
         return ApprovalView(**data)  # type: ignore[typeddict-item]
 

@@ -63,7 +63,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, func, select
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
@@ -72,6 +71,7 @@ from agent_core.canonical import now_iso
 from agent_core.events import Event, EventKind
 from agent_core.mounts import pseudo_mount_points, system_folder_reason
 from agent_core.statuses import TERMINAL_RUN_STATUSES, RunStatus, SideEffectStatus
+from agent_core.storage.dialect_insert import insert_for
 from agent_core.storage.engine import Store
 from agent_core.storage.schema import artifact_sightings, events, ledger, runs
 from agent_core.storage.timeline import append_event
@@ -187,7 +187,7 @@ def _record(conn: Connection, fid: _FileId, watcher_run_id: str | None) -> Sight
         verdict = Verdict.UNEXPECTED
         run_ids = _watching_runs(conn, fid.path, watcher_run_id)
     inserted = conn.execute(
-        sqlite_insert(artifact_sightings)
+        insert_for(conn, artifact_sightings)
         .values(
             path=fid.path,
             content_hash=fid.content_hash,
@@ -393,7 +393,7 @@ def _record_summary(
             }
             for b in batch_sightings
         ]
-        conn.execute(sqlite_insert(artifact_sightings).on_conflict_do_nothing(), rows_to_insert)
+        conn.execute(insert_for(conn, artifact_sightings).on_conflict_do_nothing(), rows_to_insert)
         recorded += batch_sightings
     if recorded:
         data: dict[str, Any] = {

@@ -19,7 +19,7 @@ from agent_core.terminal_text import terminal_block, terminal_line
 from agent_core.version import version
 
 API = 1
-GLOBAL_VALUE_OPTIONS = ("--home", "--corpus", "--artifacts")
+GLOBAL_VALUE_OPTIONS = ("--home", "--corpus", "--artifacts", "--db")
 EXIT_ERROR = 2
 EXIT_RUN_FAILED = 1
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
@@ -66,7 +66,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def split_globals(argv: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
-    """Pull --home/--json/--corpus/--artifacts from anywhere on the command line."""
+    """Pull --home/--db/--json/--corpus/--artifacts from anywhere on the command line."""
     found: dict[str, Any] = {"json": False}
     rest: list[str] = []
     items = list(argv)
@@ -84,7 +84,8 @@ def split_globals(argv: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
                 value = items[i]
             if not value.strip():
                 # An empty --home would silently be the default home: refuse it instead.
-                raise UsageError(f"{name} needs a folder, not an empty value")
+                what = "a PostgreSQL URL" if name == "--db" else "a folder"
+                raise UsageError(f"{name} needs {what}, not an empty value")
             found[name.lstrip("-")] = value
         else:
             rest.append(arg)
@@ -199,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _workspace(globals_: dict[str, Any]) -> Any:
     from agent_core.workspace import Workspace
 
-    return Workspace(globals_.get("home"))
+    return Workspace(globals_.get("home"), db=globals_.get("db"))
 
 
 TAKE_OVER_HELP = (

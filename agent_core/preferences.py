@@ -80,6 +80,8 @@ class Settings:
     """Fetches a run may make at most."""
     memory_ttl_days: float = field(default=90, metadata=_key("memory.ttl_days"))
     """Days before a long-term memory expires."""
+    db_url: str | None = field(default=None, metadata=_key("db.url"))
+    """The team's PostgreSQL database (never with a password); None: the home's SQLite file."""
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -249,6 +251,28 @@ def _base_url(value: object) -> str:
     return value
 
 
+def _db_url(value: object) -> str | None:
+    """A PostgreSQL URL without a password, or null/"" for the home's SQLite file."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str) or len(value) > MAX_URL_CHARS or not value.isprintable():
+        raise _Invalid(
+            "db.url takes a PostgreSQL URL such as postgresql://desk@db.example.org/team."
+        )
+    from agent_core.storage.location import parse_db_url
+
+    try:
+        location = parse_db_url(value)
+    except BriefDeskError as exc:
+        raise _Invalid(exc.message) from None
+    if location.url.password is not None:
+        raise _Invalid(
+            "db.url must not carry a password: it would sit in a file. Store it with "
+            f"`briefdesk-cli keys set {location.key_name}` (or use PGPASSFILE)."
+        )
+    return value.strip()
+
+
 def _allowlist(value: object) -> tuple[str, ...]:
     message = 'network.allowlist takes a list of domains (["example.org"] or "a.org,b.org").'
     if isinstance(value, str):
@@ -289,7 +313,8 @@ _VALIDATORS: dict[str, Callable[[object], Any]] = {
     "network.max_bytes": _count("network.max_bytes", MAX_NETWORK_BYTES, "bytes"),
     "network.max_calls": _count("network.max_calls", MAX_NETWORK_CALLS, "calls"),
     "memory.ttl_days": _memory_ttl,
+    "db.url": _db_url,
 }
 _FIELD_OF: dict[str, str] = {f.metadata["key"]: f.name for f in fields(Settings)}
-_TEXT_KEYS = frozenset({"reviewer", "model", "openai.base_url", "openai.model"})
+_TEXT_KEYS = frozenset({"reviewer", "model", "openai.base_url", "openai.model", "db.url"})
 assert set(_FIELD_OF) == set(_VALIDATORS), "every setting has exactly one validator"

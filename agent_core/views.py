@@ -39,6 +39,8 @@ class ApprovalView(TypedDict):
     decided_at: str | None
     decided_by_rule: str | None
     consumed_at: str | None
+    desk: str | None
+    """The desk (installation) whose run proposed it; null for rows older than team mode."""
     content_field: NotRequired[str | None]
     """The argument a reviewer reads as the target's new content (a diff); null: none."""
     path_field: NotRequired[str | None]

@@ -38,7 +38,9 @@ from agent_core.storage import audit, memory, timeline
 from agent_core.storage import runs as run_rows
 from agent_core.storage import settings as settings_store
 from agent_core.storage.blobs import release_run_blobs
+from agent_core.storage.desks import desk_id
 from agent_core.storage.engine import Store
+from agent_core.storage.location import chosen_db_url, parse_db_url, with_password
 from agent_core.storage.migrate import open_store
 from agent_core.storage.schema import (
     approvals,
@@ -69,14 +71,49 @@ if TYPE_CHECKING:
 
 
 class Workspace:
-    def __init__(self, home: str | Path | None = None) -> None:
+    """One home on this desk, and the store its runs live in.
+
+    `store` holds runs, timelines, proposals, decisions and rules: the home's SQLite file, or in
+    team mode a PostgreSQL database shared by several desks (`db`, $BRIEFDESK_DB or the
+    `db.url` setting). `desk_store` is always the home's own file: this desk's settings, its
+    corpus index and long-term memory, which stay on the desk.
+    """
+
+    def __init__(self, home: str | Path | None = None, *, db: str | None = None) -> None:
         self.home = Home(resolve_home_dir(home))
         self.home.ensure()
         configure_logging(self.home.logs)
-        self.store: Store = open_store(self.home.db_path)
+        self.desk_store: Store = open_store(self.home.db_path)
+        try:
+            self.store: Store = self._open_team_store(db)
+        except BaseException:
+            self.desk_store.dispose()
+            raise
+        self.desk = desk_id()
+
+    def _open_team_store(self, explicit: str | None) -> Store:
+        if explicit is not None and not explicit.strip():
+            raise BriefDeskError(
+                ErrorCode.INVALID_ARGUMENTS,
+                "The database URL is empty: give --db postgresql://..., or leave --db out to "
+                "use the home's SQLite file.",
+            )
+        with self.desk_store.read() as conn:
+            stored = settings_store.get_db_url(conn)
+        url = chosen_db_url(explicit, stored)
+        if url is None:
+            return self.desk_store
+        return open_store(with_password(parse_db_url(url)))
+
+    @property
+    def team_mode(self) -> bool:
+        """True when runs live in a team's PostgreSQL database rather than the home's file."""
+        return self.store is not self.desk_store
 
     def close(self) -> None:
-        self.store.dispose()
+        if self.team_mode:
+            self.store.dispose()
+        self.desk_store.dispose()
 
     def follow_events(self, follower: Callable[[list[EventView]], None]) -> Callable[[], None]:
         """Hear of this process's events as soon as they commit, on the committing thread
@@ -87,13 +124,13 @@ class Workspace:
 
     def settings(self) -> Settings:
         """The stored preferences, with the reviewer always a name (null: the OS user name)."""
-        with self.store.read() as conn:
+        with self.desk_store.read() as conn:  # preferences are this desk's own
             prefs = settings_store.get_settings(conn)
         return prefs if prefs.reviewer else replace(prefs, reviewer=default_reviewer())
 
     def set_setting(self, key: str, value: Any) -> Settings:
         """Validate and store one setting (`invalid_arguments` on a bad one); the new settings."""
-        with self.store.write() as conn:
+        with self.desk_store.write() as conn:
             settings_store.set_setting(conn, key, value)
         return self.settings()
 
@@ -204,7 +241,12 @@ class Workspace:
         # Known keys are masked in what the corpus tools hand the model (a thread: the keyring).
         await asyncio.to_thread(load_known_secrets, _key_name(row.model))
         live = run_rows.effective_status(row) is RunStatus.RUNNING  # claim answers run_in_progress
-        driver = RunDriver(self.store, run_id, self.settings())
+        driver = RunDriver(
+            self.store,
+            run_id,
+            self.settings(),
+            desk_store=self.desk_store if self.team_mode else None,
+        )
         if not live:
             # A checkpoint this version cannot load is refused before the claim, so the
             # refusal changes nothing: no status change, no run_resumed event.
@@ -231,14 +273,21 @@ class Workspace:
 
         return [
             *load_items(conn, row.thread_id, exclude_run=row.run_id),  # a replay: not its own
-            *self._memory_notes(conn),
+            *self._memory_notes(None if self.team_mode else conn),
             {"role": "user", "content": row.question},
         ]
 
-    def _memory_notes(self, conn: Connection) -> list[dict[str, str]]:
-        """Long-term memory a new run starts with: only the remembered audience type."""
+    def _memory_notes(self, conn: Connection | None) -> list[dict[str, str]]:
+        """Long-term memory a new run starts with: only the remembered audience type. Read in
+        the claim's transaction (`conn`), or apart from it when memory stays on the desk."""
         user = str(self.settings()["reviewer"])
-        facts = memory.recall(conn, tenant="local", user=user, purpose="brief_audience")
+        if conn is None:
+            with self.desk_store.read() as desk_conn:
+                facts = memory.recall(
+                    desk_conn, tenant="local", user=user, purpose="brief_audience"
+                )
+        else:
+            facts = memory.recall(conn, tenant="local", user=user, purpose="brief_audience")
         return [
             {
                 "role": "developer",
@@ -436,11 +485,11 @@ class Workspace:
         return len(entries)
 
     def memories(self) -> list[dict[str, Any]]:
-        with self.store.read() as conn:
+        with self.desk_store.read() as conn:
             return memory.list_all(conn)
 
     def delete_user_memory(self, user: str) -> int:
-        with self.store.write() as conn:
+        with self.desk_store.write() as conn:
             return memory.delete_user(conn, user)
 
     # -- what the window needs (desktop façade) --

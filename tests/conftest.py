@@ -62,3 +62,17 @@ def ws(home: Path) -> Iterator[object]:
 def cli(home: Path) -> CliRunner:
     """Runs `briefdesk-cli` in a real subprocess on the test's home."""
     return CliRunner(home)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> object:
+    """The session's real PostgreSQL server (tests/support/pg.py)."""
+    from tests.support import pg
+
+    return pg.server()
+
+
+@pytest.fixture
+def pg_url(pg_server: object) -> str:
+    """A fresh team database (migrated), as a `postgresql://` URL without a password."""
+    return pg_server.create_database()  # type: ignore[attr-defined, no-any-return]

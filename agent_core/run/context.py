@@ -27,6 +27,8 @@ class RunContext:
     store: Store
     record: RunRecord
     settings: Settings
+    desk_store: Store | None = None
+    """This desk's own store (corpus index, memory) when `store` is a team database."""
     started_clock: float = field(default_factory=time.monotonic)
     # The SDK RunState of the current pause, until the first write of the pause saves it (with
     # checkpoint A, in one commit).

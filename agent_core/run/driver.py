@@ -207,10 +207,12 @@ def validate_model_spec(spec: str) -> None:
 class RunDriver:
     """Drives one run in this process until it stops (waits, ends or fails)."""
 
-    def __init__(self, store: Store, run_id: str, settings: Settings) -> None:
+    def __init__(
+        self, store: Store, run_id: str, settings: Settings, *, desk_store: Store | None = None
+    ) -> None:
         self.store = store
         self.run_id = run_id
-        self.ctx = RunContext(store, RunRecord(store, run_id), settings)
+        self.ctx = RunContext(store, RunRecord(store, run_id), settings, desk_store=desk_store)
         self.gate = ToolGate(self.ctx)
         self.executor = ToolExecutor(self.ctx, admit=self.gate.admit_unpaused)
         self.checkpoints = CheckpointStore(store)

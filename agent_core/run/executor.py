@@ -112,6 +112,7 @@ class ToolExecutor:
                 return self._replay(conn, tool, call_id, entry)
         env = ToolEnv(
             store=self.store,
+            desk_store=self.ctx.desk_store,
             scope=self.ctx.tool_scope(),
             run_id=self.run_id,
             call_id=call_id,

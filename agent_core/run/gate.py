@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from openai.types.responses import ResponseFunctionToolCall
 from sqlalchemy import Connection, select
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from agent_core import crash
 from agent_core.approvals import Approval, change_request_result, is_expired
@@ -28,6 +27,7 @@ from agent_core.statuses import ApprovalStatus, RunStatus, ToolOutcomeStatus
 from agent_core.storage import approvals as approval_rows
 from agent_core.storage import audit
 from agent_core.storage import runs as run_rows
+from agent_core.storage.dialect_insert import insert_for
 from agent_core.storage.schema import rules as rules_table
 from agent_core.storage.schema import tool_calls
 from agent_core.storage.timeline import append_event
@@ -73,7 +73,7 @@ class ToolGate:
             fresh: list[ResponseFunctionToolCall] = []
             for call in calls:
                 inserted = conn.execute(
-                    sqlite_insert(tool_calls)
+                    insert_for(conn, tool_calls)
                     .values(
                         run_id=self.run_id,
                         call_id=call.call_id,

@@ -1,4 +1,8 @@
-"""SQLite engines: one writer path (BEGIN IMMEDIATE), one reader path, stable error codes.
+"""Store engines: one writer path, one reader path, stable error codes.
+
+SQLite (the home's `state.db`) is described below; a team's PostgreSQL database gets the same
+Store with engines from `storage/postgres.py` (its writers queue on an advisory lock, the
+equivalent of BEGIN IMMEDIATE, so both backends commit events in `seq` order).
 
 Two processes (the app and `briefdesk-cli`) share one `state.db`. WAL lets readers run beside a
 writer; every write transaction starts with BEGIN IMMEDIATE so a writer takes the lock up front
@@ -30,6 +34,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, QueuePool
 
 from agent_core.errors import BriefDeskError, ErrorCode, storage_full
 from agent_core.events import Event
+from agent_core.storage.location import StoreKind, StoreLocation, sqlite_location
 
 log = logging.getLogger(__name__)
 
@@ -157,18 +162,38 @@ def translate_db_error(exc: BaseException, db_path: Path) -> BriefDeskError | No
     return None
 
 
+def _is_driver_error(exc: BaseException) -> bool:
+    """A psycopg error raised on the driver itself (the prepared hot path, a dropped server)."""
+    module = type(exc).__module__
+    return module.startswith("psycopg") and isinstance(exc, Exception)
+
+
 class Store:
-    """The durable store of one home: a write engine and a read engine over `state.db`.
+    """The durable store of one home: a write engine and a read engine over `state.db`, or
+    over a team's PostgreSQL database (`location`).
 
     Each thread keeps one write and one read connection checked out between transactions
     (a transaction on a held connection costs half of a pool checkout); a nested transaction
     on the same thread, which is rare, takes another connection from the pool.
     """
 
-    def __init__(self, db_path: Path) -> None:
-        self.db_path = db_path
-        self.write_engine = make_engine(db_path, begin="BEGIN IMMEDIATE")
-        self.read_engine = make_engine(db_path, begin="BEGIN")
+    def __init__(self, where: Path | StoreLocation) -> None:
+        self.location = where if isinstance(where, StoreLocation) else sqlite_location(where)
+        self.kind = self.location.kind
+        if self.kind is StoreKind.POSTGRESQL:
+            from agent_core.storage import postgres
+
+            self.db_path = Path(self.location.shown)  # for messages only: there is no file
+            self.write_engine = postgres.make_engine(self.location, writer=True)
+            self.read_engine = postgres.make_engine(self.location, writer=False)
+            self._translate: Callable[[BaseException], BriefDeskError | None] = lambda exc: (
+                postgres.translate_error(exc, self.location)
+            )
+        else:
+            self.db_path = Path(str(self.location.db_path))
+            self.write_engine = make_engine(self.db_path, begin="BEGIN IMMEDIATE")
+            self.read_engine = make_engine(self.db_path, begin="BEGIN")
+            self._translate = lambda exc: translate_db_error(exc, self.db_path)
         self._held = threading.local()
         self._pid = os.getpid()
         # Writers of this process queue here, not in SQLite's busy handler: it sleeps in steps
@@ -220,7 +245,7 @@ class Store:
                 yield held
         except BaseException as exc:
             held.info.pop(NEW_EVENTS, None)
-            if isinstance(exc, (DBAPIError, sqlite3.Error)):
+            if isinstance(exc, (DBAPIError, sqlite3.Error)) or _is_driver_error(exc):
                 # The database failed, not the caller: start the next transaction afresh. A
                 # refusal raised inside (approval_already_resolved, ...) only rolled back.
                 setattr(self._held, slot, None)
@@ -260,13 +285,20 @@ class Store:
     def _translated(self) -> Iterator[None]:
         try:
             yield
-        except (DBAPIError, sqlite3.Error) as exc:
-            mapped = translate_db_error(exc, self.db_path)
+        except Exception as exc:
+            if not (isinstance(exc, (DBAPIError, sqlite3.Error)) or _is_driver_error(exc)):
+                raise
+            mapped = self._translate(exc)
             if mapped is None:
                 raise
             raise mapped from None
 
     def integrity_check(self) -> str:
+        """ "ok" when the database is sound (PostgreSQL checks its pages itself)."""
+        if self.kind is StoreKind.POSTGRESQL:
+            with self.read() as conn:
+                conn.exec_driver_sql("SELECT 1")
+            return "ok"
         with self.read() as conn:
             return str(conn.exec_driver_sql("PRAGMA integrity_check").scalar())
 

@@ -20,10 +20,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from filelock import FileLock, Timeout
+from sqlalchemy import Connection
 
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.storage import engine
 from agent_core.storage.engine import Store, translate_db_error
+from agent_core.storage.location import StoreKind, StoreLocation
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
@@ -88,6 +90,11 @@ def _declared_head() -> str | None:
             parents.add(parent)
     heads = revisions - parents
     return heads.pop() if len(heads) == 1 else None
+
+
+def declared_head() -> str | None:
+    """The head as the version files declare it (no Alembic import); see `_declared_head`."""
+    return _declared_head()
 
 
 def current_revision(db_path: Path) -> str | None:
@@ -172,11 +179,19 @@ def backup_database(db_path: Path, revision: str) -> Path:
     return target
 
 
-def upgrade(db_path: Path, target: str | None = None) -> None:
-    """Upgrade the database to `target` (any known revision; the head by default) under the lock."""
+def run_migrations(conn: Connection, target: str) -> None:
+    """Alembic's upgrade to `target` on an open connection (the caller holds the lock)."""
     from alembic import command
     from alembic.config import Config
 
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.attributes["connection"] = conn
+    command.upgrade(cfg, target)
+
+
+def upgrade(db_path: Path, target: str | None = None) -> None:
+    """Upgrade the database to `target` (any known revision; the head by default) under the lock."""
     target = target or head_revision()
 
     store = Store(db_path)
@@ -186,12 +201,9 @@ def upgrade(db_path: Path, target: str | None = None) -> None:
             if revision == target:
                 return
             backup = backup_database(db_path, revision) if revision is not None else None
-            cfg = Config()
-            cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
             try:
                 with store.write_engine.connect() as conn:
-                    cfg.attributes["connection"] = conn
-                    command.upgrade(cfg, target)
+                    run_migrations(conn, target)
                     conn.commit()
             except Exception:
                 # The migration ran in one transaction, now rolled back: the database is as it
@@ -204,8 +216,15 @@ def upgrade(db_path: Path, target: str | None = None) -> None:
         store.dispose()
 
 
-def open_store(db_path: Path) -> Store:
-    """Open (creating or upgrading as needed) the store of one home."""
+def open_store(where: Path | StoreLocation) -> Store:
+    """Open (creating or upgrading as needed) the store of one home, or a team's database."""
+    if isinstance(where, StoreLocation):
+        if where.kind is StoreKind.POSTGRESQL:
+            from agent_core.storage.team_migrate import open_team_store
+
+            return open_team_store(where)
+        where = Path(str(where.db_path))
+    db_path = where
     db_path.parent.mkdir(parents=True, exist_ok=True)
     revision = current_revision(db_path)
     if revision is not None and revision == _declared_head():

@@ -4,8 +4,8 @@ A checkpoint is written at every tool boundary. Building a Core statement, compu
 key and setting up a result object cost more than the durable commit itself (see
 benchmarks/bench_checkpoint.py), so those few statements are compiled once from the same Table
 objects (one schema, any dialect) and executed on the DB-API cursor of the caller's connection,
-inside the transaction SQLAlchemy manages. Errors are the driver's own (`sqlite3.Error`), which
-`Store` maps to stable codes as it does for every statement.
+inside the transaction SQLAlchemy manages. Errors are the driver's own (`sqlite3.Error`,
+`psycopg.Error`), which `Store` maps to stable codes as it does for every statement.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ Param = str | int | float | bytes | None
 class DriverCursor(Protocol):
     """What the hot path reads back from a DB-API cursor."""
 
-    lastrowid: int | None
     rowcount: int
 
     def fetchone(self) -> tuple[object, ...] | None: ...

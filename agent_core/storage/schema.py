@@ -51,6 +51,7 @@ runs = Table(
     Column("owner_started", Float, nullable=True),
     Column("created_at", String, nullable=False),
     Column("updated_at", String, nullable=False),
+    Column("desk", String, nullable=True),  # the installation that runs it (revision 0006)
 )
 
 events = Table(
@@ -131,6 +132,9 @@ approvals = Table(
     Column("decided_at", String, nullable=True),
     Column("decided_by_rule", String, nullable=True),
     Column("consumed_at", String, nullable=True),
+    Column("desk", String, nullable=True),  # the run's desk (revision 0006)
+    # The target's content when proposed (blobs.digest): the diff a reviewer elsewhere sees.
+    Column("base_digest", String, nullable=True),
     Index("ix_approvals_thread_hash", "thread_id", "arg_hash"),
 )
 
@@ -149,6 +153,7 @@ ledger = Table(
     Column("result_json", Text, nullable=True),
     Column("started_at", String, nullable=False),
     Column("confirmed_at", String, nullable=True),
+    Index("ix_ledger_status_tool", "status", "tool"),
 )
 
 audit = Table(
@@ -175,6 +180,18 @@ session_items = Table(
     Column("thread_id", String, nullable=False, index=True),
     Column("run_id", String, nullable=False),
     Column("item_json", Text, nullable=False),
+)
+
+leases = Table(
+    "leases",
+    metadata,
+    # One per desk that drives runs, renewed while it does; lapsed: its running runs are
+    # interrupted, on whatever machine looks (revision 0006).
+    Column("desk", String, primary_key=True),
+    Column("host", String, nullable=False),
+    Column("pid", Integer, nullable=False),
+    Column("renewed_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
 )
 
 settings = Table(

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 
 from sqlalchemy import Connection, select
-from sqlalchemy.dialects.sqlite import insert
 
 from agent_core.preferences import MODES, Settings, json_value
+from agent_core.storage.dialect_insert import insert_for
 from agent_core.storage.schema import settings
 
 __all__ = ["MODES", "get_settings", "set_setting"]
@@ -22,10 +22,19 @@ def get_settings(conn: Connection) -> Settings:
     return Settings.from_stored({row.key: row.value_json for row in rows})
 
 
+def get_db_url(conn: Connection) -> str | None:
+    """Only the `db.url` setting: the store must open even when another stored value is bad
+    (`settings set` is how a person replaces it)."""
+    raw = conn.execute(select(settings.c.value_json).where(settings.c.key == "db.url")).scalar()
+    if raw is None:
+        return None
+    return Settings.from_stored({"db.url": raw}).db_url
+
+
 def set_setting(conn: Connection, key: str, value: object) -> object:
     """Validate (`invalid_arguments`) and store one value; returns it as JSON shows it."""
     stored = json_value(key, Settings.parse(key, value))
-    stmt = insert(settings).values(key=key, value_json=json.dumps(stored))
+    stmt = insert_for(conn, settings).values(key=key, value_json=json.dumps(stored))
     conn.execute(
         stmt.on_conflict_do_update(
             index_elements=["key"], set_={"value_json": stmt.excluded.value_json}

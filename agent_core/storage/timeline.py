@@ -16,7 +16,10 @@ from agent_core.storage.prepared import Prepared
 from agent_core.storage.schema import events
 
 # Compiled once: every tool boundary appends events.
-_INSERT_EVENT = Prepared(insert(events), keys=("run_id", "kind", "at", "tool", "data_json"))
+# RETURNING: a driver's lastrowid is SQLite's; both backends return the new seq this way.
+_INSERT_EVENT = Prepared(
+    insert(events).returning(events.c.seq), keys=("run_id", "kind", "at", "tool", "data_json")
+)
 # json.dumps(..., ensure_ascii=False) builds an encoder per call; this one is made once.
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
@@ -41,7 +44,8 @@ def append_event(
         tool=tool,
         data_json=_ENCODE(payload),
     )
-    seq = int(result.lastrowid or 0)
+    row = result.fetchone()
+    seq = int(row[0]) if row else 0  # type: ignore[call-overload]
     announced = conn.info.get(NEW_EVENTS)
     if announced is not None:  # a Store transaction: followers hear of it after the commit
         announced.append(

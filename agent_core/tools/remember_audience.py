@@ -20,7 +20,7 @@ class AudienceArgs(ToolArgs):
 def run(env: ToolEnv, args: AudienceArgs) -> ToolResult:
     audience = " ".join(args.audience.split()).lower()
     settings = env.scope.settings
-    with env.store.write() as conn:
+    with env.local_store.write() as conn:
         memory.remember(
             conn,
             tenant="local",

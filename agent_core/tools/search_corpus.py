@@ -19,13 +19,13 @@ class SearchArgs(ToolArgs):
 
 def run(env: ToolEnv, args: SearchArgs) -> ToolResult:
     corpus = env.scope.corpus
-    with env.store.read() as conn:
+    with env.local_store.read() as conn:
         current = research.index_is_current(conn, corpus)
         hits = research.search(conn, corpus, args.query, args.limit) if current else None
     if hits is None:  # a file changed: index it (a write), then search
-        with env.store.write() as conn:
+        with env.local_store.write() as conn:
             research.sync_index(conn, corpus)
-        with env.store.read() as conn:
+        with env.local_store.read() as conn:
             hits = research.search(conn, corpus, args.query, args.limit)
     outcome = ToolOutcomeStatus.SUCCESS if hits else ToolOutcomeStatus.EMPTY
     return ToolResult(

@@ -102,6 +102,13 @@ class ToolEnv:
     """The target's content hash when the person saw the proposal (a write refuses otherwise)."""
     answer: str | None = None
     """The person's answer, for `ask_question`."""
+    desk_store: Store | None = None
+    """This desk's own store when the run's store is a team database (None: the same one)."""
+
+    @property
+    def local_store(self) -> Store:
+        """Where this desk keeps what stays on it: the corpus index and long-term memory."""
+        return self.desk_store or self.store
 
 
 Body = Callable[[ToolEnv, Any], ToolResult]

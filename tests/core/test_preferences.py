@@ -31,6 +31,7 @@ PUBLIC_DEFAULTS = {
     "network.max_bytes": 200_000,
     "network.max_calls": 5,
     "memory.ttl_days": 90,
+    "db.url": None,
 }
 
 

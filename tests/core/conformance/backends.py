@@ -72,7 +72,35 @@ def sqlite_backend(home: Path) -> StorageBackend:
     return StorageBackend("sqlite", home, store, CheckpointStore(store), open_workspace)
 
 
-BACKEND_FACTORIES: dict[str, Callable[[Path], StorageBackend]] = {"sqlite": sqlite_backend}
+def postgresql_backend(home: Path) -> StorageBackend:
+    """A team database on the session's real PostgreSQL server, chosen by the home's `db.url`
+    setting (as a desk would be set up), so a child process given the same home finds it."""
+    from agent_core.storage.location import parse_db_url
+    from agent_core.workspace import Workspace
+
+    layout = Home(home)
+    if not layout.db_path.exists():
+        from tests.support import pg
+
+        url = pg.server().create_database()
+        setup = Workspace(home)
+        setup.set_setting("db.url", url)
+        setup.close()
+    probe = Workspace(home)
+    url = str(probe.settings().db_url)
+    probe.close()
+    store = open_store(parse_db_url(url))
+
+    def open_workspace() -> Any:
+        return Workspace(home)
+
+    return StorageBackend("postgresql", home, store, CheckpointStore(store), open_workspace)
+
+
+BACKEND_FACTORIES: dict[str, Callable[[Path], StorageBackend]] = {
+    "sqlite": sqlite_backend,
+    "postgresql": postgresql_backend,
+}
 
 
 def insert_run(backend: StorageBackend, run_id: str, *, status: str = "interrupted") -> None:

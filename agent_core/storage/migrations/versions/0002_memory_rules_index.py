@@ -17,6 +17,11 @@ depends_on = None
 S, T, INT = sa.String, sa.Text, sa.Integer
 
 
+def on_sqlite() -> bool:
+    """FTS5 tables exist on SQLite only: a team database holds no corpus index or memory."""
+    return op.get_bind().dialect.name == "sqlite"
+
+
 def upgrade() -> None:
     op.create_table(
         "rules",
@@ -42,7 +47,8 @@ def upgrade() -> None:
         sa.Column("expires_at", S, nullable=False),
         sa.Column("policy_version", INT, nullable=False),
     )
-    op.execute("CREATE VIRTUAL TABLE memories_fts USING fts5(memory_id UNINDEXED, value)")
+    if on_sqlite():  # memory and the corpus index stay in each desk's own SQLite home
+        op.execute("CREATE VIRTUAL TABLE memories_fts USING fts5(memory_id UNINDEXED, value)")
     op.create_table(
         "corpus_docs",
         sa.Column("corpus_root", T, primary_key=True),
@@ -52,10 +58,11 @@ def upgrade() -> None:
         sa.Column("size", INT, nullable=False),
         sa.Column("sha256", S, nullable=False),
     )
-    op.execute(
-        "CREATE VIRTUAL TABLE corpus_fts USING fts5("
-        "corpus_root UNINDEXED, source_id UNINDEXED, title, body, tokenize='porter unicode61')"
-    )
+    if on_sqlite():
+        op.execute(
+            "CREATE VIRTUAL TABLE corpus_fts USING fts5("
+            "corpus_root UNINDEXED, source_id UNINDEXED, title, body, tokenize='porter unicode61')"
+        )
     op.create_table(
         "artifact_sightings",
         sa.Column("path", T, primary_key=True),
@@ -81,4 +88,5 @@ def downgrade() -> None:
         "memories",
         "rules",
     ):
-        op.execute(f"DROP TABLE {name}")
+        if on_sqlite() or not name.endswith("_fts"):
+            op.execute(f"DROP TABLE {name}")

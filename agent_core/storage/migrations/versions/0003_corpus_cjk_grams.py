@@ -28,12 +28,16 @@ NEW_CORPUS_FTS = (
 
 
 def upgrade() -> None:
+    if op.get_bind().dialect.name != "sqlite":  # the corpus index is on each desk (0002)
+        return
     op.execute("DROP TABLE corpus_fts")
     op.execute(NEW_CORPUS_FTS)
     op.execute("DELETE FROM corpus_docs")  # reindex everything at the next search
 
 
 def downgrade() -> None:
+    if op.get_bind().dialect.name != "sqlite":
+        return
     op.execute("DROP TABLE corpus_fts")
     op.execute(OLD_CORPUS_FTS)
     op.execute("DELETE FROM corpus_docs")
