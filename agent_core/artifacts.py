@@ -62,7 +62,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import ColumnElement, Connection, func, select, true
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
@@ -144,18 +144,40 @@ def _identify(path: Path) -> _FileId | None:
     return _FileId(str(path), digest, f"{after.st_ino}:{after.st_mtime_ns}")
 
 
-def observe_file(store: Store, path: Path, *, watcher_run_id: str | None = None) -> Sighting | None:
-    """Record one sighting of `path` and its timeline event; None if there was nothing new."""
-    if is_temp_artifact(path.name) or _already_sighted(store, path):
+def observe_file(
+    store: Store, path: Path, *, watcher_run_id: str | None = None, desk: str | None = None
+) -> Sighting | None:
+    """Record one sighting of `path` and its timeline event; None if there was nothing new.
+
+    `desk`: in team mode, the desk whose watcher saw it: only that desk's runs and sightings
+    count (two machines may hold the same path). None on a home's own file: every run is this
+    desk's."""
+    if is_temp_artifact(path.name) or _already_sighted(store, path, desk):
         return None
     file_id = _identify(path)
     if file_id is None:
         return None
     with store.write() as conn:
-        return _record(conn, file_id, watcher_run_id)
+        return _record(conn, file_id, watcher_run_id, desk)
 
 
-def _already_sighted(store: Store, path: Path) -> bool:
+def _sightings_of(desk: str | None) -> ColumnElement[bool]:
+    """The sightings a desk's watcher counts: its own (team mode), or all of a home's file."""
+    return true() if desk is None else artifact_sightings.c.desk == desk
+
+
+def _runs_of(desk: str | None) -> ColumnElement[bool]:
+    """The runs whose writes a desk's watcher confirms: its own, or all of a home's file."""
+    return true() if desk is None else runs.c.desk == desk
+
+
+def _ledger_of(desk: str | None) -> ColumnElement[bool]:
+    if desk is None:
+        return true()
+    return ledger.c.run_id.in_(select(runs.c.run_id).where(runs.c.desk == desk))
+
+
+def _already_sighted(store: Store, path: Path, desk: str | None) -> bool:
     """A cheap check by stat alone, so a start-up scan does not hash files it already counted."""
     try:
         st = os.lstat(path)
@@ -169,6 +191,7 @@ def _already_sighted(store: Store, path: Path) -> bool:
                 .where(
                     sightings.path == str(path),
                     sightings.inode_key == f"{st.st_ino}:{st.st_mtime_ns}",
+                    _sightings_of(desk),
                 )
                 .limit(1)
             ).first()
@@ -176,16 +199,18 @@ def _already_sighted(store: Store, path: Path) -> bool:
         )
 
 
-def _record(conn: Connection, fid: _FileId, watcher_run_id: str | None) -> Sighting | None:
-    owner = _owning_entry(conn, fid)
+def _record(
+    conn: Connection, fid: _FileId, watcher_run_id: str | None, desk: str | None = None
+) -> Sighting | None:
+    owner = _owning_entry(conn, fid, desk)
     if owner is not None:
-        count = _count(conn, fid, (Verdict.CONFIRMED, Verdict.DUPLICATE), owner.run_id) + 1
+        count = _count(conn, fid, (Verdict.CONFIRMED, Verdict.DUPLICATE), desk, owner.run_id) + 1
         verdict = Verdict.CONFIRMED if count == 1 else Verdict.DUPLICATE
         run_ids: tuple[str | None, ...] = (owner.run_id,)
     else:
-        count = _count(conn, fid, (Verdict.UNEXPECTED,)) + 1
+        count = _count(conn, fid, (Verdict.UNEXPECTED,), desk) + 1
         verdict = Verdict.UNEXPECTED
-        run_ids = _watching_runs(conn, fid.path, watcher_run_id)
+        run_ids = _watching_runs(conn, fid.path, watcher_run_id, desk)
     inserted = conn.execute(
         insert_for(conn, artifact_sightings)
         .values(
@@ -196,6 +221,7 @@ def _record(conn: Connection, fid: _FileId, watcher_run_id: str | None) -> Sight
             verdict=str(verdict),
             count=count,
             seen_at=now_iso(),
+            desk=desk,
         )
         .on_conflict_do_nothing()
     )
@@ -211,7 +237,9 @@ def _record(conn: Connection, fid: _FileId, watcher_run_id: str | None) -> Sight
         append_event(conn, owner.run_id, EventKind.ARTIFACT_CONFIRMED, tool=owner.tool, data=data)
     else:
         approved_here = conn.execute(
-            select(ledger.c.idempotency_key).where(ledger.c.target == fid.path).limit(1)
+            select(ledger.c.idempotency_key)
+            .where(ledger.c.target == fid.path, _ledger_of(desk))
+            .limit(1)
         ).first()
         data["reason"] = "content_differs" if approved_here else "no_approved_write"
         for run_id in run_ids:
@@ -219,7 +247,7 @@ def _record(conn: Connection, fid: _FileId, watcher_run_id: str | None) -> Sight
     return Sighting(fid.path, fid.content_hash, fid.inode_key, verdict, run_ids, count)
 
 
-def _owning_entry(conn: Connection, fid: _FileId) -> Any:
+def _owning_entry(conn: Connection, fid: _FileId, desk: str | None) -> Any:
     """The approved ledger entry this write fulfils: the oldest not yet sighted, else the newest."""
     entries = conn.execute(
         select(ledger)
@@ -228,24 +256,33 @@ def _owning_entry(conn: Connection, fid: _FileId) -> Any:
             ledger.c.tool.in_(file_writing_tools()),
             ledger.c.expected_hash == fid.content_hash,
             ledger.c.status.in_(_APPROVED_STATUSES),
+            _ledger_of(desk),
         )
         .order_by(ledger.c.started_at)
     ).all()
     for entry in entries:
-        if _count(conn, fid, (Verdict.CONFIRMED, Verdict.DUPLICATE), entry.run_id) == 0:
+        if _count(conn, fid, (Verdict.CONFIRMED, Verdict.DUPLICATE), desk, entry.run_id) == 0:
             return entry
     return entries[-1] if entries else None
 
 
 def _count(
-    conn: Connection, fid: _FileId, verdicts: tuple[Verdict, ...], run_id: str | None = None
+    conn: Connection,
+    fid: _FileId,
+    verdicts: tuple[Verdict, ...],
+    desk: str | None,
+    run_id: str | None = None,
 ) -> int:
     """Sightings of this path with these verdicts (with `run_id`: of this content, for that run)."""
     sightings = artifact_sightings.c
     query = (
         select(func.count())
         .select_from(artifact_sightings)
-        .where(sightings.path == fid.path, sightings.verdict.in_([str(v) for v in verdicts]))
+        .where(
+            sightings.path == fid.path,
+            sightings.verdict.in_([str(v) for v in verdicts]),
+            _sightings_of(desk),
+        )
     )
     if run_id is not None:
         query = query.where(sightings.run_id == run_id, sightings.content_hash == fid.content_hash)
@@ -253,7 +290,7 @@ def _count(
 
 
 def _watching_runs(
-    conn: Connection, path: str, watcher_run_id: str | None
+    conn: Connection, path: str, watcher_run_id: str | None, desk: str | None
 ) -> tuple[str | None, ...]:
     """Where an unexpected write is recorded: the watcher's run once it is claimed, else the runs
     in progress on that folder, else the home itself (None)."""
@@ -264,9 +301,9 @@ def _watching_runs(
         if status is not None and status != RunStatus.CREATED:
             return (watcher_run_id,)
     rows = conn.execute(
-        select(runs.c.run_id, runs.c.status, runs.c.artifacts_dir).order_by(
-            runs.c.updated_at.desc()
-        )
+        select(runs.c.run_id, runs.c.status, runs.c.artifacts_dir)
+        .where(_runs_of(desk))
+        .order_by(runs.c.updated_at.desc())
     ).all()
     # `created`: nobody has claimed it, and its first event must be run_started.
     live = tuple(
@@ -290,7 +327,7 @@ def iter_artifact_files(root: Path) -> Iterator[Path]:
                 yield Path(folder) / name
 
 
-def _unsighted(store: Store, paths: Sequence[Path]) -> list[Path]:
+def _unsighted(store: Store, paths: Sequence[Path], desk: str | None) -> list[Path]:
     """The regular files of `paths` whose current write has no sighting yet (one query)."""
     current: dict[str, Path] = {}
     keys: dict[str, str] = {}
@@ -307,25 +344,33 @@ def _unsighted(store: Store, paths: Sequence[Path]) -> list[Path]:
     sightings = artifact_sightings.c
     with store.read() as conn:
         seen = conn.execute(
-            select(sightings.path, sightings.inode_key).where(sightings.path.in_(list(current)))
+            select(sightings.path, sightings.inode_key).where(
+                sightings.path.in_(list(current)), _sightings_of(desk)
+            )
         ).all()
     known = {(row.path, row.inode_key) for row in seen}
     return [p for name, p in current.items() if (name, keys[name]) not in known]
 
 
-def _targeted(conn: Connection, paths: Sequence[str]) -> set[str]:
+def _targeted(conn: Connection, paths: Sequence[str], desk: str | None) -> set[str]:
     """The paths of `paths` that any ledger entry names as its target."""
     targeted: set[str] = set()
     for start in range(0, len(paths), SCAN_BATCH):
         batch = list(paths[start : start + SCAN_BATCH])
         targeted.update(
-            conn.execute(select(ledger.c.target).where(ledger.c.target.in_(batch))).scalars()
+            conn.execute(
+                select(ledger.c.target).where(ledger.c.target.in_(batch), _ledger_of(desk))
+            ).scalars()
         )
     return targeted
 
 
 def record_scan(
-    store: Store, root: Path, found: Sequence[_FileId], watcher_run_id: str | None
+    store: Store,
+    root: Path,
+    found: Sequence[_FileId],
+    watcher_run_id: str | None,
+    desk: str | None = None,
 ) -> list[Sighting]:
     """Record what a scan of `root` found: approved, tampered and a few stray files one by one;
     more than SUMMARY_OVER plain stray files as sightings and ONE summary event."""
@@ -336,21 +381,25 @@ def record_scan(
         # A path no ledger entry names is a plain stray file: nothing approved it, nothing of
         # a run is at stake. Approved writes and tampered ones (content_differs) matter one
         # by one, whatever their number.
-        targeted = _targeted(conn, [f.path for f in found])
+        targeted = _targeted(conn, [f.path for f in found], desk)
         stray = [f for f in found if f.path not in targeted]
         summarized = set(stray) if len(stray) > SUMMARY_OVER else set()
         for fid in found:
-            if fid not in summarized and (sighting := _record(conn, fid, watcher_run_id)):
+            if fid not in summarized and (sighting := _record(conn, fid, watcher_run_id, desk)):
                 recorded.append(sighting)
         if summarized:
-            recorded += _record_summary(conn, root, stray, watcher_run_id)
+            recorded += _record_summary(conn, root, stray, watcher_run_id, desk)
     return recorded
 
 
 def _record_summary(
-    conn: Connection, root: Path, stray: Sequence[_FileId], watcher_run_id: str | None
+    conn: Connection,
+    root: Path,
+    stray: Sequence[_FileId],
+    watcher_run_id: str | None,
+    desk: str | None,
 ) -> list[Sighting]:
-    run_ids = _watching_runs(conn, str(root), watcher_run_id)
+    run_ids = _watching_runs(conn, str(root), watcher_run_id, desk)
     sightings = artifact_sightings.c
     recorded: list[Sighting] = []
     for start in range(0, len(stray), SCAN_BATCH):
@@ -359,7 +408,7 @@ def _record_summary(
         rows = conn.execute(
             select(
                 sightings.path, sightings.content_hash, sightings.inode_key, sightings.verdict
-            ).where(sightings.path.in_(paths))
+            ).where(sightings.path.in_(paths), _sightings_of(desk))
         ).all()
         known = {(r.path, r.content_hash, r.inode_key) for r in rows}
         earlier: dict[str, int] = {}
@@ -390,6 +439,7 @@ def _record_summary(
                 "verdict": str(b.verdict),
                 "count": b.count,
                 "seen_at": seen_at,
+                "desk": desk,
             }
             for b in batch_sightings
         ]
@@ -439,9 +489,15 @@ class ArtifactWatcher:
     """
 
     def __init__(
-        self, store: Store, root: Path, *, run_id: str | None = None, settle: float = SETTLE_SECONDS
+        self,
+        store: Store,
+        root: Path,
+        *,
+        run_id: str | None = None,
+        settle: float = SETTLE_SECONDS,
+        desk: str | None = None,
     ) -> None:
-        self.store, self.run_id, self.settle = store, run_id, settle
+        self.store, self.run_id, self.settle, self.desk = store, run_id, settle, desk
         self.root = Path(root).expanduser().resolve()
         self.scanned = threading.Event()
         """Set once the start-up scan has ended (or was skipped)."""
@@ -512,11 +568,11 @@ class ArtifactWatcher:
             if self._cut_scan.is_set():
                 break
         found += self._identify_all(batch)
-        return record_scan(self.store, self.root, found, self.run_id)
+        return record_scan(self.store, self.root, found, self.run_id, self.desk)
 
     def _identify_all(self, paths: list[Path]) -> list[_FileId]:
         found: list[_FileId] = []
-        for path in _unsighted(self.store, paths) if paths else []:
+        for path in _unsighted(self.store, paths, self.desk) if paths else []:
             if self._cut_scan.is_set():
                 break
             if (fid := _identify(path)) is not None:
@@ -598,16 +654,18 @@ class ArtifactWatcher:
 
     def _observe(self, path: Path) -> Sighting | None:
         try:
-            return observe_file(self.store, path, watcher_run_id=self.run_id)
+            return observe_file(self.store, path, watcher_run_id=self.run_id, desk=self.desk)
         except Exception:  # a watcher must outlive one bad file or a locked database
             log.exception("artifact watcher could not record %s", path)
             return None
 
 
 @contextmanager
-def watching(store: Store, root: Path, *, run_id: str | None = None) -> Iterator[ArtifactWatcher]:
+def watching(
+    store: Store, root: Path, *, run_id: str | None = None, desk: str | None = None
+) -> Iterator[ArtifactWatcher]:
     """`with watching(ws.store, artifacts_dir, run_id=rid): ws.drive(rid)`."""
-    watcher = ArtifactWatcher(store, root, run_id=run_id).start()
+    watcher = ArtifactWatcher(store, root, run_id=run_id, desk=desk).start()
     try:
         yield watcher
     finally:
@@ -628,7 +686,7 @@ def drive_watched(ws: Workspace, run_id: str, *, confirm_timeout: float = 2.0) -
     if crash.watch_skipped_then_die():  # drill: killed before its watcher confirmed the writes
         ws.drive(run_id)
         crash.die()
-    with watching(ws.store, Path(run["artifacts"]), run_id=run_id):
+    with watching(ws.store, Path(run["artifacts"]), run_id=run_id, desk=ws.team_desk):
         result = ws.drive(run_id)
         wait_for_confirmations(ws.store, run_id, timeout=confirm_timeout)
     return result
@@ -666,7 +724,7 @@ def wait_for_confirmations(store: Store, run_id: str, timeout: float = 2.0) -> b
     return True
 
 
-def artifact_states(store: Store, root: Path) -> list[dict[str, Any]]:
+def artifact_states(store: Store, root: Path, desk: str | None = None) -> list[dict[str, Any]]:
     """The files under `root` now, each with the verdict recorded for its current write.
 
     `state`: confirmed | duplicate | unexpected | unseen (no watcher has sighted this write).
@@ -685,7 +743,9 @@ def artifact_states(store: Store, root: Path) -> list[dict[str, Any]]:
     with store.read() as conn:
         sightings: dict[str, list[Any]] = {}
         paths = [str(p) for p, _ in files]
-        query = select(artifact_sightings).where(artifact_sightings.c.path.in_(paths))
+        query = select(artifact_sightings).where(
+            artifact_sightings.c.path.in_(paths), _sightings_of(desk)
+        )
         for row in conn.execute(query.order_by(artifact_sightings.c.seen_at)):
             sightings.setdefault(row.path, []).append(row)
     states = []

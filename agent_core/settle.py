@@ -52,8 +52,9 @@ class SettledWrite:
     path: str
 
 
-def pending_writes(store: Store) -> list[PendingWrite]:
-    """Confirmed writes of ended runs with no confirmed sighting for that run and content."""
+def pending_writes(store: Store, desk: str | None = None) -> list[PendingWrite]:
+    """Confirmed writes of ended runs with no confirmed sighting for that run and content;
+    in team mode (`desk`) only that desk's runs: another desk's files are on its machine."""
     seen = artifact_sightings.c
     sighted = (
         select(seen.path)
@@ -78,14 +79,16 @@ def pending_writes(store: Store) -> list[PendingWrite]:
         )
         .order_by(ledger.c.confirmed_at)
     )
+    if desk is not None:
+        query = query.where(runs.c.desk == desk)
     with store.read() as conn:
         rows = conn.execute(query).all()
     return [PendingWrite(r.run_id, r.call_id, r.target, r.expected_hash) for r in rows]
 
 
-def settle_unconfirmed_writes(store: Store) -> list[SettledWrite]:
+def settle_unconfirmed_writes(store: Store, desk: str | None = None) -> list[SettledWrite]:
     """Record `artifact_confirmed` for every pending write whose file has the expected hash."""
-    pending = pending_writes(store)
+    pending = pending_writes(store, desk)
     if not pending:
         return []
     # The watcher's module (and watchdog with it) only when there is something to settle.
@@ -97,7 +100,7 @@ def settle_unconfirmed_writes(store: Store) -> list[SettledWrite]:
             continue  # its artifact_confirmed exists (the timeline is the record)
         if not _holds(write):
             continue  # gone or changed since: a watcher reports what is there now
-        sighting = observe_file(store, Path(write.path))
+        sighting = observe_file(store, Path(write.path), desk=desk)
         if (
             sighting is not None
             and sighting.verdict is Verdict.CONFIRMED

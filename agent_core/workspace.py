@@ -110,6 +110,12 @@ class Workspace:
         """True when runs live in a team's PostgreSQL database rather than the home's file."""
         return self.store is not self.desk_store
 
+    @property
+    def team_desk(self) -> str | None:
+        """This desk's id in team mode, where a watcher and settling see only this desk's runs
+        (another machine may hold the same paths); None on a home's own file: all are ours."""
+        return self.desk if self.team_mode else None
+
     def close(self) -> None:
         if self.team_mode:
             self.store.dispose()
@@ -525,7 +531,7 @@ class Workspace:
         from agent_core.settle import settle_unconfirmed_writes
 
         try:
-            return len(settle_unconfirmed_writes(self.store))
+            return len(settle_unconfirmed_writes(self.store, desk=self.team_desk))
         except BriefDeskError:
             return 0
 
@@ -534,14 +540,16 @@ class Workspace:
         and flags unexpected ones. Returns it running; the caller `stop()`s it before `close()`."""
         from agent_core.artifacts import ArtifactWatcher
 
-        return ArtifactWatcher(self.store, self.home.artifacts).start()
+        return ArtifactWatcher(self.store, self.home.artifacts, desk=self.team_desk).start()
 
     def artifact_states(self, root: str | Path | None = None) -> list[dict[str, Any]]:
         """The files under `root` (default: the home's artifacts folder), each with the watcher's
         verdict: confirmed, duplicate, unexpected or unseen. Reads the disk."""
         from agent_core.artifacts import artifact_states
 
-        return artifact_states(self.store, Path(root) if root else self.home.artifacts)
+        return artifact_states(
+            self.store, Path(root) if root else self.home.artifacts, desk=self.team_desk
+        )
 
     @staticmethod
     def read_text_inside(root: str | Path, relative: str, *, max_bytes: int) -> tuple[str, bool]:

@@ -250,4 +250,6 @@ artifact_sightings = Table(
     Column("verdict", String, nullable=False),  # confirmed | duplicate | unexpected
     Column("count", Integer, nullable=False),
     Column("seen_at", String, nullable=False),
+    # The desk whose watcher saw it (team mode; null on a home's own file): revision 0006.
+    Column("desk", String, nullable=True),
 )

@@ -6,6 +6,8 @@
   has lapsed is `interrupted`, whatever machine looks (a pid means nothing across machines).
 - `approvals.base_digest`: the target's content when proposed, as a blob, so a reviewer on
   another desk sees the same diff as the desk that proposed it.
+- `artifact_sightings.desk`: the desk whose watcher saw the write. Two machines may hold the
+  same path; a watcher counts and confirms only what its own desk wrote and saw.
 - `ix_ledger_status_tool`: settling unconfirmed writes reads the ledger by status and tool.
 
 Revision ID: 0006
@@ -29,6 +31,8 @@ def upgrade() -> None:
     with op.batch_alter_table("approvals") as batch:
         batch.add_column(sa.Column("desk", sa.String(), nullable=True))
         batch.add_column(sa.Column("base_digest", sa.String(), nullable=True))
+    with op.batch_alter_table("artifact_sightings") as batch:
+        batch.add_column(sa.Column("desk", sa.String(), nullable=True))
     op.create_table(
         "leases",
         sa.Column("desk", sa.String(), primary_key=True),
@@ -43,6 +47,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_ledger_status_tool", "ledger")
     op.drop_table("leases")
+    with op.batch_alter_table("artifact_sightings") as batch:
+        batch.drop_column("desk")
     with op.batch_alter_table("approvals") as batch:
         batch.drop_column("base_digest")
         batch.drop_column("desk")
