@@ -29,6 +29,7 @@ ICON_SIZES = (16, 22, 24, 32, 48, 64, 128, 256, 512)
 # glibc; OpenGL/EGL (libegl1, libgl1); libxcb1; the Wayland client (libwayland-*).
 HOST_LIBRARIES = {
     *("libc", "libm", "libdl", "libpthread", "librt", "libutil", "ld-linux-x86-64"),
+    "libresolv",  # glibc's too: psycopg's bundled libpq resolves the team database's host
     *("libEGL", "libGL", "libGLX", "libGLdispatch", "libOpenGL", "libxcb"),
     *("libwayland-client", "libwayland-cursor", "libwayland-egl"),
 }
