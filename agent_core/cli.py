@@ -175,6 +175,21 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("action", choices=["list", "revoke"])
     rules.add_argument("id", nargs="?")
 
+    grants = sub.add_parser("grants", help="who may decide what (team administration)")
+    grants_sub = grants.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    grants_sub.add_parser("list")
+    grant_add = grants_sub.add_parser(
+        "add", help="let a reviewer decide (the first grant turns on the checks)"
+    )
+    grant_add.add_argument("--reviewer", required=True)
+    grant_add.add_argument("--tool", help="only this tool's proposals (default: every tool)")
+    grant_add.add_argument("--folder", help="only targets under this absolute folder")
+    grant_add.add_argument("--role", help="only through this PostgreSQL role (team mode)")
+    grants_sub.add_parser("revoke").add_argument("id")
+    grants_sub.add_parser(
+        "desk-role", help="give a desk's own PostgreSQL role its privileges (as the owner)"
+    ).add_argument("role")
+
     audit = sub.add_parser("audit")
     audit.add_argument("--run")
     audit.add_argument("--principal", help="only person:NAME, rule:ID, policy:MODE or model")
@@ -189,6 +204,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     providers = sub.add_parser("providers", help="the model endpoint")
     providers.add_argument("action", choices=["check"], help="one small request to it")
+
+    db = sub.add_parser("db", help="the store: which one, and moving a home into a team's")
+    db_sub = db.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    db_sub.add_parser("status", help="which store, its schema revision, whether it answers")
+    db_sub.add_parser(
+        "password", help="store the team database's password (read from stdin) in the keyring"
+    )
+    db_copy = db_sub.add_parser(
+        "copy", help="copy this home's store into an empty PostgreSQL database, then check it"
+    )
+    db_copy.add_argument("--to", required=True, metavar="URL", help="the empty database")
 
     st = sub.add_parser("settings")
     st.add_argument("action", choices=["get", "set"])
@@ -205,7 +231,7 @@ def _workspace(globals_: dict[str, Any]) -> Any:
 
 TAKE_OVER_HELP = (
     "confirm taking the run from an owner this machine cannot see (recorded under another "
-    "host name); refused while that owner provably runs here"
+    "host name, or another desk whose lease lapsed); refused while that owner provably runs"
 )
 
 
@@ -215,7 +241,9 @@ def _tell_taken_over(run_id: str, owner: Mapping[str, object] | None) -> None:
         print(
             terminal_line(
                 f"Took over run {run_id} from process {owner['pid']} on host "
-                f"{owner['host']!r}, its owner since {owner['since']}."
+                f"{owner['host']!r}"
+                + (f" (desk {owner['desk']!r})" if owner.get("desk") else "")
+                + f", its owner since {owner['since']}."
             ),
             file=sys.stderr,
         )
@@ -239,6 +267,22 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> Mapping[str, object]
         if args.action == "delete":
             return secrets.delete_key(args.name)
         return secrets.key_status(args.name)
+    if cmd == "db" and args.action == "status":
+        from agent_core.workspace import Workspace
+
+        # Before any store opens: it must answer while a team's server is away.
+        return {"store": Workspace.store_status(g.get("home"), db=g.get("db"))}
+    if cmd == "db" and args.action == "password":
+        from agent_core.workspace import Workspace
+
+        url = Workspace.chosen_team_db(g.get("home"), db=g.get("db"))
+        if url is None:
+            raise BriefDeskError(
+                ErrorCode.INVALID_ARGUMENTS,
+                "This home uses its own SQLite file: name the team database with --db URL "
+                "(or `settings set db.url URL`) first.",
+            )
+        return {"password": Workspace.set_db_password(url, sys.stdin.read())}
     ws = _workspace(g)
     try:
         if cmd in ("runs", "approvals", "timeline", "audit", "cancel", "answer"):
@@ -269,6 +313,8 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> Mapping[str, object]
             g[DRIVEN_RUN] = args.run_id
             if args.take_over:
                 _tell_taken_over(args.run_id, ws.take_over(args.run_id))
+            else:
+                ws.check_own_desk(args.run_id)  # before a watcher: its folder is on that desk
             return drive_watched(ws, args.run_id)
         if cmd == "cancel":
             owner = ws.run_owner(args.run_id) if args.take_over else None
@@ -313,6 +359,17 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> Mapping[str, object]
             if args.action == "revoke":
                 return {"rule": ws.revoke_rule(_need(args.id, "ID"))}
             return {"rules": ws.list_rules()}
+        if cmd == "grants":
+            if args.action == "add":
+                grant = ws.add_grant(
+                    reviewer=args.reviewer, tool=args.tool, folder=args.folder, role=args.role
+                )
+                return {"grant": grant}
+            if args.action == "revoke":
+                return {"grant": ws.revoke_grant(args.id)}
+            if args.action == "desk-role":
+                return {"desk_role": ws.grant_desk_role(args.role)}
+            return {"grants": ws.list_grants()}
         if cmd == "audit":
             return {"entries": ws.audit_entries(args.run, args.principal)}
         if cmd == "memory":
@@ -321,6 +378,8 @@ def execute(args: argparse.Namespace, g: dict[str, Any]) -> Mapping[str, object]
             return {"memories": ws.memories()}
         if cmd == "providers":
             return {"provider": ws.providers_check()}
+        if cmd == "db":
+            return ws.copy_store(args.to)
         if cmd == "settings":
             if args.action == "set":
                 prefs = ws.set_setting(_need(args.key, "KEY"), _need(args.value, "VALUE"))

@@ -92,7 +92,14 @@ def review_view(described: dict[str, Any]) -> dict[str, Any]:
         diff = "".join(
             difflib.unified_diff(old, new, "/dev/null" if current is None else label, label)
         )
-    return {"approval": approval, "target_changed": described["target_changed"], "diff": diff}
+    return {
+        "approval": approval,
+        "target_changed": described["target_changed"],
+        # `file`: this desk's file as it is now; `proposal_base`: the content kept when another
+        # desk proposed it; `unknown_base`: another desk's, and its content was not kept.
+        "compared_with": described.get("compared_with", "file"),
+        "diff": diff,
+    }
 
 
 def render_text(body: dict[str, Any]) -> str:
@@ -129,11 +136,36 @@ def _render(body: dict[str, Any]) -> str:
         rule = body["rule"]
         state = "active" if rule["active"] else "revoked"
         return f"rule {_line(rule['id'])}: {_line(rule['describes'])} ({state})"
+    if "grants" in body:
+        if not body["grants"]:
+            return "(no grants: every reviewer decides every proposal)"
+        return table(body["grants"], ["id", "active", "describes"])
+    if "grant" in body:
+        grant = body["grant"]
+        state = "active" if grant["active"] else "revoked"
+        return f"grant {_line(grant['id'])}: {_line(grant['describes'])} ({state})"
+    if "desk_role" in body:
+        role = body["desk_role"]
+        return "\n".join(
+            [
+                f"role {_line(role['role'])} on database {_line(role['database'])}:",
+                "  reads and writes: " + _line(", ".join(role["read_write"])),
+                "  reads and appends: " + _line(", ".join(role["append_only"])),
+                "  only reads: " + _line(", ".join(role["read_only"])),
+            ]
+        )
     if "entries" in body:
         columns = ["at", "entry", "principal", "tool", "decision", "code", "rule_id", "resource"]
         return table(body["entries"], columns)
     if "memories" in body:
         return table(body["memories"], ["id", "user", "purpose", "key", "value", "expires_at"])
+    if "store" in body and isinstance(body["store"], dict):  # db status
+        return "\n".join(f"{_line(k)}: {_line(v)}" for k, v in body["store"].items())
+    if "copied" in body:  # db copy
+        rows = [{"table": name, "rows": count} for name, count in body["copied"].items()]
+        checked = "verified (counts and content hashes)" if body["verified"] else "NOT verified"
+        head = f"copied {_line(body['source'])} to {_line(body['to'])}: {checked}"
+        return "\n".join([head, table(rows, ["table", "rows"])])
     if "settings" in body:
         settings = sorted(body["settings"].items())
         return "\n".join(f"{_line(k)} = {json.dumps(v)}" for k, v in settings)
@@ -154,6 +186,15 @@ def show_text(body: dict[str, Any]) -> str:
     ]
     if body["target_changed"]:
         lines.append("WARNING: the target changed on disk since this proposal (target_changed)")
+    compared = body.get("compared_with")
+    if compared == "proposal_base":
+        desk = _line(a.get("desk") or "another desk")
+        lines.append(f"diff against the file as {desk} had it when proposing (not on this desk)")
+    elif compared == "unknown_base":
+        lines.append(
+            "WARNING: this overwrites a file on another desk whose content was not kept with "
+            "the proposal; the diff shows only the new content"
+        )
     if body["diff"] is not None:
         lines += ["", terminal_block(body["diff"].rstrip("\n")) or "(no change)"]
     else:

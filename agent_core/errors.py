@@ -37,6 +37,7 @@ class ErrorCode(StrEnum):
     QUESTION_ALREADY_ANSWERED = "question_already_answered"
     RUN_OWNED_ELSEWHERE = "run_owned_elsewhere"
     NOT_AUTHORIZED = "not_authorized"
+    DATABASE_NOT_EMPTY = "database_not_empty"  # `db copy --to` a database that holds data
     INTERRUPTED = "interrupted"
 
 
@@ -48,7 +49,10 @@ class ErrorJSON(TypedDict):
     message: str
     """For people."""
     retryable: NotRequired[bool]
-    """True when `resume` may continue the failed run (provider_error, storage_full)."""
+    """True when `resume` may continue the failed run (provider_error, storage_full,
+    storage_unavailable)."""
+    host: NotRequired[str]
+    """storage_unavailable: the database server (host:port) that could not be used."""
 
 
 class BriefDeskError(Exception):
@@ -67,6 +71,8 @@ class BriefDeskError(Exception):
         data = ErrorJSON(code=self.code, message=self.message)
         if self.retryable is not None:
             data["retryable"] = self.retryable
+        if isinstance(self.details.get("host"), str):
+            data["host"] = self.details["host"]
         return data
 
     def __repr__(self) -> str:

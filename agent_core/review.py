@@ -24,9 +24,12 @@ from agent_core.run import lifecycle
 from agent_core.statuses import ApprovalStatus, RunStatus
 from agent_core.storage import approvals as approval_rows
 from agent_core.storage import audit
+from agent_core.storage import grants as grant_rows
 from agent_core.storage import runs as run_rows
 from agent_core.storage.engine import Store
+from agent_core.storage.leases import Leases, seen_from
 from agent_core.storage.schema import approvals, rules
+from agent_core.tools.proposal_base import base_text, keep_base
 from agent_core.tools.registry import spec_for
 from agent_core.tools.specs import ToolScope
 from agent_core.views import ApprovalView, DamagedRunView, RuleView, RunView
@@ -34,12 +37,24 @@ from agent_core.views import ApprovalView, DamagedRunView, RuleView, RunView
 log = logging.getLogger(__name__)
 
 
-def run_json(conn: Connection, row: Any, pending: list[Approval] | None = None) -> RunView:
-    """RUN as the contract shows it; `pending`: its pending proposals, when already loaded."""
+def run_json(
+    conn: Connection,
+    row: Any,
+    pending: list[Approval] | None = None,
+    *,
+    desk: str | None = None,
+    book: Leases | None = None,
+) -> RunView:
+    """RUN as the contract shows it; `pending`: its pending proposals, when already loaded.
+
+    `desk`: the desk looking (team mode), `book`: the leases it judges other desks' runs by
+    (read here when not given)."""
     run_rows.readable(row)  # a row this app cannot read is `storage_corrupt`, not a traceback
     if pending is None:
         pending = approval_rows.list_approvals(conn, status="pending", run_id=row.run_id)
-    status = run_rows.effective_status(row)
+    if book is None:
+        book = seen_from(conn, desk)
+    status = run_rows.effective_status(row, book)
     # Past its time a proposal is expired, whether or not a sweep has written it yet: a read
     # shows the truth without writing (the sweep records it, with its events).
     now = utcnow()
@@ -61,8 +76,12 @@ def run_json(conn: Connection, row: Any, pending: list[Approval] | None = None) 
         "error": json.loads(row.error_json) if row.error_json else None,
         "corpus": row.corpus_dir,
         "artifacts": row.artifacts_dir,
+        "desk": row.desk,
     }
-    data["ready_to_continue"] = _ready_to_continue(status, row, bool(pending), data["error"])
+    # Only its own desk continues a run: on another desk, `resume` would refuse it.
+    data["ready_to_continue"] = _ready_to_continue(
+        status, row, bool(pending), data["error"]
+    ) and not run_rows.other_desk(row, desk)
     # Who drives it: for a person deciding whether to take over an owner on another host.
     data["owner"] = lifecycle.owner_view(conn, row) if status is RunStatus.RUNNING else None
     return data
@@ -83,7 +102,11 @@ def _ready_to_continue(
 
 
 def runs_json(
-    conn: Connection, run_ids: list[str] | None = None, damaged: list[DamagedRunView] | None = None
+    conn: Connection,
+    run_ids: list[str] | None = None,
+    damaged: list[DamagedRunView] | None = None,
+    *,
+    desk: str | None = None,
 ) -> list[RunView]:
     """Every run (or the given ones), newest first, with their pending proposals: two queries.
 
@@ -97,11 +120,12 @@ def runs_json(
         if exc.code != ErrorCode.STORAGE_CORRUPT:
             raise
         pending = None  # a bad proposal: each run reads its own, so only its run is damaged
+    book = seen_from(conn, desk)  # one look at the leases for the whole list
     views: list[RunView] = []
     for row in rows:
         try:
             own = None if pending is None else pending.get(row.run_id, [])
-            views.append(run_json(conn, row, own))
+            views.append(run_json(conn, row, own, desk=desk, book=book))
         except BriefDeskError as exc:
             if exc.code != ErrorCode.STORAGE_CORRUPT:
                 raise
@@ -174,10 +198,13 @@ def approve(
     reviewer: str,
     reason: str | None = None,
     remember: str | None = None,
+    desk: str | None = None,
 ) -> ApprovalView:
+    """Approve; `desk`: the reader's in team mode (another desk's target is not checked here:
+    its desk checks it before writing)."""
     if remember not in (None, "run", "home"):
         raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "--remember takes run or home.")
-    return _decide(store, approval_id, ApprovalStatus.APPROVED, reviewer, reason, remember)
+    return _decide(store, approval_id, ApprovalStatus.APPROVED, reviewer, reason, remember, desk)
 
 
 def reject(
@@ -203,14 +230,18 @@ def _decide(
     reviewer: str,
     reason: str | None,
     remember: str | None,
+    desk: str | None = None,
 ) -> ApprovalView:
     reviewer = _require_reviewer(reviewer)
     sweep_expired(store)
     with store.write() as conn:
         current = approval_rows.get_approval(conn, approval_id)
+        grant_rows.require(
+            conn, reviewer=reviewer, tool=current.tool, path=current.target, doing=_DOING[status]
+        )
         check_decidable(current, utcnow())
         if status is ApprovalStatus.APPROVED:
-            _check_target_unchanged(current)
+            _check_target_unchanged(current, desk)
         after = approval_rows.transition(
             conn,
             current,
@@ -235,12 +266,22 @@ def _decide(
         return approval_view(after)
 
 
+# What a decision is called in a refusal ("has no grant to approve save_brief on ...").
+_DOING = {
+    ApprovalStatus.APPROVED: "approve",
+    ApprovalStatus.REJECTED: "reject",
+    ApprovalStatus.CHANGES_REQUESTED: "request changes to",
+}
+
+
 def _remember(conn: Connection, approval: Approval, reviewer: str, scope: str) -> str:
     if approval.target is None:
         raise BriefDeskError(
             ErrorCode.INVALID_ARGUMENTS, "Only calls with a target can be remembered."
         )
     folder = str(Path(approval.target).parent)
+    # A rule decides every later call under its folder: the grant must cover all of it.
+    grant_rows.require(conn, reviewer=reviewer, tool=approval.tool, path=folder, doing="remember")
     rule_id = "rule-" + uuid.uuid4().hex[:10]
     conn.execute(
         insert(rules).values(
@@ -263,6 +304,7 @@ def edit(
     *,
     reviewer: str,
     args: dict[str, Any] | str,
+    desk: str | None = None,
 ) -> ApprovalView:
     from agent_core.tools.validation import validate_call
 
@@ -279,9 +321,16 @@ def edit(
     sweep_expired(store)
     with store.write() as conn:
         current = approval_rows.get_approval(conn, approval_id)
+        grant_rows.require(
+            conn, reviewer=reviewer, tool=current.tool, path=current.target, doing="edit"
+        )
         check_decidable(current, utcnow())
         row = run_rows.get_run_row(conn, current.run_id)
         normalized, target = validate_call(current.tool, args, _scope_of(row, settings))
+        if target != current.target:  # an edit may move the write: the grant must cover both
+            grant_rows.require(
+                conn, reviewer=reviewer, tool=current.tool, path=target, doing="edit"
+            )
         approval_rows.transition(
             conn,
             current,
@@ -292,12 +341,21 @@ def edit(
                 decided_at=now_iso(),
             ),
         )
+        spec = spec_for(current.tool)
+        if not proposed_elsewhere(current, desk):  # against the file as it is now
+            base_hash = spec.base_hash(target)
+            base_digest = keep_base(conn, spec, target, base_hash, run_id=current.run_id)
+        elif target == current.target:  # another desk's file: the base it was proposed on
+            base_hash, base_digest = current.base_hash, current.base_digest
+        else:  # moved on a desk that cannot see the new target: its desk refuses any file there
+            base_hash = base_digest = None
         new = replace(
             current,
             id=approval_rows.new_approval_id(),
             args=normalized,
             target=target,
-            base_hash=spec_for(current.tool).base_hash(target),
+            base_hash=base_hash,
+            base_digest=base_digest,
             arg_hash=arg_hash(current.tool, normalized),
             version=current.version + 1,
             status=ApprovalStatus.PENDING,
@@ -327,19 +385,33 @@ def edit(
         return approval_view(new)
 
 
-def describe_approval(store: Store, approval_id: str) -> dict[str, Any]:
+def describe_approval(store: Store, approval_id: str, *, desk: str | None = None) -> dict[str, Any]:
     """Everything a reviewer's dialog shows, read off the GUI thread: the proposal, the
-    target's current text, and whether it changed since the proposal was made."""
+    target's text the diff starts from, and whether it changed since the proposal was made.
+
+    On the desk that proposed it (`desk`: the reader's, in team mode) the diff starts from the
+    file as it is now, which is what a write would replace. Another desk's machine does not
+    hold that file: there the diff starts from the content kept when it was proposed (its
+    base blob), the same diff the proposing desk showed, and only the owner desk can tell
+    whether its file changed since (`target_changed` stays false here; the owner checks again
+    before it writes)."""
     sweep_expired(store)
     with store.read() as conn:
         approval = approval_rows.get_approval(conn, approval_id)
         run = run_json(conn, run_rows.get_run_row(conn, approval.run_id))
         newest = approval_rows.latest_for_call(conn, approval.run_id, approval.call_id)
+        elsewhere = proposed_elsewhere(approval, desk, run.get("desk"))
+        kept = base_text(conn, approval.base_digest) if elsewhere else None
     spec = spec_for(approval.tool)
     current_text: str | None = None
     current_hash: str | None = None
     shows_content = spec.content_field is not None and approval.target is not None
-    if shows_content:
+    compared_with = "file"
+    if shows_content and elsewhere:
+        current_text = kept
+        known = approval.base_hash is None or kept is not None
+        compared_with = "proposal_base" if known else "unknown_base"
+    elif shows_content:
         current_hash = spec.base_hash(approval.target)
         if current_hash is not None:
             current_text = Path(str(approval.target)).read_text(encoding="utf-8", errors="replace")
@@ -348,7 +420,8 @@ def describe_approval(store: Store, approval_id: str) -> dict[str, Any]:
         "run": run,
         "current_text": current_text,
         "current_hash": current_hash,
-        "target_changed": shows_content and current_hash != approval.base_hash,
+        "compared_with": compared_with,
+        "target_changed": shows_content and not elsewhere and current_hash != approval.base_hash,
         "content_field": spec.content_field,
         "path_field": spec.path_field,
         "newest_id": newest.id if newest else approval.id,
@@ -380,10 +453,13 @@ def approve_edited(
     reviewer: str,
     args: dict[str, Any],
     reason: str | None = None,
+    desk: str | None = None,
 ) -> ApprovalView:
     """The dialog's "Approve edited": a new version with these arguments, approved."""
-    new = edit(store, settings, approval_id, reviewer=reviewer, args=args)
-    return approve(store, new["id"], reviewer=reviewer, reason=reason or "approved as edited")
+    new = edit(store, settings, approval_id, reviewer=reviewer, args=args, desk=desk)
+    return approve(
+        store, new["id"], reviewer=reviewer, reason=reason or "approved as edited", desk=desk
+    )
 
 
 def list_rules(store: Store) -> list[RuleView]:
@@ -427,9 +503,16 @@ def _require_reviewer(reviewer: str | None) -> str:
     return reviewer[:80]
 
 
-def _check_target_unchanged(approval: Approval) -> None:
-    if approval.target is None:
-        return
+def proposed_elsewhere(approval: Approval, desk: str | None, run_desk: str | None = None) -> bool:
+    """True when another desk's run proposed it (team mode: `desk` is the reader's): this
+    machine does not hold its target, so only the kept base and the owner's checks count."""
+    owner = approval.desk or run_desk
+    return desk is not None and owner is not None and owner != desk
+
+
+def _check_target_unchanged(approval: Approval, desk: str | None = None) -> None:
+    if approval.target is None or proposed_elsewhere(approval, desk):
+        return  # another desk's file: that desk checks it before it writes (target_changed)
     if spec_for(approval.tool).base_hash(approval.target) != approval.base_hash:
         raise BriefDeskError(
             ErrorCode.TARGET_CHANGED,

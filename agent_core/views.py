@@ -53,7 +53,8 @@ class RunView(TypedDict):
     run_id: str
     thread_id: str
     status: str
-    """A RunStatus value; a `running` run whose owner died shows as `interrupted`."""
+    """A RunStatus value; a `running` run whose owner died (another desk's: whose lease
+    lapsed) shows as `interrupted`."""
     question: str
     model: str
     mode: str
@@ -67,9 +68,13 @@ class RunView(TypedDict):
     artifacts: str
     ready_to_continue: NotRequired[bool]
     """True when `resume` would continue it now: its decision or answer has landed (from any
-    process), its process died, it was never driven, or it failed in a way `resume` retries."""
+    process), its process died, it was never driven, or it failed in a way `resume` retries.
+    Never for another desk's run (team mode): only its desk continues it."""
     owner: NotRequired[OwnerView | None]
     """Who drives a `running` run, as recorded; null for any other run."""
+    desk: str | None
+    """The desk (installation) the run belongs to: only it resumes or cancels the run. Null
+    for rows older than desks."""
 
 
 class OwnerView(TypedDict):
@@ -82,6 +87,8 @@ class OwnerView(TypedDict):
     this_host: bool
     """False: recorded under another host name; this machine cannot tell whether that process
     still runs, so `resume --take-over` (the window asks first) may continue the run here."""
+    desk: NotRequired[str | None]
+    """The desk the run belongs to (team mode); null for rows older than desks."""
 
 
 class DamagedRunView(TypedDict):
@@ -139,3 +146,69 @@ class AuditEntryView(TypedDict):
     code: str | None
     decision: str | None
     detail: str | None
+
+
+class StoreView(TypedDict):
+    """Where this window's runs live and which desk it is (no I/O: what the Workspace opened)."""
+
+    kind: str
+    """A StoreKind value: `sqlite` (this computer's home) or `postgresql` (a team database)."""
+    url: str
+    """The store's URL as people see it: never a password."""
+    host: str | None
+    """host:port of a team database; null for the home's SQLite file."""
+    database: str | None
+    """The team database's name; null for the home's SQLite file."""
+    desk: str
+    """This installation's desk id (runs it drives carry it as `desk`)."""
+    chosen_by: str
+    """What chose the store: `option` (--db), `environment` (BRIEFDESK_DB), `setting` (db.url)
+    or `home` (none of them: the home's SQLite file). Only `setting` and `home` change when
+    the `db.url` setting is saved."""
+
+
+class SecretStatusView(TypedDict):
+    """Whether a secret is stored (never the secret itself)."""
+
+    name: str
+    """The keyring entry's name (a team database's: `db.USER.HOST.PORT.DB`)."""
+    stored: bool
+    backend: str
+    """The keyring backend's class path, or `environment`."""
+    overridden_by: NotRequired[str | None]
+    """For a database password: `PGPASSWORD` or `PGPASSFILE` when set (libpq uses them
+    instead of the keyring); null otherwise."""
+
+
+class GrantView(TypedDict):
+    """Who may decide what (`grants list`). With no grant at all, every reviewer decides
+    every proposal; once one exists, a decision needs an active grant that covers it."""
+
+    id: str
+    reviewer: str
+    """The reviewer name a decision is recorded under (`--reviewer`)."""
+    tool: str | None
+    """The tool whose proposals it covers; null: every tool."""
+    folder: str | None
+    """Targets under this absolute folder (on the desks); null: any target, or none."""
+    role: str | None
+    """The PostgreSQL role the deciding desk must log in as; null: any role."""
+    created_by: str
+    created_at: str
+    revoked_at: str | None
+    active: bool
+    describes: str
+    """The grant in one sentence, for people."""
+
+
+class DeskRoleView(TypedDict):
+    """What `grants desk-role ROLE` gave a desk's own PostgreSQL role on BriefDesk's tables."""
+
+    role: str
+    database: str
+    read_write: list[str]
+    """Tables it reads and writes (approvals, rules and runs under the database's guards)."""
+    append_only: list[str]
+    """Tables it reads and adds to, but never changes or deletes from (the audit log)."""
+    read_only: list[str]
+    """Tables it only reads (grants, team settings, the schema revision)."""

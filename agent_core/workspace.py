@@ -7,6 +7,7 @@ twice. Methods that do not drive the agent never import the Agents SDK (it costs
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from collections.abc import Callable
 from dataclasses import replace
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, delete
 
-from agent_core import review
+from agent_core import grants, review
 from agent_core.audit_export import write_audit_export
 from agent_core.config import (
     Home,
@@ -38,9 +39,17 @@ from agent_core.storage import audit, memory, timeline
 from agent_core.storage import runs as run_rows
 from agent_core.storage import settings as settings_store
 from agent_core.storage.blobs import release_run_blobs
+from agent_core.storage.changes import ChangeNotice, NoticeKind  # noqa: F401 (desktop)
 from agent_core.storage.desks import desk_id
 from agent_core.storage.engine import Store
-from agent_core.storage.location import chosen_db_url, parse_db_url, with_password
+from agent_core.storage.leases import Holder, Leases
+from agent_core.storage.location import (
+    DB_ENV,
+    StoreKind,
+    chosen_db_url,
+    parse_db_url,
+    with_password,
+)
 from agent_core.storage.migrate import open_store
 from agent_core.storage.schema import (
     approvals,
@@ -60,14 +69,20 @@ from agent_core.views import (
     ApprovalView,
     AuditEntryView,
     DamagedRunView,
+    DeskRoleView,
     EventView,
+    GrantView,
     OwnerView,
     RuleView,
     RunView,
+    SecretStatusView,
+    StoreView,
 )
 
 if TYPE_CHECKING:
     from agent_core.providers.check import ProviderCheckView
+    from agent_core.storage.status import StoreStatusView
+    from agent_core.storage.store_copy import StoreCopyView
 
 
 class Workspace:
@@ -90,6 +105,7 @@ class Workspace:
             self.desk_store.dispose()
             raise
         self.desk = desk_id()
+        self.db_option = db  # `--db` as given: the setting cannot move this window's store
 
     def _open_team_store(self, explicit: str | None) -> Store:
         if explicit is not None and not explicit.strip():
@@ -125,6 +141,19 @@ class Workspace:
         """Hear of this process's events as soon as they commit, on the committing thread
         (other processes' events are read with `timeline(since=...)`). Returns the unfollow."""
         return self.store.follow_events(lambda events: follower([e.to_json() for e in events]))
+
+    def listen_changes(self, callback: Callable[[ChangeNotice], None]) -> Callable[[], None]:
+        """Team mode: hear every desk's commits (PostgreSQL LISTEN/NOTIFY) on a thread of its
+        own, as typed notices, within moments of each commit (`own`: a commit of this
+        Workspace, which `follow_events` announced already); `RESYNC` after each (re)connect,
+        `LOST` when the server went away. Returns the stop. On the home's SQLite file there is
+        nothing to listen to (other processes are polled): the stop does nothing."""
+        if not self.team_mode:
+            return lambda: None
+        from agent_core.storage.listen import ChangeListener
+
+        listener = ChangeListener(self.store.location, callback, origin=self.store.origin)
+        return listener.start().stop
 
     # -- settings -------------------------------------------------------------------------
 
@@ -201,6 +230,7 @@ class Workspace:
                 artifacts_dir=str(artifacts_dir),
                 limits_json=limits.dumps(),
                 state_json=RunProgress().dumps(),
+                desk=self.desk,  # runs belong to the desk that created them
             )
         return run_id
 
@@ -217,10 +247,20 @@ class Workspace:
     def take_over(self, run_id: str, *, reviewer: str | None = None) -> OwnerView | None:
         """End the claim of a `running` run's owner that cannot be proven alive (recorded under
         another host name, or dead here), so `resume` continues it; `run_in_progress` while the
-        owner provably lives on this host. Returns who owned it (None: it had no owner)."""
+        owner provably lives on this host. Returns who owned it (None: it had no owner).
+        In team mode another desk's run moves to this desk once that desk's lease has lapsed
+        (`run_owned_elsewhere` while it is live)."""
         by = (reviewer or "").strip()[:80] or str(self.settings()["reviewer"])
         with self.store.write() as conn:
-            return lifecycle.take_over(conn, run_id, by=by)
+            return lifecycle.take_over(conn, run_id, by=by, desk=self.team_desk)
+
+    def check_own_desk(self, run_id: str) -> None:
+        """`run_owned_elsewhere` for another desk's run that has not ended (team mode): only
+        its desk resumes it. Before anything else: its folders are on that desk's machine."""
+        with self.store.read() as conn:
+            row = run_rows.get_run_row(conn, run_id)
+            if run_rows.other_desk(row, self.team_desk) and not _unchanged_by_resume(row):
+                raise lifecycle.owned_elsewhere(row, Leases.read(conn, self.team_desk))
 
     def run_owner(self, run_id: str) -> OwnerView | None:
         """Who drives a `running` run, as recorded, and since when; None for any other run."""
@@ -236,33 +276,36 @@ class Workspace:
         import asyncio
 
         sandbox.require_supported()  # refuse up front, not as a tool error the model sees
-        from agent_core.run.driver import RunDriver
-
         self.sweep_expired()
         with self.store.read() as conn:
             row = run_rows.get_run_row(conn, run_id)
         if _unchanged_by_resume(row):
             return self.get_run(run_id)
+        self.check_own_desk(run_id)  # before the SDK import and the folders: not ours to drive
+        from agent_core.run.driver import RunDriver
+
         self.check_run_artifacts(row.artifacts_dir)  # before the claim: a refusal changes nothing
         # Known keys are masked in what the corpus tools hand the model (a thread: the keyring).
         await asyncio.to_thread(load_known_secrets, _key_name(row.model))
         live = run_rows.effective_status(row) is RunStatus.RUNNING  # claim answers run_in_progress
+        owner = run_rows.Owner.current()
+        holder = Holder(self.desk, owner) if self.team_mode else None
         driver = RunDriver(
             self.store,
             run_id,
             self.settings(),
             desk_store=self.desk_store if self.team_mode else None,
+            holder=holder,
         )
         if not live:
             # A checkpoint this version cannot load is refused before the claim, so the
             # refusal changes nothing: no status change, no run_resumed event.
             await driver.preflight()
-        owner = run_rows.Owner.current()
         with self.store.write() as conn:
             row = run_rows.get_run_row(conn, run_id)
             if _unchanged_by_resume(row):
                 return self.get_run(run_id)
-            claim = lifecycle.claim(conn, run_id, owner)
+            claim = lifecycle.claim(conn, run_id, owner, desk=self.team_desk)
             agent_input = self._first_input(conn, row) if claim.needs_input else None
         try:
             await driver.drive(agent_input)
@@ -327,9 +370,15 @@ class Workspace:
             row = run_rows.get_run_row(conn, run_id)
             status = RunStatus(row.status)
             if status.is_terminal:
-                return review.run_json(conn, row)
+                return review.run_json(conn, row, desk=self.team_desk)
             owner = run_rows.owner_of(row)
-            if status is RunStatus.RUNNING and owner is not None and not owner.on_this_host():
+            if run_rows.other_desk(row, self.team_desk):
+                # Only its desk ends it; another desk only once that desk's lease has lapsed.
+                if not take_over:
+                    raise lifecycle.owned_elsewhere(row, Leases.read(conn, self.team_desk))
+                lifecycle.take_over(conn, run_id, by=by, desk=self.team_desk)
+                lifecycle.cancel(conn, run_id, None, by=by, reason="cancelled by a person")
+            elif status is RunStatus.RUNNING and owner is not None and not owner.on_this_host():
                 if not take_over:
                     raise lifecycle.in_progress(conn, row, owner)
                 lifecycle.take_over(conn, run_id, by=by)
@@ -342,20 +391,20 @@ class Workspace:
 
     def get_run(self, run_id: str) -> RunView:
         with self.store.read() as conn:
-            return review.run_json(conn, run_rows.get_run_row(conn, run_id))
+            return review.run_json(conn, run_rows.get_run_row(conn, run_id), desk=self.team_desk)
 
     def list_runs(self, run_ids: list[str] | None = None) -> list[RunView]:
         """Every run, newest first (or only the given ones that exist). A read: it never
         expires anything (see `sweep_expired`)."""
         with self.store.read() as conn:
-            return review.runs_json(conn, run_ids)
+            return review.runs_json(conn, run_ids, desk=self.team_desk)
 
     def list_runs_checked(self) -> tuple[list[RunView], list[DamagedRunView]]:
         """Every readable run, and apart from them the runs whose rows this app cannot read
         (each with its `storage_corrupt` error): `runs` shows both."""
         damaged: list[DamagedRunView] = []
         with self.store.read() as conn:
-            return review.runs_json(conn, None, damaged), damaged
+            return review.runs_json(conn, None, damaged, desk=self.team_desk), damaged
 
     def run_state(self, run_id: str) -> RunProgress:
         with self.store.read() as conn:
@@ -426,7 +475,12 @@ class Workspace:
     ) -> ApprovalView:
         """Approve these exact arguments; with `remember`, also this tool under the folder."""
         return review.approve(
-            self.store, approval_id, reviewer=reviewer, reason=reason, remember=remember
+            self.store,
+            approval_id,
+            reviewer=reviewer,
+            reason=reason,
+            remember=remember,
+            desk=self.team_desk,
         )
 
     def reject(
@@ -440,11 +494,18 @@ class Workspace:
 
     def edit(self, approval_id: str, *, reviewer: str, args: dict[str, Any] | str) -> ApprovalView:
         """A new version with edited arguments, validated again; the old one is superseded."""
-        return review.edit(self.store, self.settings(), approval_id, reviewer=reviewer, args=args)
+        return review.edit(
+            self.store,
+            self.settings(),
+            approval_id,
+            reviewer=reviewer,
+            args=args,
+            desk=self.team_desk,
+        )
 
     def describe_approval(self, approval_id: str) -> dict[str, Any]:
         """What a reviewer's dialog shows: the proposal, the target's text, whether it changed."""
-        return review.describe_approval(self.store, approval_id)
+        return review.describe_approval(self.store, approval_id, desk=self.team_desk)
 
     def validate_edit(self, approval_id: str, args: dict[str, Any]) -> dict[str, Any]:
         return review.validate_edit(self.store, self.settings(), approval_id, args)
@@ -459,7 +520,13 @@ class Workspace:
     ) -> ApprovalView:
         """The dialog's "Approve edited": a new version with these arguments, approved."""
         return review.approve_edited(
-            self.store, self.settings(), approval_id, reviewer=reviewer, args=args, reason=reason
+            self.store,
+            self.settings(),
+            approval_id,
+            reviewer=reviewer,
+            args=args,
+            reason=reason,
+            desk=self.team_desk,
         )
 
     # -- rules, audit, memory -------------------------------------------------------------
@@ -469,6 +536,38 @@ class Workspace:
 
     def revoke_rule(self, rule_id: str) -> RuleView:
         return review.revoke_rule(self.store, rule_id)
+
+    # -- grants: who may decide what ------------------------------------------------------
+
+    def list_grants(self) -> list[GrantView]:
+        return grants.list_grants(self.store)
+
+    def add_grant(
+        self,
+        *,
+        reviewer: str,
+        tool: str | None = None,
+        folder: str | None = None,
+        role: str | None = None,
+    ) -> GrantView:
+        """Let `reviewer` decide `tool` (None: every tool) for targets under `folder` (None:
+        anywhere), through the database role `role` (None: any). The first grant turns on
+        the check for every decision; on PostgreSQL only the database's owner may add one."""
+        return grants.add_grant(
+            self.store,
+            reviewer=reviewer,
+            tool=tool,
+            folder=folder,
+            role=role,
+            created_by=self.settings().reviewer or "",
+        )
+
+    def revoke_grant(self, grant_id: str) -> GrantView:
+        return grants.revoke_grant(self.store, grant_id)
+
+    def grant_desk_role(self, role: str) -> DeskRoleView:
+        """Give a desk's own PostgreSQL role its privileges (run as the database's owner)."""
+        return grants.grant_desk_role(self.store, role)
 
     def audit_entries(
         self, run_id: str | None = None, principal: str | None = None
@@ -497,6 +596,48 @@ class Workspace:
     def delete_user_memory(self, user: str) -> int:
         with self.desk_store.write() as conn:
             return memory.delete_user(conn, user)
+
+    # -- the store itself: `db status`, `db copy` --------------------------------------------
+
+    @staticmethod
+    def store_status(home: str | Path | None = None, *, db: str | None = None) -> StoreStatusView:
+        """Which store `home` uses (`db`, $BRIEFDESK_DB, the `db.url` setting, else its SQLite
+        file), its schema revision and whether it answers. Opens nothing the way a command
+        does (no migration, no new home), so it answers while a team's server is away."""
+        from agent_core.storage.location import sqlite_location
+        from agent_core.storage.status import probe
+
+        url = Workspace.chosen_team_db(home, db=db)
+        place = Home(resolve_home_dir(home))
+        location = sqlite_location(place.db_path) if url is None else parse_db_url(url)
+        return probe(with_password(location), desk=desk_id())
+
+    @staticmethod
+    def chosen_team_db(home: str | Path | None = None, *, db: str | None = None) -> str | None:
+        """The team database URL `home` would use (`db`, $BRIEFDESK_DB, the `db.url`
+        setting), None for its SQLite file; read without opening or creating any store."""
+        if db is not None and not db.strip():
+            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "The database URL is empty.")
+        place = Home(resolve_home_dir(home))
+        place.check()
+        url = chosen_db_url(db, None)
+        if url is None and place.db_path.exists():  # only then can the setting name one
+            desk_store = Store(place.db_path)
+            try:
+                with desk_store.read() as conn:
+                    url = chosen_db_url(None, settings_store.get_db_url(conn))
+            finally:
+                desk_store.dispose()
+        return url
+
+    def copy_store(self, to_url: str) -> StoreCopyView:
+        """Copy this Workspace's store (runs, timelines, proposals, decisions, blobs, rules,
+        audit) into the empty PostgreSQL database `to_url`, then check counts and content
+        hashes table by table (agent_core/storage/store_copy.py); all or nothing."""
+        from agent_core.storage.store_copy import copy_store
+
+        target = with_password(parse_db_url(to_url))
+        return copy_store(self.store, target, desk=self.desk).to_json()
 
     # -- what the window needs (desktop façade) --
     # The desktop imports only this module and the pure vocabulary (statuses, events, errors,
@@ -601,6 +742,88 @@ class Workspace:
 
         return secrets.delete_key(name)
 
+    # -- the team database, as the Settings dialog and the status bar see it --
+
+    def store_view(self) -> StoreView:
+        """Where this Workspace's runs live, and this desk's id (what it opened: no I/O)."""
+        location = self.store.location
+        team = location.kind is StoreKind.POSTGRESQL
+        if self.db_option is not None:
+            chosen_by = "option"
+        elif os.environ.get(DB_ENV, "").strip():
+            chosen_by = "environment"
+        else:
+            chosen_by = "setting" if team else "home"
+        return StoreView(
+            kind=str(location.kind),
+            url=location.shown,
+            host=location.host if team else None,
+            database=str(location.url.database) if team else None,
+            desk=self.desk,
+            chosen_by=chosen_by,
+        )
+
+    @staticmethod
+    def check_db_url(url: str) -> str | None:
+        """`url` as the `db.url` setting would store it (None: the home's SQLite file), or
+        `invalid_arguments` saying why not (not PostgreSQL, no database, a password in it).
+        Pure: no connection, no keyring."""
+        return Settings.parse("db.url", url)  # type: ignore[return-value]
+
+    @staticmethod
+    def db_password_status(url: str) -> SecretStatusView:
+        """Whether the keyring holds the password of the team database `url` (never the
+        password), and whether PGPASSWORD / PGPASSFILE would be used instead of it."""
+        from agent_core import secrets
+
+        name = _db_key_name(url)
+        status = secrets.key_status(name)
+        return SecretStatusView(
+            name=name,
+            stored=bool(status["stored"]),
+            backend=str(status["backend"]),
+            overridden_by=_libpq_password_source(),
+        )
+
+    @staticmethod
+    def set_db_password(url: str, password: str) -> SecretStatusView:
+        """Store the password of the team database `url` in the OS keyring, under the entry
+        `db.USER.HOST.PORT.DB` that opening the store reads. Never in settings or logs."""
+        from agent_core import secrets
+
+        name = _db_key_name(url)
+        status = secrets.set_key(name, password)
+        return SecretStatusView(
+            name=name,
+            stored=bool(status["stored"]),
+            backend=str(status["backend"]),
+            overridden_by=_libpq_password_source(),
+        )
+
+    def probe_store(
+        self, url: str, password: str | None = None, *, open_it: bool = False
+    ) -> StoreStatusView:
+        """Look at the team database `url` as `db status` does: reachable, its schema revision,
+        what to check (`agent_core/storage/status.py`; it never migrates). `password`: typed
+        but not yet stored; else the keyring, PGPASSFILE or PGPASSWORD. With `open_it`, first
+        open it as a desk's first use does (initialising an empty database, upgrading an old
+        one), so a failure to open raises its error here instead of in the next window.
+        Blocking (up to the connect timeout): call it off the GUI thread. A URL the `db.url`
+        setting would refuse is `invalid_arguments`."""
+        from agent_core.storage.status import probe
+
+        location = parse_db_url(Workspace.check_db_url(url) or "")
+        if password:
+            from agent_core.secrets import REDACTOR
+
+            REDACTOR.add(password)  # a message quoting it (a driver's, a log's) shows it masked
+            location = replace(location, url=location.url.set(password=password))
+        else:
+            location = with_password(location)
+        if open_it:
+            open_store(location).dispose()
+        return probe(location, desk=self.desk)
+
     def providers_check(self) -> ProviderCheckView:
         """One small request to the configured endpoint (`providers check`); blocking."""
         from agent_core.providers.check import check_endpoint
@@ -644,6 +867,22 @@ class Workspace:
         from agent_core.config import SCRIPTS_DIR
 
         return f"scripted:{SCRIPTS_DIR / f'{script}.json'}"
+
+
+def _db_key_name(url: str) -> str:
+    """The keyring entry of the password of the team database `url` (`invalid_arguments` for
+    a URL the `db.url` setting would refuse)."""
+    name = parse_db_url(Workspace.check_db_url(url) or "").key_name
+    assert name is not None  # a PostgreSQL location always has one
+    return name
+
+
+def _libpq_password_source() -> str | None:
+    """PGPASSWORD or PGPASSFILE when set: opening the store then uses them, not the keyring."""
+    for variable in ("PGPASSWORD", "PGPASSFILE"):
+        if os.environ.get(variable):
+            return variable
+    return None
 
 
 def _key_name(model: str) -> str | None:

@@ -42,6 +42,7 @@ BENCHES = (
     Bench("bench_storage_growth.py", (), ()),
     Bench("bench_search.py", (), ()),
     Bench("bench_gui_stall.py", (), ()),
+    Bench("bench_team_live.py", (), ("--commits", "20")),
 )  # fmt: skip
 
 
@@ -108,6 +109,13 @@ def ratio_rows(results: dict[str, dict[str, Any]]) -> list[tuple[str, str, str, 
             f"a bare QLabel window {start['bare_qlabel_first_paint_ms']} ms",
             f"{start['briefdesk_first_paint_ms']} ms = {start['ratio_first_paint_vs_bare']}x",
             "report",
+        ))  # fmt: skip
+    if live := results.get("bench_team_live.py"):
+        team, poll = live["team_notify_ms"], live["sqlite_poll_300ms_ms"]
+        rows.append((
+            "another desk's commit to this window (PostgreSQL LISTEN/NOTIFY, no poll)",
+            f"SQLite, poll every 300 ms: p95 {poll['p95']} ms",
+            f"p95 {team['p95']} ms (p50 {team['p50']} ms)", "within a second",
         ))  # fmt: skip
     return rows
 

@@ -1,4 +1,4 @@
-"""Composition root: `briefdesk [--home DIR] [--smoke] [--version]`.
+"""Composition root: `briefdesk [--home DIR] [--db URL] [--smoke] [--version]`.
 
 The window paints first; only then does the bridge thread open the home (SQLite) and import the
 Agents SDK, so neither the SDK nor the keyring is on the path to the first frame. A few
@@ -63,24 +63,54 @@ def make_qsettings(folder: str | Path | None = None) -> QSettings:
     )
 
 
-def build_window(home: str | Path | None, qsettings: QSettings | None = None) -> MainWindow:
-    """The window with its bridge and context, not yet shown or started (tests use this)."""
+def build_window(
+    home: str | Path | None, qsettings: QSettings | None = None, *, db: str | None = None
+) -> MainWindow:
+    """The window with its bridge and context, not yet shown or started (tests use this).
+    `db`: `--db URL` (None: $BRIEFDESK_DB, the `db.url` setting, else the home's SQLite)."""
     from PySide6.QtGui import QIcon
 
     from desktop.bridge import Bridge
     from desktop.context import AppContext
     from desktop.widgets.main_window import MainWindow
 
-    bridge = Bridge(home)
+    bridge = Bridge(home, db=db)
     context = AppContext(bridge)
     window = MainWindow(bridge, context, QIcon(str(icon_path())), qsettings or make_qsettings())
     bridge.setParent(window)
     context.setParent(window)
+    window.reopen_requested.connect(lambda: reopen_window(window))
     return window
+
+
+def reopen_window(old: MainWindow) -> MainWindow:
+    """The window again, in the same place, on the store the settings now choose (Settings ▸
+    Team database saved another URL). A new window with a new bridge, rather than the old
+    one rewired: nothing it shows (runs, timeline, prompts, open dialogs) can still belong to
+    the database it left. The old one closes as a window closes (its bridge stops; it drives
+    no run: the window asks for this only then), after the new one shows, so the app stays."""
+    from PySide6.QtCore import Qt
+
+    from desktop.models.store_text import store_name
+
+    old.save_geometry()
+    new = build_window(old.bridge.home, old.qsettings, db=old.bridge.db)
+    new.store_status.loaded.connect(
+        lambda view: new.statusBar().showMessage(
+            f"Reconnected: runs now live in {store_name(view)}.", 10_000
+        ),
+        Qt.ConnectionType.SingleShotConnection,
+    )
+    new.show()
+    start_background(new, old.poll_ms)
+    old.successor = new
+    old.close()
+    return new
 
 
 def start_background(window: MainWindow, poll_ms: int = 300) -> None:
     """After the first paint: open the home on the bridge thread, follow events, warm the SDK."""
+    window.poll_ms = poll_ms
     window.bridge.start()
     window.context.load_settings()
     window.bridge.start_following(poll_ms)
@@ -249,6 +279,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="the BriefDesk home folder (default: $BRIEFDESK_HOME or the user data folder)",
     )
     parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="the team's PostgreSQL database, postgresql://USER@HOST/DB, its password from the "
+        "keyring or PGPASSFILE (default: $BRIEFDESK_DB, the db.url setting, else the home's "
+        "own database)",
+    )
+    parser.add_argument(
         "--smoke",
         action="store_true",
         help="paint the window, open the home, print a SMOKE line and quit (exit 0: all is well)",
@@ -287,7 +324,8 @@ def main(argv: list[str] | None = None) -> int:
 
     collector = GuiThreadGarbageCollector(app)  # noqa: F841  (lives as long as main runs)
     theme.apply_theme(app)
-    window = build_window(args.home)  # None: $BRIEFDESK_HOME or the user data folder
+    # None: $BRIEFDESK_HOME or the user data folder; $BRIEFDESK_DB or the db.url setting
+    window = build_window(args.home, db=args.db)
     app.setWindowIcon(window.windowIcon())
     automation = Automation(app, window, smoke=args.smoke)
     guard = HomeGuard(window) if automation.starts_background else None  # smoke has its own

@@ -11,6 +11,12 @@ once and in order, whichever process wrote it. A commit of this process
 polls every ~300 ms for what other processes (`briefdesk-cli`, another window) write. The runs
 list is kept from events: only the runs an event names are read again, plus, now and then, the
 runs that are `running` (a dead owner changes no row). Expiry is a timer tick, never a read.
+
+On a team's PostgreSQL database the same read is started by other desks' commits instead
+(`Workspace.listen_changes`: LISTEN/NOTIFY, on a thread of its own, handed over by a queued
+signal), and the timer slows to a tick every few seconds, kept only for what no commit
+announces (a desk that vanished: its lease lapses without a write). While the database cannot
+be used, `storage_lost` asks for a banner; the first read that works again sends `storage_back`.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import inspect
 import itertools
 import logging
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,7 +37,7 @@ from agent_core.statuses import RunStatus
 
 if TYPE_CHECKING:
     from agent_core.views import EventView, RunView
-    from agent_core.workspace import Workspace
+    from agent_core.workspace import ChangeNotice, Workspace
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +48,9 @@ ErrorCallback = Callable[[Exception], None]
 EVENTS_PER_POLL = 5000  # a large backlog arrives in a few batches instead of one huge one
 RUNS_EVERY_N_POLLS = 5  # a dead owner shows as `interrupted` without any event: look now and then
 SWEEP_EVERY_MS = 2000  # expire overdue proposals (a write) on a tick of its own
+LISTENING_POLL_MS = 5000  # team mode, while listening: the slow tick for lapsed leases
+OPEN_RETRY_MS = 2000  # the team database was away when the window opened: try again this often
+STORAGE_UNAVAILABLE = "storage_unavailable"
 EVENTS_PER_SLICE = 100  # events handed to the views per turn of the GUI event loop
 
 
@@ -107,10 +117,16 @@ class Bridge(QObject):
     warmed = Signal()  # the Agents SDK is imported (warm_up finished)
     _job_done = Signal(int, object, object)  # job id, result, exception (bridge thread -> GUI)
     _committed = Signal()  # this process committed events: read them now (any thread -> GUI)
+    storage_lost = Signal(str, str)  # code, message: the team database cannot be used now
+    storage_back = Signal()  # it answers again (after storage_lost)
+    _noticed = Signal(object)  # a ChangeNotice from the listener thread (-> GUI)
 
-    def __init__(self, home: str | Path | None, parent: QObject | None = None) -> None:
+    def __init__(
+        self, home: str | Path | None, parent: QObject | None = None, *, db: str | None = None
+    ) -> None:
         super().__init__(parent)
         self.home = home
+        self.db = db  # `briefdesk --db URL`; None: $BRIEFDESK_DB, the db.url setting, the home
         self.current_run_id: str | None = None
         self.thread_ident: int | None = None
         self._ids = itertools.count(1)
@@ -123,6 +139,7 @@ class Bridge(QObject):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pending: list[Callable[[], None]] = []
         self._ws: Workspace | None = None  # touched on the bridge thread only
+        self._open_failure: tuple[float, Exception] | None = None  # bridge thread: when, why
         self._watcher: Any = None  # the artifacts watcher, started with the workspace
         self._unfollow: Callable[[], None] = lambda: None
         self._tasks: set[asyncio.Task[Any]] = set()  # bridge thread only
@@ -130,6 +147,13 @@ class Bridge(QObject):
         self._thread = _LoopThread(self)
         self._job_done.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
         self._committed.connect(self._on_committed, Qt.ConnectionType.QueuedConnection)
+        self._noticed.connect(self._on_notice, Qt.ConnectionType.QueuedConnection)
+        self._stop_listening: Callable[[], None] = lambda: None
+        self._listening = False  # the listener may hand notices over (bridge thread sets it)
+        self._live = False  # GUI: notices arrive (team mode, connected): the timer is slow
+        self._interval_ms = 300
+        self._named_runs: set[str] = set()  # runs other desks' notices named, to read again
+        self._storage_down = False
         # The events follower (GUI-thread state).
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._poll)
@@ -152,12 +176,24 @@ class Bridge(QObject):
     def start(self) -> None:
         """Start the thread and open the Workspace there; `ready` follows."""
         self._thread.start()
-        self.submit(lambda ws: None, on_done=lambda _r: self.ready.emit())
+        self._open()
         # Confirmations a killed `run` lost (it may hash files: a worker thread, after `ready`).
         self.submit(
             lambda ws: asyncio.to_thread(ws.settle_unconfirmed_writes),
             on_error=lambda exc: log.info("settling writes did not finish: %s", error_text(exc)),
         )
+
+    def _open(self) -> None:
+        self.submit(lambda ws: None, on_done=lambda _r: self.ready.emit(), on_error=self._not_open)
+
+    def _not_open(self, exc: Exception) -> None:
+        """The team database is away as the window opens: say so, and try again until it is
+        back (the window stays). Any other failure is the home's (HomeGuard decides)."""
+        if error_code(exc) != STORAGE_UNAVAILABLE:
+            self.error.emit(error_code(exc), getattr(exc, "message", None) or str(exc))
+            return
+        self._lost(exc)
+        QTimer.singleShot(OPEN_RETRY_MS, self, self._open)
 
     def stop(self, timeout_ms: int = 8000) -> None:
         """Stop following, end the loop (runs still driving become `interrupted`), join."""
@@ -215,16 +251,27 @@ class Bridge(QObject):
         """Import the Agents SDK on the bridge thread now, behind the first paint, so the first
         Run click does not pay for it (the import holds the GIL for a moment, not for seconds)."""
 
+        def failed(exc: Exception) -> None:
+            if error_code(exc) == STORAGE_UNAVAILABLE:  # the window opened without its store
+                self.ready.connect(self._warm_up_once)
+                return
+            log.warning("SDK warm-up failed: %s", error_text(exc))
+
         self.submit(
             lambda ws: ws.prewarm_agent_runtime(),
             on_done=lambda _r: self.warmed.emit(),
-            on_error=lambda exc: log.warning("SDK warm-up failed: %s", error_text(exc)),
+            on_error=failed,
         )
+
+    def _warm_up_once(self) -> None:
+        self.ready.disconnect(self._warm_up_once)
+        self.warm_up()
 
     # -- the events follower ---------------------------------------------------------------------
 
     def start_following(self, interval_ms: int = 300) -> None:
-        self._timer.start(interval_ms)
+        self._interval_ms = interval_ms
+        self._timer.start(self._tick_ms())
         self._sweep_timer.start(SWEEP_EVERY_MS)
         self._poll(force_runs=True)
 
@@ -245,8 +292,10 @@ class Bridge(QObject):
         if force_runs:
             recheck: list[str] | None = None  # everything
         else:
-            look = self._polls % RUNS_EVERY_N_POLLS == 0
-            recheck = self._runs.running_ids() if look else []
+            look = self._live or self._polls % RUNS_EVERY_N_POLLS == 0
+            running = self._runs.running_ids() if look else []
+            recheck = sorted({*running, *self._named_runs})
+        self._named_runs.clear()
         self.submit(
             lambda ws: _read_changes(ws, since, recheck),
             on_done=self._on_changes,
@@ -256,6 +305,9 @@ class Bridge(QObject):
     def _on_changes(self, result: Changes) -> None:
         self._poll_inflight = False
         self._last_poll_error = None
+        if self._storage_down:
+            self._storage_down = False
+            self.storage_back.emit()
         last_seq, read, asked, runs = result
         self._last_seq = last_seq
         self._hand_out(read)
@@ -296,6 +348,9 @@ class Bridge(QObject):
 
     def _on_poll_error(self, exc: Exception) -> None:
         self._poll_inflight = False
+        if error_code(exc) == STORAGE_UNAVAILABLE:
+            self._lost(exc)  # a banner that stays until a read works again
+            return
         text = error_text(exc)
         if text != self._last_poll_error:  # report a lasting problem once, not every 300 ms
             self._last_poll_error = text
@@ -306,10 +361,52 @@ class Bridge(QObject):
             self._commit_signalled = False
         self._poll()  # in order with every other process's events, no wait for the timer
 
+    # -- other desks (team mode) and the database's absence ---------------------------------------
+
+    def _take_notice(self, notice: ChangeNotice) -> None:
+        """The listener's thread: hand the notice to the GUI thread (never blocks)."""
+        if self._listening:
+            self._noticed.emit(notice)
+
+    def _on_notice(self, notice: ChangeNotice) -> None:
+        from agent_core.workspace import NoticeKind  # loaded already: the bridge opened it
+
+        if notice.kind is NoticeKind.LOST:
+            self._set_live(False)  # poll meanwhile: the listener alone may have failed
+            error = notice.error or {"code": STORAGE_UNAVAILABLE, "message": ""}
+            self._lost_with(error["code"], error["message"])
+        elif notice.kind is NoticeKind.RESYNC:
+            self._set_live(True)
+            self._poll(force_runs=True)  # what was committed while nobody listened
+        elif not notice.own:  # this process's own commits are read through follow_events
+            if notice.run_ids is None:
+                self._poll(force_runs=True)
+            else:
+                self._named_runs.update(notice.run_ids)
+                self._poll()
+
+    def _set_live(self, live: bool) -> None:
+        self._live = live
+        if self._timer.isActive():
+            self._timer.setInterval(self._tick_ms())
+
+    def _tick_ms(self) -> int:
+        return max(self._interval_ms, LISTENING_POLL_MS) if self._live else self._interval_ms
+
+    def _lost(self, exc: BaseException) -> None:
+        self._lost_with(error_code(exc), getattr(exc, "message", None) or str(exc))
+
+    def _lost_with(self, code: str, message: str) -> None:
+        if not self._storage_down:  # once per outage: the banner stays until it is back
+            self._storage_down = True
+            self.storage_lost.emit(code, message)
+
     # -- GUI side of delivery ------------------------------------------------------------------
 
     def _deliver(self, job_id: int, result: Any, exc: BaseException | None) -> None:
         on_done, on_error, stale_key = self._callbacks.pop(job_id, (None, None, None))
+        if exc is not None and error_code(exc) == STORAGE_UNAVAILABLE:
+            self._lost(exc)
         run_id = self._drive_jobs.pop(job_id, None)
         if run_id is not None:
             self._driving.discard(run_id)
@@ -323,7 +420,7 @@ class Bridge(QObject):
                 on_done(result)
         elif on_error is not None:
             on_error(exc)  # type: ignore[arg-type]
-        else:
+        elif error_code(exc) != STORAGE_UNAVAILABLE:  # that one is the banner's (above)
             if not hasattr(exc, "code"):
                 log.error("background job failed", exc_info=(type(exc), exc, exc.__traceback__))
             self.error.emit(error_code(exc), getattr(exc, "message", None) or str(exc))
@@ -358,8 +455,18 @@ class Bridge(QObject):
         if self._ws is None:
             from agent_core.workspace import Workspace  # lazily, on this thread
 
-            self._ws = Workspace(self.home)
+            failed = self._open_failure
+            if failed is not None and time.monotonic() - failed[0] < OPEN_RETRY_MS / 1000:
+                raise failed[1]  # the team database was away a moment ago: do not hammer it
+            try:
+                self._ws = Workspace(self.home, db=self.db)
+            except Exception as exc:
+                self._open_failure = (time.monotonic(), exc)
+                raise
+            self._open_failure = None
             self._unfollow = self._ws.follow_events(self._take_committed)
+            self._listening = True
+            self._stop_listening = self._ws.listen_changes(self._take_notice)
             self._start_watcher(self._ws)
         return self._ws
 
@@ -406,6 +513,8 @@ class Bridge(QObject):
                 self._watcher = None
             if self._ws is not None:
                 self._unfollow()
+                self._listening = False
+                self._stop_listening()
                 self._ws.close()
                 self._ws = None
             loop.stop()

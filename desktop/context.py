@@ -43,16 +43,28 @@ class AppContext(QObject):
         self.runs: dict[str, dict[str, Any]] = {}
         self.runs_seen = False
         self.driven_here: set[str] = set()  # runs this window started or resumed
+        # Runs this window drove that stopped because the team database went away: they go on
+        # by themselves once it answers again (the banner says so meanwhile).
+        self.stalled: set[str] = set()
         bridge.runs_changed.connect(self._on_runs)
+        bridge.storage_back.connect(self._continue_stalled)
         bridge.drive_finished.connect(self._on_drive_finished)
         bridge.error.connect(lambda code, text: self.message.emit("error", plain_error(code, text)))
 
     # -- state ----------------------------------------------------------------------------------
 
     def load_settings(self) -> None:
-        self.bridge.submit(
-            lambda ws: ws.settings(), on_done=self.set_settings, on_error=self._report
-        )
+        def failed(exc: Exception) -> None:
+            if getattr(exc, "code", None) == ErrorCode.STORAGE_UNAVAILABLE:
+                # The team database was away as the window opened: read them once it opens.
+                self.bridge.ready.connect(self._load_settings_once)
+            self._report(exc)
+
+        self.bridge.submit(lambda ws: ws.settings(), on_done=self.set_settings, on_error=failed)
+
+    def _load_settings_once(self) -> None:
+        self.bridge.ready.disconnect(self._load_settings_once)
+        self.load_settings()
 
     def set_settings(self, settings: dict[str, Any]) -> None:
         self.settings = dict(settings)
@@ -112,7 +124,14 @@ class AppContext(QObject):
             self.message.emit("success", "The run succeeded.")
 
     def _report(self, exc: Exception) -> None:
+        if getattr(exc, "code", None) == ErrorCode.STORAGE_UNAVAILABLE:
+            return  # the bridge's banner says it, and stays until the database is back
         self.message.emit("error", plain_exception(exc))
+
+    def _continue_stalled(self) -> None:
+        stalled, self.stalled = self.stalled, set()
+        for run_id in sorted(stalled):
+            self.continue_run(run_id, echo=True)
 
     # -- commands -------------------------------------------------------------------------------
 
@@ -152,7 +171,14 @@ class AppContext(QObject):
         if self.bridge.is_driving(run_id):
             return
         self.driven_here.add(run_id)
-        self.bridge.drive(run_id, on_error=self._report_unless_taken if echo else self._report)
+        report = self._report_unless_taken if echo else self._report
+
+        def failed(exc: Exception) -> None:
+            if getattr(exc, "code", None) == ErrorCode.STORAGE_UNAVAILABLE:
+                self.stalled.add(run_id)  # stopped at its boundary, nothing lost: go on later
+            report(exc)
+
+        self.bridge.drive(run_id, on_error=failed)
 
     def _report_unless_taken(self, exc: Exception) -> None:
         if getattr(exc, "code", None) == ErrorCode.RUN_IN_PROGRESS:

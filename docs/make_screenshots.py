@@ -3,7 +3,8 @@
 It makes a demo home in a temp folder with `briefdesk-cli` (a finished run with blocked
 attempts, a remembered rule, a run waiting for approval), opens the real window offscreen in the
 light and the dark palette, and saves grabs of the main window, the approval dialog during its
-read guard, and the Rules and Audit windows into docs/screenshots/.
+read guard, the Settings dialog's Team database tab, and the Rules and Audit windows into
+docs/screenshots/.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "screenshots"
 QUESTION = "How do checkpoints make agent runs durable?"
 SCREEN = {"name": "desktop", "x": 0, "y": 0, "width": 1440, "height": 900, "logicalDpi": 96}
+DESK = "alice-laptop"  # the status bar names the desk: not this machine's host name
+TEAM_URL = "postgresql://alice@db.example.org/research"
 
 
 def cli(home: Path, *args: str) -> dict[str, object]:
@@ -105,6 +108,19 @@ def shoot(home: Path, theme: str) -> None:
         dialog = window.prompts.dialog
         if dialog is not None and theme == "light":
             dialog.grab().save(str(OUT / "approval-guard.png"))
+        QTimer.singleShot(300, team_settings if theme == "light" else records)
+
+    def team_settings() -> None:
+        if window.prompts.dialog is not None:
+            window.prompts.dialog.close()
+        window.open_settings()
+        window.settings_dialog.show_team()
+        window.settings_dialog.team_box.url_field.setText(TEAM_URL)  # typed, not yet saved
+        QTimer.singleShot(800, grab_team_settings)
+
+    def grab_team_settings() -> None:
+        window.settings_dialog.grab().save(str(OUT / "settings-team.png"))
+        window.settings_dialog.reject()
         QTimer.singleShot(300, records)
 
     def records() -> None:
@@ -134,6 +150,7 @@ def shoot(home: Path, theme: str) -> None:
 
 
 def main() -> None:
+    os.environ.setdefault("BRIEFDESK_DESK", DESK)  # for briefdesk-cli's runs and the window
     theme = sys.argv[1] if len(sys.argv) > 1 else None
     if theme is None:  # one process per palette: a QApplication's palette is set once
         with tempfile.TemporaryDirectory() as tmp:

@@ -20,6 +20,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
 from tests.support.cli import CliRunner  # noqa: E402
+from tests.support.store_backends import STORE_BACKENDS, StoreBackend  # noqa: E402
+from tests.support.store_backends import store_backend as store_backend_named  # noqa: E402
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -73,6 +75,27 @@ def pg_server() -> object:
 
 
 @pytest.fixture
-def pg_url(pg_server: object) -> str:
-    """A fresh team database (migrated), as a `postgresql://` URL without a password."""
-    return pg_server.create_database()  # type: ignore[attr-defined, no-any-return]
+def pg_url(pg_server: object) -> Iterator[str]:
+    """A fresh team database (migrated), as a `postgresql://` URL without a password; dropped
+    afterwards (each copy of the template takes several MB of the cluster's folder)."""
+    url: str = pg_server.create_database()  # type: ignore[attr-defined]
+    yield url
+    pg_server.drop_database(url)  # type: ignore[attr-defined]
+
+
+@pytest.fixture(params=STORE_BACKENDS)
+def store_backend(request: pytest.FixtureRequest) -> Iterator[StoreBackend]:
+    """The store a test's homes use, once per backend (issue 14: the race, the crash drills
+    and the lifecycle tests run on both). `store_backend.prepare(home)` points a home at a
+    fresh team database for PostgreSQL (tests/support/store_backends.py); the test's
+    databases are dropped afterwards."""
+    backend = store_backend_named(request.param)
+    yield backend
+    backend.drop_databases()
+
+
+@pytest.fixture
+def backend_home(tmp_path: Path, store_backend: StoreBackend) -> Path:
+    """A home on `store_backend`. A module whose `home` fixture returns it runs its tests of
+    `home`, `ws` and `cli` on SQLite and on PostgreSQL."""
+    return store_backend.prepare(tmp_path / "home")

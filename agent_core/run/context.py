@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+
+from sqlalchemy import Connection
 
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.preferences import Settings
+from agent_core.run import lifecycle
 from agent_core.run.record import RunFacts, RunRecord
 from agent_core.storage.engine import Store
+from agent_core.storage.leases import Holder
 from agent_core.tools.policy import Mode
 from agent_core.tools.specs import ToolScope
 
@@ -29,6 +35,8 @@ class RunContext:
     settings: Settings
     desk_store: Store | None = None
     """This desk's own store (corpus index, memory) when `store` is a team database."""
+    holder: Holder | None = None
+    """Team mode: this desk and process; every write of the run checks it still holds it."""
     started_clock: float = field(default_factory=time.monotonic)
     # The SDK RunState of the current pause, until the first write of the pause saves it (with
     # checkpoint A, in one commit).
@@ -54,6 +62,21 @@ class RunContext:
             network_calls_used=network_calls_used,
         )
 
+    @property
+    def desk(self) -> str | None:
+        """The desk the run belongs to (what its proposals record)."""
+        return self.holder.desk if self.holder is not None else self.facts.desk
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A write transaction of the driving process. In team mode it first checks, under the
+        team's writer lock, that this desk still holds the run: one taken over meanwhile
+        (`run_owned_elsewhere`) stops here, having written nothing."""
+        with self.store.write() as conn:
+            if self.holder is not None:
+                lifecycle.check_held(conn, self.run_id, self.holder)
+            yield conn
+
     def take_unsaved_state(self) -> str | None:
         state, self.unsaved_state = self.unsaved_state, None
         return state
@@ -65,6 +88,9 @@ class RunContext:
         """Stop at this boundary if a cancel was requested or a budget is spent."""
         limits = self.facts.limits
         progress = self.record.progress
+        if self.holder is not None:  # taken over meanwhile: stop before the next model call
+            with self.store.read() as conn:
+                lifecycle.check_held(conn, self.run_id, self.holder)
         if self.record.cancel_requested():
             raise StopRun()
         if next_turn and progress.turns >= limits.max_turns:

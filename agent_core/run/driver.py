@@ -38,8 +38,8 @@ from agent_core.run.gate import ToolGate
 from agent_core.run.progress import RunProgress
 from agent_core.run.record import RunRecord
 from agent_core.statuses import RunStatus
+from agent_core.storage import leases, sessions
 from agent_core.storage import runs as run_rows
-from agent_core.storage import sessions
 from agent_core.storage.checkpoints import (
     CheckpointStore,
     ResumeStatus,
@@ -47,6 +47,7 @@ from agent_core.storage.checkpoints import (
     state_digest,
 )
 from agent_core.storage.engine import Store
+from agent_core.storage.leases import Holder
 from agent_core.storage.timeline import append_event
 from agent_core.tools.registry import TOOLS
 
@@ -137,12 +138,12 @@ class ModelCallRecorder:
             "reason": notice.reason,
             "status": notice.status,
         }
-        with self.ctx.store.write() as conn:
+        with self.ctx.write() as conn:
             append_event(conn, self.ctx.run_id, EventKind.MODEL_RETRY, data=data)
 
     def streamed(self, delta: TextDelta) -> None:
         data = {"turn": self._turn(), "text": delta.text, "attempt": delta.attempt}
-        with self.ctx.store.write() as conn:
+        with self.ctx.write() as conn:
             append_event(conn, self.ctx.run_id, EventKind.MODEL_DELTA, data=data)
 
     async def wait(self, seconds: float) -> None:
@@ -208,11 +209,20 @@ class RunDriver:
     """Drives one run in this process until it stops (waits, ends or fails)."""
 
     def __init__(
-        self, store: Store, run_id: str, settings: Settings, *, desk_store: Store | None = None
+        self,
+        store: Store,
+        run_id: str,
+        settings: Settings,
+        *,
+        desk_store: Store | None = None,
+        holder: Holder | None = None,
     ) -> None:
         self.store = store
         self.run_id = run_id
-        self.ctx = RunContext(store, RunRecord(store, run_id), settings, desk_store=desk_store)
+        self.holder = holder
+        self.ctx = RunContext(
+            store, RunRecord(store, run_id), settings, desk_store=desk_store, holder=holder
+        )
         self.gate = ToolGate(self.ctx)
         self.executor = ToolExecutor(self.ctx, admit=self.gate.admit_unpaused)
         self.checkpoints = CheckpointStore(store)
@@ -272,6 +282,15 @@ class RunDriver:
         return await self._load_state(agent)
 
     async def drive(self, agent_input: list[Any] | None) -> None:
+        """Drive the claimed run to its next stop; in team mode, under this desk's lease."""
+        if self.holder is None:
+            await self._drive(agent_input)
+            return
+        # The claim took the lease; the heartbeat keeps it while this process drives.
+        with leases.kept(self.store, self.holder):
+            await self._drive(agent_input)
+
+    async def _drive(self, agent_input: list[Any] | None) -> None:
         agent, inner = self._agent_and_model()
         config = RunConfig(tracing_disabled=True, tool_not_found_behavior="return_error_to_model")
         try:
@@ -313,6 +332,8 @@ class RunDriver:
             if isinstance(exc, BriefDeskError) and exc.code == ErrorCode.MIGRATION_REQUIRED:
                 self.release()
                 raise exc from None
+            if isinstance(exc, BriefDeskError) and exc.code == ErrorCode.RUN_OWNED_ELSEWHERE:
+                raise exc from None  # taken over meanwhile: the run is no longer ours to write
             error: ErrorJSON = (
                 exc.to_json()
                 if isinstance(exc, BriefDeskError)
@@ -343,11 +364,11 @@ class RunDriver:
         if conn is not None:
             save_state_string(conn, self.run_id, state)
             return
-        with self.store.write() as own:
+        with self.ctx.write() as own:
             save_state_string(own, self.run_id, state)
 
     def _stop(self, status: RunStatus) -> None:
-        with self.store.write() as conn:
+        with self.ctx.write() as conn:
             self._save_unsaved_state(conn)
             progress = self._progress_now()
             if status is RunStatus.EXPIRED:
@@ -357,7 +378,7 @@ class RunDriver:
 
     def _end(self, transition: Callable[[Connection, RunProgress], None]) -> None:
         try:
-            with self.store.write() as conn:
+            with self.ctx.write() as conn:
                 self._save_unsaved_state(conn)
                 transition(conn, self._progress_now())
         except BriefDeskError as exc:
@@ -366,7 +387,7 @@ class RunDriver:
             # The disk is full: the state of the last pause (often the largest row) is what
             # did not fit. None of that pause's calls ran (its first write failed), so the end
             # is recorded without it, and resume replays the turn from the previous checkpoint.
-            with self.store.write() as conn:
+            with self.ctx.write() as conn:
                 transition(conn, self._progress_now())
 
     async def _load_state(self, agent: Agent[Any]) -> RunState[Any] | None:
@@ -393,7 +414,7 @@ class RunDriver:
         output = str(result.final_output or "")
         items = [json.loads(json.dumps(i, default=str)) for i in result.to_input_list()]
         rejected = self.ctx.record.progress.rejected
-        with self.store.write() as conn:
+        with self.ctx.write() as conn:
             thread_id = self.ctx.facts.thread_id
             # The run's input began with the thread's earlier items: store only what it added.
             earlier = sessions.load_items(conn, thread_id, exclude_run=self.run_id)

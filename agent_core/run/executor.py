@@ -88,7 +88,7 @@ class ToolExecutor:
         normalized = args.to_json()
         key = idempotency_key(self.run_id, call_id, tool, normalized)
         target = approval.target if approval else None
-        with self.store.write() as conn:
+        with self.ctx.write() as conn:
             entry = ledger.get_entry(conn, key)
             if entry is None:
                 ledger.start(
@@ -126,7 +126,7 @@ class ToolExecutor:
             if error.retryable:  # out of space: the run stops; `resume` settles and retries
                 self._leave_unknown(tool, call_id, key, error)
                 raise
-            with self.store.write() as conn:
+            with self.ctx.write() as conn:
                 ledger.finish(
                     conn,
                     key,
@@ -146,7 +146,7 @@ class ToolExecutor:
         target's hash before running it again, never twice."""
         facts = {"call_id": call_id, "idempotency_key": key, "code": error.code}
         try:
-            with self.store.write() as conn:
+            with self.ctx.write() as conn:
                 append_event(conn, self.run_id, EventKind.OUTCOME_UNKNOWN, tool=tool, data=facts)
                 tool_result(
                     conn, self.run_id, tool, call_id, str(ToolOutcomeStatus.ERROR),
@@ -161,13 +161,13 @@ class ToolExecutor:
         if unknown and spec.reconcile is not None:
             # Started before a crash, never confirmed: did the effect happen?
             facts = {"call_id": env.call_id, "idempotency_key": key}
-            with self.store.write() as conn:
+            with self.ctx.write() as conn:
                 append_event(
                     conn, self.run_id, EventKind.OUTCOME_UNKNOWN, tool=spec.name, data=facts
                 )
             settled = spec.reconcile(env, args)
             if settled is not None:
-                with self.store.write() as conn:
+                with self.ctx.write() as conn:
                     append_event(
                         conn,
                         self.run_id,
@@ -190,7 +190,7 @@ class ToolExecutor:
         approval: Approval | None,
     ) -> None:
         record = result.to_record()
-        with self.store.write() as conn:
+        with self.ctx.write() as conn:
             if len(result.text) > OFFLOAD_CHARS:
                 record["text"] = None
                 record["blob"] = put_blob(conn, result.text.encode("utf-8"), run_id=self.run_id)

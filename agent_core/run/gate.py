@@ -33,6 +33,7 @@ from agent_core.storage.schema import tool_calls
 from agent_core.storage.timeline import append_event
 from agent_core.tools import network
 from agent_core.tools.policy import Decision, Verdict, decide, risk_label, rules_from_rows
+from agent_core.tools.proposal_base import keep_base
 from agent_core.tools.registry import TOOLS
 from agent_core.tools.specs import ArgsJSON, Tier, ToolSpec
 from agent_core.tools.validation import describe_resource, printable, validate_call
@@ -67,7 +68,7 @@ class ToolGate:
             if hasattr(part, "text")
         ]
         progress = self.ctx.record.progress
-        with self.store.write() as conn:
+        with self.ctx.write() as conn:
             turn = progress.turns + 1
             proposed = progress.tool_calls
             fresh: list[ResponseFunctionToolCall] = []
@@ -140,7 +141,7 @@ class ToolGate:
             self._validate(spec, raw)
         except BriefDeskError as error:
             return self._refuse(tool, call_id, raw, error)
-        with self.store.write() as conn:
+        with self.ctx.write() as conn:
             save_checkpoint(self.ctx, conn, "A", call_id, f"run {tool}")
         crash.before_tool(index)
         return None
@@ -150,7 +151,7 @@ class ToolGate:
         is told."""
         facts = self.ctx.facts
         resource = describe_resource(tool, raw, corpus=facts.corpus, artifacts=facts.artifacts)
-        with self.store.write() as conn:
+        with self.ctx.write() as conn:
             refuse(conn, self.run_id, call_id, tool, error, resource=resource)
         return f"Refused by BriefDesk ({error.code}): {error.message}"
 
@@ -218,7 +219,7 @@ class ToolGate:
             )
 
     def _approve(self, state: Any, item: Any, call_id: str, tool: str, index: int) -> None:
-        with self.store.write() as conn:
+        with self.ctx.write() as conn:
             save_checkpoint(self.ctx, conn, "A", call_id, f"run {tool}")
         crash.before_tool(index)
         state.approve(item)
@@ -230,7 +231,7 @@ class ToolGate:
             self._approve(state, item, call_id, "ask_question", index)
             return None
         question = str(args["question"])
-        with self.store.write() as conn:
+        with self.ctx.write() as conn:
             row = run_rows.get_run_row(conn, self.run_id)
             if row.question_pending != question:
                 run_rows.update_run(conn, self.run_id, question_pending=question)
@@ -257,7 +258,7 @@ class ToolGate:
         index: int,
     ) -> RunStatus | None:
         tool = spec.name
-        with self.store.write() as conn:
+        with self.ctx.write() as conn:
             approval = approval_rows.latest_for_call(conn, self.run_id, call_id)
             if approval is None:
                 approval = self._propose(conn, call_id, spec, args, target, decision)
@@ -315,6 +316,7 @@ class ToolGate:
         now = utcnow()
         ttl = self.ctx.facts.limits.approval_ttl
         auto = decision.verdict is Verdict.ALLOW
+        base_hash = spec.base_hash(target)
         approval = Approval(
             id=approval_rows.new_approval_id(),
             run_id=self.run_id,
@@ -323,7 +325,7 @@ class ToolGate:
             tool=spec.name,
             args=dict(args),
             target=target,
-            base_hash=spec.base_hash(target),
+            base_hash=base_hash,
             risk=risk_label(spec.tier),
             reason=decision.reason,
             arg_hash=arg_hash(spec.name, args),
@@ -335,6 +337,9 @@ class ToolGate:
             reviewer=decision.principal if auto else None,
             decided_at=iso(now) if auto else None,
             decided_by_rule=decision.rule_id or (decision.principal if auto else None),
+            desk=self.ctx.desk,  # the run's desk
+            # What it replaces, for reviewers whose machine does not have the file.
+            base_digest=keep_base(conn, spec, target, base_hash, run_id=self.run_id),
         )
         approval_rows.insert_approval(conn, approval)
         approval_rows.append_approval_event(

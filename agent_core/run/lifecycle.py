@@ -5,6 +5,12 @@ implies, so a run can never be half-moved: the status and owner fields, the time
 approval and audit rows (a cancel closes pending proposals as `cancelled`, on record, never as
 `rejected`), and at every end the release of the owner and the pruning of checkpoints to the
 latest one. A transition that is not in the table raises `IllegalTransition`.
+
+Desks (team mode, a PostgreSQL store): a run belongs to the desk that created it, and is
+resumed or cancelled only there (`run_owned_elsewhere`). Another desk takes it over only once
+the owner desk's lease has lapsed (storage/leases.py); the run then moves to that desk. Each
+write of a driving process first checks that its desk still holds the run (`check_held`), so a
+desk whose run was taken over meanwhile stops at its next boundary without writing.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from agent_core.events import EventKind
 from agent_core.run.progress import RunProgress
 from agent_core.statuses import ApprovalStatus, RunStatus
 from agent_core.storage import approvals as approval_rows
-from agent_core.storage import audit
+from agent_core.storage import audit, leases
 from agent_core.storage import runs as run_rows
 from agent_core.storage.schema import audit as audit_table
 from agent_core.storage.schema import checkpoints, events, runs
@@ -52,7 +58,8 @@ class Transition(StrEnum):
     """The driving process gives the run back without ending it (it could not continue)."""
     TAKE_OVER = "take_over"
     """A person takes the run from an owner this machine cannot prove alive (recorded under
-    another host name, or dead): it becomes `interrupted`, and the next resume continues it."""
+    another host name, or dead; in team mode, another desk whose lease lapsed): it becomes
+    `interrupted` (and this desk's), and the next resume continues it."""
 
 
 _WAITING = frozenset({RunStatus.WAITING_APPROVAL, RunStatus.WAITING_INPUT})
@@ -128,10 +135,19 @@ def create(conn: Connection, run_id: str, **values: object) -> None:
     run_rows.insert_run(conn, run_id=run_id, status=str(RunStatus.CREATED), **values)
 
 
-def claim(conn: Connection, run_id: str, owner: run_rows.Owner) -> Claim:
-    """START or RESUME: this process becomes the run's owner (refuses a live other owner)."""
+def claim(
+    conn: Connection, run_id: str, owner: run_rows.Owner, *, desk: str | None = None
+) -> Claim:
+    """START or RESUME: this process becomes the run's owner (refuses a live other owner).
+
+    `desk` (team mode): this process's desk. Another desk's run is refused
+    (`run_owned_elsewhere`); the run is stamped with the desk, and the desk's lease is taken
+    in the same transaction, so the run is never `running` under a desk without a lease.
+    """
     row = run_rows.get_run_row(conn, run_id)
     current = RunStatus(row.status)
+    if run_rows.other_desk(row, desk):
+        raise owned_elsewhere(row, leases.Leases.read(conn, desk))
     previous = run_rows.owner_of(row)
     if current is RunStatus.RUNNING and previous not in (None, owner) and previous.is_alive():
         raise in_progress(conn, row, previous)
@@ -152,6 +168,10 @@ def claim(conn: Connection, run_id: str, owner: run_rows.Owner) -> Claim:
             EventKind.RUN_INTERRUPTED,
             data={"previous_owner_pid": row.owner_pid},
         )
+    stamp: dict[str, object] = {}
+    if desk is not None:
+        stamp["desk"] = desk  # a row from before desks becomes this desk's
+        leases.renew(conn, leases.Holder(desk, owner))
     _move(
         conn,
         row,
@@ -161,6 +181,7 @@ def claim(conn: Connection, run_id: str, owner: run_rows.Owner) -> Claim:
         owner_started=owner.started,
         cancel_requested=0,
         error_json=None,
+        **stamp,
     )
     kind = EventKind.RUN_STARTED if fresh else EventKind.RUN_RESUMED
     data = {"question": row.question, "model": row.model, "mode": row.mode}
@@ -225,15 +246,24 @@ def release(conn: Connection, run_id: str, owner: run_rows.Owner) -> bool:
     return True
 
 
-def take_over(conn: Connection, run_id: str, *, by: str) -> OwnerView | None:
+def take_over(
+    conn: Connection, run_id: str, *, by: str, desk: str | None = None
+) -> OwnerView | None:
     """TAKE_OVER: a person ends the claim of an owner that cannot be proven alive.
 
     On this host a live owner (pid and process start time) keeps its run: `run_in_progress`.
     An owner recorded under another host name cannot be seen from here (a renamed machine, a
     container restarted under a new name): the person's explicit request is the proof asked
     for. Returns who owned the run, or None when it had no owner to take over from.
+
+    `desk` (team mode): another desk's run is taken only once that desk's lease has lapsed
+    (or it holds none): `run_owned_elsewhere` while it is live. The run then moves to `desk`,
+    whatever its status short of ended (a waiting run keeps waiting, now on this desk).
     """
     row = run_rows.get_run_row(conn, run_id)
+    if run_rows.other_desk(row, desk):
+        assert desk is not None  # other_desk says so
+        return _take_from_desk(conn, row, desk, by=by)
     previous = run_rows.owner_of(row)
     if RunStatus(row.status) is not RunStatus.RUNNING or previous is None:
         return None
@@ -263,6 +293,102 @@ def take_over(conn: Connection, run_id: str, *, by: str) -> OwnerView | None:
     return view
 
 
+def _take_from_desk(conn: Connection, row: Row[object], desk: str, *, by: str) -> OwnerView | None:
+    """TAKE_OVER across desks: refused while the owner desk's lease is live."""
+    run_id = str(row.run_id)  # type: ignore[attr-defined]
+    previous_desk = str(row.desk)  # type: ignore[attr-defined]
+    book = leases.Leases.read(conn, desk)
+    if book.live(previous_desk) is not None:
+        raise owned_elsewhere(row, book)
+    status = RunStatus(row.status)  # type: ignore[attr-defined]
+    if status.is_terminal:
+        return None  # an ended run has nothing to continue; it stays where it is
+    lapsed = book.last(previous_desk)
+    why = f"its lease lapsed at {lapsed.until}" if lapsed else "it holds no lease"
+    view = owner_view(conn, row)
+    if status is RunStatus.RUNNING:
+        _move(conn, row, Transition.TAKE_OVER, desk=desk, **_NO_OWNER)
+        previous = run_rows.owner_of(row)
+        append_event(
+            conn,
+            run_id,
+            EventKind.RUN_INTERRUPTED,
+            data={
+                "previous_owner_pid": previous.pid if previous else None,
+                "previous_owner_host": previous.host if previous else None,
+                "previous_desk": previous_desk,
+                "since": view["since"] if view else None,
+                "taken_over_by": by,
+                "desk": desk,
+            },
+        )
+    else:  # created, interrupted or waiting: no status change, only the desk it belongs to
+        conn.execute(update(runs).where(runs.c.run_id == run_id).values(desk=desk))
+    audit.record(
+        conn,
+        entry="take_over",
+        principal=f"person:{by}",
+        run_id=run_id,
+        detail=f"from desk {previous_desk} ({why}) to desk {desk}",
+    )
+    return view
+
+
+def owned_elsewhere(row: Row[object], book: leases.Leases) -> BriefDeskError:
+    """`run_owned_elsewhere`: the run's desk, whether its lease is live (and until when), and,
+    once it lapsed, the way out (`--take-over`)."""
+    run_id = str(row.run_id)  # type: ignore[attr-defined]
+    owner_desk = str(row.desk)  # type: ignore[attr-defined]
+    status = run_rows.effective_status(row, book)
+    live = book.live(owner_desk)
+    if live is not None:
+        return BriefDeskError(
+            ErrorCode.RUN_OWNED_ELSEWHERE,
+            f"Run {run_id} ({status}) belongs to desk {owner_desk!r}, whose lease is live "
+            f"until {live.until} (renewed by process {live.pid} on {live.host}). A run is "
+            f"resumed and cancelled only by its desk: do it there.",
+        )
+    lapsed = book.last(owner_desk)
+    why = f"whose lease lapsed at {lapsed.until}" if lapsed else "which holds no lease"
+    return BriefDeskError(
+        ErrorCode.RUN_OWNED_ELSEWHERE,
+        f"Run {run_id} ({status}) belongs to desk {owner_desk!r}, {why}. A run is resumed "
+        f"and cancelled only by its desk: do it there, or continue it on this desk with "
+        f"`briefdesk-cli resume {run_id} --take-over` (or end it with "
+        f"`briefdesk-cli cancel {run_id} --take-over`).",
+    )
+
+
+def check_held(conn: Connection, run_id: str, holder: leases.Holder) -> None:
+    """Raise `run_owned_elsewhere` unless `holder` still drives the run (team mode).
+
+    Called first in each write transaction of a driving process: under the team's writer
+    lock it is serialized with a take-over, so a desk whose run moved meanwhile writes nothing.
+    """
+    row = conn.execute(
+        select(runs.c.status, runs.c.desk, runs.c.owner_host, runs.c.owner_pid).where(
+            runs.c.run_id == run_id
+        )
+    ).first()
+    if (
+        row is not None
+        and row.status == RunStatus.RUNNING
+        and row.desk == holder.desk
+        and row.owner_host == holder.owner.host
+        and row.owner_pid == holder.owner.pid
+    ):
+        return
+    if row is None or row.desk is None or row.desk == holder.desk:
+        by = "another process"
+    else:
+        by = f"desk {row.desk!r}"
+    raise BriefDeskError(
+        ErrorCode.RUN_OWNED_ELSEWHERE,
+        f"Run {run_id} was taken over by {by} while desk {holder.desk!r} drove it; this "
+        "process stopped at its boundary without writing.",
+    )
+
+
 def owner_view(conn: Connection, row: Row[object]) -> OwnerView | None:
     """Who drives a `running` run, as recorded, and since when; None for any other run."""
     owner = run_rows.owner_of(row)
@@ -282,6 +408,7 @@ def owner_view(conn: Connection, row: Row[object]) -> OwnerView | None:
         pid=owner.pid,
         since=str(claimed or row.updated_at),  # type: ignore[attr-defined]
         this_host=owner.on_this_host(),
+        desk=row.desk,  # type: ignore[attr-defined]
     )
 
 

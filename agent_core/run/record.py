@@ -27,6 +27,8 @@ class RunFacts:
     corpus: Path
     artifacts: Path
     limits: RunLimits
+    desk: str | None = None
+    """The desk the run belonged to when loaded (None: a row from before desks)."""
 
     @staticmethod
     def of(row: Any) -> RunFacts:
@@ -39,6 +41,7 @@ class RunFacts:
             corpus=Path(row.corpus_dir),
             artifacts=Path(row.artifacts_dir),
             limits=RunLimits.loads(row.limits_json),
+            desk=row.desk,
         )
 
 

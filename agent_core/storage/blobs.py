@@ -11,7 +11,7 @@ from sqlalchemy import Connection, bindparam, delete, insert, select, update
 from agent_core.canonical import now_iso, sha256_hex
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.storage.prepared import Prepared
-from agent_core.storage.schema import blobs, checkpoints, ledger, runs
+from agent_core.storage.schema import approvals, blobs, checkpoints, ledger, runs
 
 # Compiled once: a RunState blob is stored at every tool boundary (storage/checkpoints.py).
 _EXISTS = Prepared(select(blobs.c.digest).where(blobs.c.digest == bindparam("digest")))
@@ -61,6 +61,15 @@ def _other_referrer(conn: Connection, digest: str, run_id: str) -> str | None:
         ).scalar()
         if found is not None:
             return str(found)
+    # A proposal's base (the target's content when proposed): the same file proposed by two
+    # runs is one blob, and it must outlive the run that stored it first.
+    found = conn.execute(
+        select(approvals.c.run_id)
+        .where(approvals.c.base_digest == digest, approvals.c.run_id != run_id)
+        .limit(1)
+    ).scalar()
+    if found is not None:
+        return str(found)
     # Offloaded tool results: the ledger's result record holds {"blob": digest}.
     found = conn.execute(
         select(ledger.c.run_id)

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import logging
 import os
+import select
 import sqlite3
 import threading
+import uuid
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -40,6 +42,9 @@ log = logging.getLogger(__name__)
 
 # Where a write transaction collects the events it appends, announced once it commits.
 NEW_EVENTS = "briefdesk.new_events"
+# The runs a write transaction wrote (team mode, storage/changes.py): other desks hear of them
+# through PostgreSQL's NOTIFY, with the runs its events name.
+CHANGED_RUNS = "briefdesk.changed_runs"
 
 BUSY_TIMEOUT_ENV = "BRIEFDESK_BUSY_TIMEOUT_MS"
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
@@ -178,6 +183,7 @@ class Store:
     """
 
     def __init__(self, where: Path | StoreLocation) -> None:
+        self.origin = uuid.uuid4().hex[:16]  # names this Store's commits in team notices
         self.location = where if isinstance(where, StoreLocation) else sqlite_location(where)
         self.kind = self.location.kind
         if self.kind is StoreKind.POSTGRESQL:
@@ -189,11 +195,18 @@ class Store:
             self._translate: Callable[[BaseException], BriefDeskError | None] = lambda exc: (
                 postgres.translate_error(exc, self.location)
             )
+            # Other desks' windows hear of each commit (NOTIFY is delivered at commit only).
+            self._before_commit: Callable[[Connection], None] | None = lambda conn: (
+                postgres.notify_changes(conn, self.origin)
+            )
         else:
             self.db_path = Path(str(self.location.db_path))
             self.write_engine = make_engine(self.db_path, begin="BEGIN IMMEDIATE")
             self.read_engine = make_engine(self.db_path, begin="BEGIN")
             self._translate = lambda exc: translate_db_error(exc, self.db_path)
+            self._before_commit = None  # one machine: other processes poll the events table
+        # SQLite's file does not go away between transactions; a server may.
+        self._check_held = self.kind is StoreKind.POSTGRESQL
         self._held = threading.local()
         self._pid = os.getpid()
         # Writers of this process queue here, not in SQLite's busy handler: it sleeps in steps
@@ -231,20 +244,25 @@ class Store:
         held = self._held_connection(engine, slot)
         if held.in_transaction():  # nested on this thread: a connection of its own
             with engine.begin() as conn:
-                conn.info[NEW_EVENTS] = []
+                conn.info[NEW_EVENTS], conn.info[CHANGED_RUNS] = [], set()
                 try:
                     yield conn
+                    self._committing(conn)
                 except BaseException:
                     conn.info.pop(NEW_EVENTS, None)
                     raise
+                finally:
+                    conn.info.pop(CHANGED_RUNS, None)
             self._announce(conn.info.pop(NEW_EVENTS, None))
             return
         try:
             with held.begin():
-                held.info[NEW_EVENTS] = []
+                held.info[NEW_EVENTS], held.info[CHANGED_RUNS] = [], set()
                 yield held
+                self._committing(held)
         except BaseException as exc:
             held.info.pop(NEW_EVENTS, None)
+            held.info.pop(CHANGED_RUNS, None)
             if isinstance(exc, (DBAPIError, sqlite3.Error)) or _is_driver_error(exc):
                 # The database failed, not the caller: start the next transaction afresh. A
                 # refusal raised inside (approval_already_resolved, ...) only rolled back.
@@ -252,7 +270,13 @@ class Store:
                 held.invalidate()  # not back into the pool: the next one is opened anew
                 held.close()
             raise
+        held.info.pop(CHANGED_RUNS, None)
         self._announce(held.info.pop(NEW_EVENTS, None))
+
+    def _committing(self, conn: Connection) -> None:
+        """Last statement of a transaction that is about to commit (its body did not raise)."""
+        if self._before_commit is not None and (conn.info[NEW_EVENTS] or conn.info[CHANGED_RUNS]):
+            self._before_commit(conn)
 
     def _announce(self, events: list[Event] | None) -> None:
         if not events:
@@ -267,10 +291,34 @@ class Store:
         if os.getpid() != self._pid:
             self.forget_inherited_connections()
         conn: Connection | None = getattr(self._held, slot, None)
+        if conn is not None and not conn.closed and self._gone_quiet(conn, engine):
+            setattr(self._held, slot, None)
+            conn.invalidate()  # the server dropped it: never back into the pool
+            conn.close()
+            conn = None
         if conn is None or conn.closed:
             conn = engine.connect()
             setattr(self._held, slot, conn)
         return conn
+
+    def _gone_quiet(self, conn: Connection, engine: Engine) -> bool:
+        """True when the server closed a held connection while it was idle (a restart, an
+        administrator), so the next transaction opens a new one instead of failing: what the
+        pool's pre-ping does at checkout, which a held connection does not go through again.
+
+        Between transactions the server has nothing to say to us; if the socket is readable
+        it said goodbye (or closed it), and only then is a real ping worth its round trip.
+        """
+        if not self._check_held or conn.in_transaction():
+            return False
+        try:
+            dbapi = conn.connection.dbapi_connection
+            if dbapi is None:
+                return True
+            readable, _, _ = select.select([dbapi.fileno()], [], [], 0)  # type: ignore[attr-defined]
+            return bool(readable) and not engine.dialect.do_ping(dbapi)
+        except Exception:  # the ping failed, or the socket is gone: a new connection
+            return True
 
     def forget_inherited_connections(self) -> None:
         """In a forked child: never use (or close) what the parent holds; open our own."""
@@ -280,6 +328,7 @@ class Store:
         self.write_engine.pool = self.write_engine.pool.recreate()
         self.read_engine.pool = self.read_engine.pool.recreate()
         self._pid = os.getpid()
+        self.origin = uuid.uuid4().hex[:16]  # the parent's listener must hear our commits
 
     @contextmanager
     def _translated(self) -> Iterator[None]:

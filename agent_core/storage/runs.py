@@ -1,4 +1,4 @@
-"""Run rows: the run state container, its status and its owning process."""
+"""Run rows: the run state container, its status, its desk and its owning process."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from sqlalchemy import Connection, insert, select, update
 from agent_core.canonical import now_iso
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.statuses import RunStatus
+from agent_core.storage.leases import Leases
 from agent_core.storage.owner import Owner
 from agent_core.storage.schema import runs
 
@@ -66,13 +67,32 @@ def owner_of(row: Any) -> Owner | None:
     return Owner(row.owner_host, int(row.owner_pid), float(row.owner_started or 0.0))
 
 
-def effective_status(row: Any) -> RunStatus:
-    """A `running` run whose owner died is shown as interrupted, at once."""
+def other_desk(row: Any, desk: str | None) -> bool:
+    """True when the run belongs to a desk other than `desk` (team mode; a row from before
+    desks, with none, belongs to whichever desk drives it next)."""
+    return desk is not None and row.desk is not None and row.desk != desk
+
+
+def owner_live(row: Any, leases: Leases | None = None) -> bool:
+    """Does the recorded owner of this run still drive it, as far as the reader can tell?
+
+    On a home's own file (`leases` None) and for the reader's own desk: the owner process
+    (host, pid, start time), so a restarted desk resumes its own crashed run at once. For
+    another desk's run in team mode: that desk's lease, whatever machine looks.
+    """
+    owner = owner_of(row)
+    if owner is None:
+        return False
+    if leases is None or row.desk is None or row.desk == leases.viewer:
+        return owner.is_alive()
+    return leases.live(row.desk) is not None
+
+
+def effective_status(row: Any, leases: Leases | None = None) -> RunStatus:
+    """A `running` run whose owner died (or whose desk's lease lapsed) shows as interrupted."""
     status = RunStatus(row.status)
-    if status is RunStatus.RUNNING:
-        owner = owner_of(row)
-        if owner is None or not owner.is_alive():
-            return RunStatus.INTERRUPTED
+    if status is RunStatus.RUNNING and not owner_live(row, leases):
+        return RunStatus.INTERRUPTED
     return status
 
 

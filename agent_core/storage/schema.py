@@ -214,6 +214,22 @@ rules = Table(
     Column("revoked_at", String, nullable=True),
 )
 
+grants = Table(
+    "grants",
+    metadata,
+    # Who may decide what (revision 0007): a reviewer, for one tool or all (null), for targets
+    # under one folder or anywhere (null), through one database role or any (null). No row at
+    # all: every reviewer decides everything. A revoked row still counts as "grants exist".
+    Column("id", String, primary_key=True),
+    Column("reviewer", String, nullable=False),
+    Column("tool", String, nullable=True),
+    Column("folder", Text, nullable=True),
+    Column("db_role", String, nullable=True),
+    Column("created_by", String, nullable=False),
+    Column("created_at", String, nullable=False),
+    Column("revoked_at", String, nullable=True),
+)
+
 memories = Table(
     "memories",
     metadata,

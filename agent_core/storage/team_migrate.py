@@ -12,7 +12,7 @@ from __future__ import annotations
 from sqlalchemy import Connection
 
 from agent_core.errors import BriefDeskError, ErrorCode
-from agent_core.storage import migrate, postgres
+from agent_core.storage import desk_roles, migrate, postgres
 from agent_core.storage.engine import Store
 from agent_core.storage.location import StoreLocation
 
@@ -57,6 +57,7 @@ def _upgrade(store: Store, location: StoreLocation, known: tuple[str, ...]) -> N
             _refuse_too_new(location, revision, known)
             if revision != known[-1]:
                 migrate.run_migrations(conn, known[-1])
+                desk_roles.reapply(conn)  # desks' own roles: privileges on any new table
     except BriefDeskError as exc:
         if exc.code == ErrorCode.NOT_AUTHORIZED:
             raise BriefDeskError(

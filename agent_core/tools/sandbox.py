@@ -419,3 +419,25 @@ def file_sha256(path: Path) -> str | None:
         return digest.hexdigest()
     finally:
         os.close(fd)
+
+
+def file_bytes(path: Path, *, max_bytes: int) -> bytes | None:
+    """The file's bytes, read as `file_sha256` reads it (no symlink followed); None when it
+    does not exist or holds more than `max_bytes`."""
+    require_supported()
+    try:
+        fd = _open_nofollow(path)
+    except BriefDeskError as exc:
+        if exc.code == ErrorCode.NOT_FOUND:
+            return None
+        raise
+    try:
+        _require_regular_fd(fd)
+        data = bytearray()
+        while chunk := os.read(fd, _CHUNK):
+            data += chunk
+            if len(data) > max_bytes:
+                return None
+        return bytes(data)
+    finally:
+        os.close(fd)

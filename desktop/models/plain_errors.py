@@ -83,6 +83,15 @@ def plain_error(code: str | None, message: str | None) -> str:
     return SENTENCES.get(str(code or ""), FALLBACK)
 
 
+def storage_banner(code: str | None, message: str | None) -> str:
+    """The banner while the team database cannot be used: why and what to check (the core's
+    message, which names the host), and that the window carries on by itself."""
+    return (
+        f"{plain_error(code, message)} BriefDesk keeps trying: this note goes away, and runs "
+        "stopped by it continue, once the database answers again."
+    )
+
+
 def plain_exception(exc: BaseException) -> str:
     """What a failed job raised: a core error's message, or the OS's problem in words."""
     code, message = getattr(exc, "code", None), getattr(exc, "message", None)

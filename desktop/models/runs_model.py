@@ -8,6 +8,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 
 from agent_core.statuses import TERMINAL_RUN_STATUSES
 from desktop import theme
+from desktop.models.store_text import other_desk
 from desktop.models.visible_text import visible_block, visible_line
 
 RUN_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -15,6 +16,7 @@ STATUS_ROLE = Qt.ItemDataRole.UserRole + 2
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole + 3
 BADGE_ROLE = Qt.ItemDataRole.UserRole + 4  # the badge in words: "Succeeded · 3 blocked"
 BLOCKED_ROLE = Qt.ItemDataRole.UserRole + 5  # blocked attempts of a finished run (None: unknown)
+DESK_ROLE = Qt.ItemDataRole.UserRole + 6  # the run's desk when it is another desk (None: this one)
 
 
 def badge_text(run: dict[str, Any], blocked: int | None) -> str:
@@ -37,6 +39,13 @@ class RunsModel(QAbstractListModel):
         super().__init__(parent)
         self._runs: list[dict[str, Any]] = []
         self._blocked: dict[str, int] = {}  # run_id -> blocked attempts, for finished runs
+        self.this_desk: str | None = None  # runs of other desks say whose they are
+
+    def set_this_desk(self, desk: str | None) -> None:
+        if desk != self.this_desk:
+            self.this_desk = desk
+            if self._runs:
+                self.dataChanged.emit(self.index(0), self.index(len(self._runs) - 1))
 
     def set_blocked(self, counts: dict[str, int]) -> None:
         """How many attempts were blocked, per run (runs not named keep what they had)."""
@@ -94,7 +103,13 @@ class RunsModel(QAbstractListModel):
             return visible_line(question.split("\n")[0]) if question else run["run_id"]
         if role == Qt.ItemDataRole.ToolTipRole:
             status = badge_text(run, self._blocked.get(run["run_id"]))
-            return f"{run['run_id']} · {status}\n{visible_block(str(run.get('question', '')))}"
+            desk = other_desk(run.get("desk"), self.this_desk)
+            where = f" · on desk {visible_line(desk)}" if desk else ""
+            question = visible_block(str(run.get("question", "")))
+            return f"{run['run_id']} · {status}{where}\n{question}"
+        if role == DESK_ROLE:
+            desk = other_desk(run.get("desk"), self.this_desk)
+            return visible_line(desk) if desk else None
         if role == BADGE_ROLE:
             return badge_text(run, self._blocked.get(run["run_id"]))
         if role == BLOCKED_ROLE:

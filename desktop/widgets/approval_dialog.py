@@ -193,7 +193,11 @@ class ApprovalDialog(QDialog):
 
     def reload(self) -> None:
         approval_id = self.approval_id
-        self._submit(lambda ws: ws.describe_approval(approval_id), self._on_described)
+        # with this desk's id: a proposal of another desk's run says so in the heading
+        self._submit(
+            lambda ws: {**ws.describe_approval(approval_id), "this_desk": ws.desk},
+            self._on_described,
+        )
 
     def _on_described(self, info: dict[str, Any]) -> None:
         self.info, self.approval = info, info["approval"]
@@ -248,6 +252,8 @@ class ApprovalDialog(QDialog):
             return
         self._poll_inflight = True
         approval_id, target = self.approval_id, self.approval.get("target")
+        if (self.info or {}).get("compared_with", "file") != "file":
+            target = None  # another desk's file: this machine's copy (if any) is not it
 
         def work(ws: Any) -> tuple[dict[str, Any], str | None]:
             return ws.get_approval(approval_id), ws.file_hash(target) if target else None

@@ -15,6 +15,8 @@ from typing import Any
 from agent_core.statuses import ApprovalStatus
 from desktop.models.event_text import cut_words
 from desktop.models.plain_errors import plain_error, plain_exception
+from desktop.models.store_text import other_desk
+from desktop.models.visible_text import visible_line
 from desktop.widgets.markdown_highlighter import cited_sources, content_summary
 
 SCOPES = (("run", "this run only"), ("home", "every run in this home"))
@@ -64,13 +66,22 @@ def countdown_text(expires_at: str, now: datetime) -> tuple[str, float]:
 
 
 def title_text(info: dict[str, Any]) -> str:
-    """The rich heading: what the tool wants to do."""
+    """The rich heading: what the tool wants to do (and on which desk, when another one)."""
     ap = info["approval"]
     if ap.get("content_field"):  # its spec says: this call writes content to its target
         new = info["current_text"] is None
         verb = "create a new file" if new else "overwrite an existing file"
-        return f"<b>{escape(ap['tool'])}</b> wants to {verb} — version {ap['version']}"
-    return f"<b>{escape(ap['tool'])}</b> needs approval ({escape(ap['risk'])})"
+        heading = f"<b>{escape(ap['tool'])}</b> wants to {verb} — version {ap['version']}"
+    else:
+        heading = f"<b>{escape(ap['tool'])}</b> needs approval ({escape(ap['risk'])})"
+    return heading + desk_text(info)
+
+
+def desk_text(info: dict[str, Any]) -> str:
+    """`· proposed on desk-b` when another desk's run proposed it (team mode); else empty."""
+    ap, run = info["approval"], info.get("run") or {}
+    desk = other_desk(ap.get("desk") or run.get("desk"), info.get("this_desk"))
+    return f" · proposed on <b>{escape(visible_line(desk))}</b>" if desk else ""
 
 
 def target_text(ap: dict[str, Any]) -> str:
@@ -106,9 +117,14 @@ def summary_text(content: str) -> str:
 
 
 def old_label(info: dict[str, Any]) -> str:
-    """The diff's caption for the file on disk."""
+    """The diff's caption for the file on disk (another desk's: as kept when proposed)."""
+    compared = info.get("compared_with", "file")
+    if compared == "unknown_base":
+        return "(the file on the proposing desk: its content was not kept)"
     if info["current_text"] is None:
         return "(no file yet)"
+    if compared == "proposal_base":
+        return "file on the proposing desk, when proposed"
     changed = " (changed since the proposal)" if info["target_changed"] else ""
     return "current file on disk" + changed
 

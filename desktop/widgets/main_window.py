@@ -24,6 +24,7 @@ from desktop import theme
 from desktop.bridge import Bridge
 from desktop.context import DEMO_QUESTION, WAITING, AppContext
 from desktop.models.event_text import cut_words
+from desktop.models.plain_errors import storage_banner
 from desktop.models.visible_text import visible_line
 from desktop.widgets import demo_text
 from desktop.widgets.approval_guard import ReadGuard
@@ -37,6 +38,7 @@ from desktop.widgets.runs_panel import (
     RunSummary,
     read_corpus_titles,
 )
+from desktop.widgets.store_status import StoreStatus
 from desktop.widgets.timeline_view import TimelinePanel
 from desktop.widgets.window_fit import clamp_to_screen, fit_to_screen
 
@@ -67,6 +69,7 @@ ACTIVE = frozenset(
 
 class MainWindow(QMainWindow):
     first_painted = Signal()
+    reopen_requested = Signal()  # on another store: desktop.app.reopen_window answers it
 
     def __init__(
         self, bridge: Bridge, context: AppContext, icon: QIcon, qsettings: QSettings
@@ -78,6 +81,8 @@ class MainWindow(QMainWindow):
         self._painted = False
         self._dismissed_interrupted: frozenset[str] = frozenset()
         self.home_strays = 0  # files nobody approved, seen while no run watched (since dismissed)
+        self.poll_ms = 300  # how often other processes' events are read (start_background)
+        self.successor: MainWindow | None = None  # the window reopened on another store
         self.setWindowTitle("BriefDesk")
         self.setWindowIcon(icon)
         self._build_central()
@@ -186,6 +191,9 @@ class MainWindow(QMainWindow):
         for label in (self.busy_label, self.approvals_label):
             label.setContentsMargins(8, 0, 8, 0)
         status.addWidget(self.state_label, 1)
+        self.store_status = StoreStatus(self.bridge)  # "Team database HOST/DB · desk ID"
+        self.store_status.loaded.connect(lambda view: self.runs_panel.set_this_desk(view["desk"]))
+        status.addPermanentWidget(self.store_status)
         status.addPermanentWidget(self.busy_label)
         status.addPermanentWidget(self.approvals_label)
 
@@ -197,6 +205,8 @@ class MainWindow(QMainWindow):
         self.bridge.events_arrived.connect(self.timeline.append)
         self.bridge.events_arrived.connect(self._flag_home_events)
         self.bridge.busy_changed.connect(self._on_busy)
+        self.bridge.storage_lost.connect(self._on_storage_lost)
+        self.bridge.storage_back.connect(lambda: self.banners.hide_banner("storage"))
         self.bridge.ready.connect(self._on_ready)
         ctx.runs_loaded.connect(self._on_runs)
         ctx.settings_loaded.connect(self.run_form.apply_settings)
@@ -371,6 +381,11 @@ class MainWindow(QMainWindow):
         resumable = bool(run.get("ready_to_continue")) or owned_elsewhere(run) is not None
         self.resume_action.setEnabled(resumable and not self.bridge.is_driving(run["run_id"]))
 
+    def _on_storage_lost(self, code: str, message: str) -> None:
+        """The team database cannot be used: a banner until it answers (not closable: it
+        goes by itself, and nothing else in the window works meanwhile)."""
+        self.banners.show_banner("storage", "error", storage_banner(code, message), closable=False)
+
     def show_message(self, level: str, text: str) -> None:
         if level == "error":
             self.banners.show_banner("error", "error", text, timeout_ms=20_000)
@@ -487,9 +502,21 @@ class MainWindow(QMainWindow):
 
         dialog = SettingsDialog(self.bridge, self.context.settings, self)
         dialog.saved.connect(self.context.set_settings)
+        dialog.store_changed.connect(self._store_saved)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
         self.settings_dialog = dialog
+
+    def _store_saved(self) -> None:
+        """Settings saved another team database: reopen on it, or say why not yet."""
+
+        def tell(level: str, text: str) -> None:
+            self.banners.show_banner("store", level, text)
+            self.statusBar().showMessage(text, 8000)
+
+        self.store_status.after_save(
+            lambda: QTimer.singleShot(0, self, self.reopen_requested.emit), tell
+        )
 
     def demo_crash_next(self, *, confirm: bool = True) -> None:
         """Crash at the next tool call of the selected interrupted run, or of a new run of the

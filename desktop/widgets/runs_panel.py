@@ -38,7 +38,7 @@ from desktop import theme
 from desktop.context import DEMO_QUESTION
 from desktop.models import event_text
 from desktop.models.plain_errors import plain_error
-from desktop.models.runs_model import BLOCKED_ROLE, RUN_ID_ROLE, RUN_ROLE, RunsModel
+from desktop.models.runs_model import BLOCKED_ROLE, DESK_ROLE, RUN_ID_ROLE, RUN_ROLE, RunsModel
 from desktop.models.visible_text import visible_block
 
 ROW_HEIGHT = 56
@@ -102,6 +102,9 @@ class RunDelegate(QStyledItemDelegate):
         when = event_text.parse_time(run.get("created_at"))
         stamp = when.astimezone().strftime("%b %d, %H:%M") if when else ""
         extra = f"{stamp} · {event_text.model_label(run.get('model'))}"
+        desk = index.data(DESK_ROLE)
+        if desk:  # another desk's run: said first, so a narrow row still shows it
+            extra = f"on {desk} · {extra}"
         extra_rect = QRect(
             pill.right() + 8, pill.top(), max(0, rect.right() - pill.right() - 14), 18
         )
@@ -194,6 +197,10 @@ class RunsPanel(QWidget):
         layout.addWidget(self.view, 1)
         self._selected: str | None = None
 
+    def set_this_desk(self, desk: str | None) -> None:
+        """This window's desk: runs of other desks (team mode) say whose they are."""
+        self.model.set_this_desk(desk)
+
     def set_runs(self, runs: list[dict[str, Any]]) -> None:
         self.model.set_runs(runs)
         self.count_label.setText(f"{len(runs)}" if runs else "")
@@ -270,6 +277,7 @@ class RunSummary(QTextBrowser):
         colour = theme.STATUS_COLOURS.get(status, "#8a8f98")
         rows = [
             ("Run", run.get("run_id")),
+            ("Desk", run.get("desk")),
             ("Model", run.get("model")),
             ("Mode", run.get("mode")),
             ("Corpus", run.get("corpus")),

@@ -1,4 +1,5 @@
-"""Preferences (stored in the home's database) and the API key (stored in the OS keyring).
+"""Preferences (stored in the home's database) and the API key (stored in the OS keyring);
+on a tab of its own, the team database (desktop/widgets/team_settings.py).
 
 Every read and write goes through the bridge. The key field is a password field that is never
 filled back: the dialog shows only whether a key is stored, and in which backend. Presets fill
@@ -23,12 +24,15 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from agent_core.workspace import PROVIDER_PRESETS, Preset
 from desktop.models.plain_errors import keyring_backend_name, plain_exception
+from desktop.widgets.guarded_submit import Job, OnDone, OnError, submit_while_open
+from desktop.widgets.team_settings import TeamDatabaseBox, prepare_store
 
 if TYPE_CHECKING:
     from agent_core.workspace import Settings  # what `settings()` returns, via the façade
@@ -52,6 +56,13 @@ MODES = (
     ("dangerouslySkipPermissions", "Skip permissions (dangerous)"),
 )
 
+TEAM_INTRO = (
+    "Several desks can share one PostgreSQL database: each desk then sees every run and "
+    "proposal of the team, and a reviewer decides from any desk. The corpus, long-term memory "
+    "and these settings stay on this computer; the database password stays in the system "
+    "keyring, never in a file."
+)
+
 
 def describe_key_status(status: dict[str, Any]) -> str:
     where = keyring_backend_name(str(status.get("backend", "")))
@@ -62,6 +73,7 @@ def describe_key_status(status: dict[str, Any]) -> str:
 
 class SettingsDialog(QDialog):
     saved = Signal(object)  # the settings after saving
+    store_changed = Signal()  # the `db.url` setting was saved with another value
 
     def __init__(
         self, bridge: Bridge, settings: dict[str, Any], parent: QWidget | None = None
@@ -72,10 +84,27 @@ class SettingsDialog(QDialog):
         self.setWindowTitle("BriefDesk settings")
         self.setMinimumWidth(560)
         layout = QVBoxLayout(self)
-        layout.addWidget(self._model_group())
-        layout.addWidget(self._key_group())
-        layout.addWidget(self._permissions_group())
-        layout.addWidget(self._network_group())
+        general = QWidget()
+        general_layout = QVBoxLayout(general)
+        general_layout.addWidget(self._model_group())
+        general_layout.addWidget(self._key_group())
+        general_layout.addWidget(self._permissions_group())
+        general_layout.addWidget(self._network_group())
+        # A tab of its own: the dialog keeps fitting a laptop's screen.
+        self.team_box = TeamDatabaseBox(bridge, settings.get("db.url"))
+        self.team_box.texts_changed.connect(self._fit)
+        team = QWidget()
+        team_layout = QVBoxLayout(team)
+        intro = QLabel(TEAM_INTRO)
+        intro.setWordWrap(True)
+        team_layout.addWidget(intro)
+        team_layout.addWidget(self.team_box)
+        team_layout.addStretch(1)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(general, "General")
+        self.tabs.addTab(team, "Team database")
+        self.tabs.currentChanged.connect(lambda _index: self._fit())
+        layout.addWidget(self.tabs)
         self.error_label = QLabel("")
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet("color: #d64545;")
@@ -247,28 +276,59 @@ class SettingsDialog(QDialog):
 
     # -- actions (all through the bridge) -------------------------------------------------------
 
+    def _submit(self, job: Job, on_done: OnDone, on_error: OnError) -> None:
+        """`bridge.submit`, whose answer is dropped once the dialog is gone (closed before the
+        keyring or the server answered: Qt may have deleted its widgets already)."""
+        submit_while_open(self.bridge, self, lambda: True, job, on_done, on_error)
+
     def save(self) -> None:
+        team = self.team_box
+        problem = team.problem()
+        if problem is not None:  # e.g. a password in the URL: nothing is stored
+            self.show_team()
+            self.show_error(problem)
+            return
         changes = self.changed_values()
-        if not changes:
+        url, password, store_changed = team.url(), team.password(), team.url_changed()
+        if store_changed:
+            changes["db.url"] = url or None
+        if not changes and not password:
             self.accept()
             return
         self.buttons.setEnabled(False)
+        self.error_label.setVisible(False)
 
-        def write(ws: Any) -> Settings | None:
+        async def write(ws: Any) -> Settings | None:
+            # The database first: when it cannot be reached, no setting is stored either.
+            await prepare_store(ws, url, password, reach=store_changed)
             result: Settings | None = None
             for key, value in changes.items():
                 result = ws.set_setting(key, value)
             return result
 
-        self.bridge.submit(write, on_done=self._saved, on_error=self._save_failed)
+        self._submit(
+            write,
+            on_done=lambda settings: self._saved(settings, store_changed),
+            on_error=lambda exc: self._save_failed(exc, team=store_changed or bool(password)),
+        )
 
-    def _saved(self, settings: Settings) -> None:
+    def show_team(self) -> None:
+        """Bring the Team database tab forward."""
+        self.tabs.setCurrentIndex(1)
+
+    def _saved(self, settings: Settings | None, store_changed: bool = False) -> None:
         self.buttons.setEnabled(True)
-        self.saved.emit(settings)
+        self.team_box.password_field.clear()
+        if settings is not None:
+            self.saved.emit(settings)
+        if store_changed:
+            self.store_changed.emit()
         self.accept()
 
-    def _save_failed(self, exc: Exception) -> None:
+    def _save_failed(self, exc: Exception, *, team: bool = False) -> None:
         self.buttons.setEnabled(True)
+        if team:  # the team database refused: show its tab, where it can be mended
+            self.show_team()
         self.show_error(plain_exception(exc))
 
     def show_error(self, text: str) -> None:
@@ -284,6 +344,13 @@ class SettingsDialog(QDialog):
             return
         layout.activate()
         needed = max(layout.totalHeightForWidth(self.width()), self.sizeHint().height())
+        tabs = getattr(self, "tabs", None)  # None while the dialog is still being built
+        page = tabs.currentWidget() if tabs is not None else None  # its labels' height for width
+        page_layout = page.layout() if page is not None else None
+        if page is not None and page_layout is not None:
+            page_layout.activate()
+            short = page_layout.totalHeightForWidth(page.width()) - page.height()
+            needed = max(needed, self.height() + short)
         if needed > self.height():
             self.resize(self.width(), needed)
 
@@ -293,7 +360,7 @@ class SettingsDialog(QDialog):
         self.test_button.setEnabled(False)
         self.test_result.setStyleSheet("")
         self.test_result.setText(f"Asking {values['openai.base_url']}…")
-        self.bridge.submit(
+        self._submit(
             lambda ws: ws.providers_check_async(
                 base_url=values["openai.base_url"],
                 model=values["openai.model"],
@@ -317,7 +384,7 @@ class SettingsDialog(QDialog):
         self._fit()
 
     def refresh_key_status(self) -> None:
-        self.bridge.submit(
+        self._submit(
             lambda ws: ws.key_status(KEY_NAME),
             on_done=self._show_key_status,
             on_error=self._key_failed,
@@ -332,7 +399,7 @@ class SettingsDialog(QDialog):
         self.store_key_button.setEnabled(False)
         self.key_status.setStyleSheet("")
         self.key_status.setText("Storing the key…")
-        self.bridge.submit(
+        self._submit(
             lambda ws: ws.set_key(KEY_NAME, key),
             on_done=self._key_stored,
             on_error=lambda exc: self._key_failed(exc, "The key was not stored"),
@@ -343,7 +410,7 @@ class SettingsDialog(QDialog):
         self._show_key_status(status)
 
     def delete_key(self) -> None:
-        self.bridge.submit(
+        self._submit(
             lambda ws: ws.delete_key(KEY_NAME),
             on_done=self._show_key_status,
             on_error=lambda exc: self._key_failed(exc, "The key was not removed"),

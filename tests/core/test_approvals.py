@@ -384,7 +384,23 @@ print(json.dumps({"won": won, "lost": lost}))
 """
 
 
-def test_race_over_100_proposals_has_exactly_one_winner_each(ws: Any, home: Path) -> None:
+def test_race_over_100_proposals_has_exactly_one_winner_each(
+    backend_home: Path, store_backend: Any
+) -> None:
+    """Four processes, each a reviewer, approve the same 100 proposals in orders of their own:
+    on the home's SQLite file, and on a team PostgreSQL database named by the home's `db.url`
+    setting (the racers find it through the home, as briefdesk-cli does)."""
+    from agent_core.workspace import Workspace
+
+    ws = Workspace(backend_home)
+    try:
+        assert ws.store.kind == store_backend.name
+        _race_over_100_proposals(ws, backend_home)
+    finally:
+        ws.close()
+
+
+def _race_over_100_proposals(ws: Any, home: Path) -> None:
     import subprocess
     import sys
     from datetime import timedelta

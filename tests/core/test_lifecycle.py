@@ -4,13 +4,15 @@ Each bug test failed before run/lifecycle.py existed: a cancel marked pending pr
 `rejected` with no event and no audit row (and a later run was then refused with
 `previously_rejected`), only one of four ends pruned checkpoints, and a new run was stored as
 `interrupted`.
+
+Every test with a real store runs twice: on the home's SQLite file and on a team PostgreSQL
+database named by the home's `db.url` setting (the `ws` fixture at the end).
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -19,10 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select, text
 
 from agent_core.run import lifecycle
 from agent_core.run.lifecycle import IllegalTransition, Transition, target_of
 from agent_core.statuses import RunStatus
+from agent_core.storage.schema import runs
 from agent_core.tools.registry import TOOLS
 from agent_core.workspace import Workspace
 
@@ -246,25 +250,19 @@ def test_a_blocked_tool_body_leaves_the_loop_free_for_polls_and_a_cancel(
 
 
 @pytest.fixture
-def ws(tmp_path: Path) -> Iterator[Workspace]:
-    workspace = Workspace(tmp_path / "home")
+def ws(backend_home: Path) -> Iterator[Workspace]:
+    """A home on each store: its own SQLite file, and a team PostgreSQL database."""
+    workspace = Workspace(backend_home)
     yield workspace
     workspace.close()
 
 
-def _connect(ws: Workspace) -> sqlite3.Connection:
-    conn = sqlite3.connect(f"file:{ws.home.db_path}?mode=ro", uri=True)
-    conn.row_factory = sqlite3.Row
-    return conn
-
-
 def _row(ws: Workspace, run_id: str) -> dict[str, Any]:
-    with _connect(ws) as conn:
-        return dict(conn.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone())
+    with ws.store.read() as conn:
+        return dict(conn.execute(select(runs).where(runs.c.run_id == run_id)).mappings().one())
 
 
 def _count(ws: Workspace, table: str, run_id: str) -> int:
-    with _connect(ws) as conn:
-        return int(
-            conn.execute(f"SELECT count(*) FROM {table} WHERE run_id = ?", (run_id,)).fetchone()[0]
-        )
+    with ws.store.read() as conn:
+        query = text(f"SELECT count(*) FROM {table} WHERE run_id = :run_id")
+        return int(conn.execute(query, {"run_id": run_id}).scalar_one())

@@ -1,11 +1,16 @@
 """The crash sweep's driver: crash the demo run at every boundary, resume it until it is done.
 
-Run as `python -m tests.drills.crash_sweep --out DIR [--random-kills N] [--seed S]` (the test
-`test_crash_sweep.py` does, then checks each home from the outside). This parent imports
-agent_core and the Agents SDK once and forks one child per step, so a step costs ~0.2 s instead
-of a fresh interpreter's SDK import. Fork rules kept here: no SQLAlchemy engine or connection
-crosses the fork (the child opens its own Workspace, the parent opens a fresh one after each
-child and closes it before the next fork), and the child runs its own asyncio loop.
+Run as `python -m tests.drills.crash_sweep --out DIR [--random-kills N] [--seed S] [--store NAME]
+[--points P,...]` (the test `test_crash_sweep.py` does, then checks each home from the outside).
+`--store postgresql` gives every home a fresh team database of the test session's server
+(tests/support/store_backends.py); `--points` keeps only the named crash points
+(`before_tool:last` names the last call's).
+
+This parent imports agent_core and the Agents SDK once and forks one child per step, so a step
+costs ~0.2 s instead of a fresh interpreter's SDK import. Fork rules kept here: no SQLAlchemy
+engine or connection crosses the fork (the child opens its own Workspace, the parent opens a
+fresh one after each child and closes it before the next fork), and the child runs its own
+asyncio loop.
 
 A step is one `Workspace(home).drive(run_id)` in a child. Crash points set BRIEFDESK_CRASH_AT
 in the child until it has fired once; random kills SIGKILL the child from here after a seeded
@@ -32,6 +37,7 @@ import agents  # noqa: F401  (imported once here, inherited by every child)
 import agent_core.run.driver  # noqa: F401
 from agent_core.crash import AFTER_WRITE, CRASH_ENV
 from agent_core.workspace import Workspace
+from tests.support.store_backends import StoreBackend
 
 QUESTION = "How do checkpoints make agent runs durable?"
 MAX_STEPS = 12
@@ -124,8 +130,8 @@ def _after_step(home: Path, run_id: str, step: Step, identities: list[list[int]]
         workspace.close()
 
 
-def new_run(home: Path) -> str:
-    workspace = Workspace(home)
+def new_run(home: Path, backend: StoreBackend) -> str:
+    workspace = Workspace(backend.prepare(home))
     try:
         return workspace.create_run(QUESTION)
     finally:
@@ -153,10 +159,10 @@ def drive_to_end(
     scenario.error = f"not done after {MAX_STEPS} steps"
 
 
-def reference(root: Path) -> dict[str, Any]:
+def reference(root: Path, backend: StoreBackend) -> dict[str, Any]:
     """An uncrashed run: its calls in order, which step ran each, and each step's duration."""
     home = root / "reference"
-    scenario = Scenario("reference", str(home), new_run(home), None)
+    scenario = Scenario("reference", str(home), new_run(home, backend), None)
     drive_to_end(scenario)
     workspace = Workspace(home)
     try:
@@ -180,10 +186,19 @@ def reference(root: Path) -> dict[str, Any]:
     }
 
 
-def sweep(root: Path, random_kills: int, seed: int) -> dict[str, Any]:
-    ref = reference(root)
+def sweep(
+    root: Path,
+    random_kills: int,
+    seed: int,
+    backend: StoreBackend,
+    only: list[str] | None = None,
+) -> dict[str, Any]:
+    ref = reference(root, backend)
     calls: list[str] = ref["calls"]
     points = [f"before_tool:{n}" for n in range(1, len(calls) + 1)] + [AFTER_WRITE]
+    if only is not None:
+        wanted = {p.replace("before_tool:last", f"before_tool:{len(calls)}") for p in only}
+        points = [p for p in points if p in wanted]
     scenarios: list[Scenario] = []
     for point in points:
         home = root / point.replace(":", "-")
@@ -191,7 +206,7 @@ def sweep(root: Path, random_kills: int, seed: int) -> dict[str, Any]:
             expected = ref["step_of_call"][str(calls.index("save_brief") + 1)]
         else:
             expected = ref["step_of_call"][point.split(":")[1]]
-        scenario = Scenario(point, str(home), new_run(home), expected)
+        scenario = Scenario(point, str(home), new_run(home, backend), expected)
         drive_to_end(scenario, crash_at=point)
         scenarios.append(scenario)
     durations: list[float] = ref["durations"]
@@ -203,7 +218,7 @@ def sweep(root: Path, random_kills: int, seed: int) -> dict[str, Any]:
         scenario = Scenario(
             f"random kill #{number} (step {target}, {delay * 1000:.0f} ms)",
             str(home),
-            new_run(home),
+            new_run(home, backend),
             None,
         )
         drive_to_end(scenario, kill=(target, delay))
@@ -216,10 +231,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, type=Path)
     parser.add_argument("--random-kills", type=int, default=5)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--store", default="sqlite")
+    parser.add_argument("--points", default=None, help="comma-separated crash points to keep")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    result = sweep(args.out, args.random_kills, args.seed)
+    only = args.points.split(",") if args.points else None
+    backend = StoreBackend.from_child_env(args.store)
+    result = sweep(args.out, args.random_kills, args.seed, backend, only)
     result["seconds"] = round(time.monotonic() - started, 2)
     (args.out / "sweep.json").write_text(json.dumps(result, indent=1))
     return 0

@@ -9,7 +9,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 DEMO_QUESTION = "How do checkpoints make agent runs durable?"
 KILLED_BY_SIGKILL = -signal.SIGKILL  # subprocess returncode of a child killed by SIGKILL
@@ -71,9 +71,39 @@ def ledger_rows(ws: Any, run_id: str) -> list[Any]:
 
 
 def full_integrity_check(ws: Any) -> str:
-    """Every line PRAGMA integrity_check prints ("ok" when the file is sound)."""
+    """The string "ok" when the store came through the kills sound, else what is wrong.
+
+    SQLite: every line PRAGMA integrity_check prints (a kill mid-commit must not damage the
+    file). PostgreSQL: a killed client cannot damage the server's pages, but it could leave
+    its transaction open and the team's writer lock held, which would stall every desk: the
+    store answers, and no other session of the database is in a transaction or holds the lock.
+    """
+    from agent_core.storage.location import StoreKind
+
+    if ws.store.kind is StoreKind.SQLITE:
+        with ws.store.read() as conn:
+            return "; ".join(str(r[0]) for r in conn.exec_driver_sql("PRAGMA integrity_check"))
+    from agent_core.storage.postgres import WRITER_LOCK_KEY
+
+    problems = [] if ws.store.integrity_check() == "ok" else ["the store does not answer"]
     with ws.store.read() as conn:
-        return "; ".join(str(r[0]) for r in conn.exec_driver_sql("PRAGMA integrity_check"))
+        open_sessions = conn.execute(
+            text(
+                "SELECT pid, state FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'"
+            )
+        ).all()
+        lock_holders = conn.execute(
+            text(
+                "SELECT pid, granted FROM pg_locks WHERE locktype = 'advisory' "
+                "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                " AND classid = 0 AND objid = CAST(:key AS oid) AND objsubid = 1"
+            ),
+            {"key": WRITER_LOCK_KEY},
+        ).all()
+    problems += [f"session {pid} left {state}" for pid, state in open_sessions]
+    problems += [f"session {pid} holds or waits for the writer lock" for pid, _ in lock_holders]
+    return "; ".join(problems) or "ok"
 
 
 def files_under(root: Path) -> list[Path]:

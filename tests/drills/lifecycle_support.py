@@ -3,7 +3,8 @@
 - `Worker`: the client of the driving process (lifecycle_worker.py, a fork server that imports
   the Agents SDK once): one JSON command per line in, one JSON reply per line out. This module
   itself never imports the SDK.
-- `read_snapshot`: the home read from the outside, with sqlite3 on a read-only connection.
+- `read_snapshot`: the home's store read in one snapshot, whichever store it is (the home's
+  SQLite file or a team PostgreSQL database).
 - `find_problems`: every invariant, checked on a snapshot and the files; each problem is one
   line that starts with its invariant's name in brackets and names its run or approval.
 """
@@ -15,7 +16,6 @@ import itertools
 import json
 import os
 import select
-import sqlite3
 import subprocess
 import sys
 import time
@@ -26,6 +26,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import text
+
+from agent_core.storage.engine import Store
 from tests.support.cli import REPO_ROOT, cli_env
 
 TERMINAL = frozenset({"succeeded", "failed", "cancelled", "expired"})
@@ -149,14 +152,13 @@ class Snapshot:
 PER_RUN = "SELECT run_id, count(*) AS n FROM"
 
 
-def read_snapshot(db: Path) -> Snapshot:
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
-    con.row_factory = sqlite3.Row
-    try:
-        con.execute("PRAGMA query_only = 1")
+def read_snapshot(store: Store) -> Snapshot:
+    """Every table the invariants look at, in one read transaction: one snapshot on either
+    store (the conformance suite holds both to it)."""
+    with store.read() as con:
 
         def rows(sql: str) -> list[dict[str, Any]]:
-            return [dict(r) for r in con.execute(sql)]
+            return [dict(r) for r in con.execute(text(sql)).mappings()]
 
         events = rows("SELECT seq, run_id, kind, tool, data_json FROM events ORDER BY seq")
         for e in events:
@@ -174,8 +176,6 @@ def read_snapshot(db: Path) -> Snapshot:
                 {r["run_id"]: r["n"] for r in rows(f"{PER_RUN} tool_calls GROUP BY run_id")}
             ),
         )
-    finally:
-        con.close()
 
 
 def pid_alive(pid: int | None, started: float | None = None) -> bool:

@@ -10,7 +10,9 @@ and a real process dies by a real SIGKILL while it drives a run:
   (not driven);
 - `{"op": "start", ...same...}`: create a run and drive it to its next stop (`run`);
 - `{"op": "drive", "home", "run_id"}`: drive an existing run (`resume`);
-- optional on every op: `"crash_at": POINT` arms agent_core.crash in the child (the child kills
+- optional on every op: `"env": {NAME: VALUE}` sets the child's environment first (the home's
+  store may need its password source, PGPASSFILE, which this process was started without);
+  `"crash_at": POINT` arms agent_core.crash in the child (the child kills
   itself with SIGKILL at that boundary, if the run reaches it), `"kill_after": SECONDS` makes
   this process SIGKILL the child after that delay (a random moment, boundary or not), and
   `"notify": true` prints `{"spawned": PID}` as soon as the child exists, so the test can act
@@ -68,6 +70,7 @@ def _child(cmd: dict[str, Any], fd: int) -> None:
     code = 0
     try:
         os.dup2(2, 1)  # the protocol channel is the parent's; our prints go to stderr
+        os.environ.update(cmd.get("env") or {})
         point = cmd.get("crash_at")
         if point:
             os.environ[crash.CRASH_ENV] = point

@@ -1,5 +1,8 @@
 """Issue #5 drills, the way a reviewer runs them: real `briefdesk-cli` processes that SIGKILL
-themselves at BRIEFDESK_CRASH_AT, then `runs` and `resume` from a fresh process."""
+themselves at BRIEFDESK_CRASH_AT, then `runs` and `resume` from a fresh process.
+
+Each drill runs twice: on the home's SQLite file and on a team PostgreSQL database named by the
+home's `db.url` setting (the `home` fixture below), through the same commands."""
 
 from __future__ import annotations
 
@@ -24,6 +27,11 @@ from tests.drills.drill_support import (
 from tests.support.cli import CliRunner
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def home(backend_home: Path) -> Path:
+    return backend_home
 
 
 def _only_run(cli: CliRunner) -> dict[str, Any]:

@@ -6,7 +6,13 @@ Boundaries: `before_tool:N` for every tool call N of an uncrashed demo run, and
 `make sweep-long` runs 20 with BRIEFDESK_SWEEP_RANDOM_KILLS=20). The driving happens in
 `tests/drills/crash_sweep.py` (one process that forks a child per step); this test then opens
 each home and checks it. The table is printed (`-s`) and written to
-test-artifacts/crash-sweep.md.
+test-artifacts/crash-sweep-sqlite.md (and crash-sweep-postgresql.md).
+
+It runs on both stores: the home's SQLite file, and a team PostgreSQL database per home (named
+by its `db.url` setting). SQLite gets the whole sweep; PostgreSQL, to keep the suite's time, a
+subset with every kind of crash in it: before the first call, before the last one (the
+save_brief), between that write and its confirmation, and 2 random kills. It gets the whole
+sweep too under `make sweep-long` (BRIEFDESK_SWEEP_RANDOM_KILLS) or BRIEFDESK_SWEEP_FULL=1.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import signal
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +41,39 @@ from tests.drills.drill_support import (
     turn_problems,
 )
 from tests.support.cli import REPO_ROOT, cli_env
+from tests.support.store_backends import StoreBackend
 
 pytestmark = pytest.mark.slow
 
 RANDOM_KILLS = int(os.environ.get("BRIEFDESK_SWEEP_RANDOM_KILLS", "5"))
 SEED = int(os.environ.get("BRIEFDESK_SWEEP_SEED", "5"))
+FULL_EVERYWHERE = os.environ.get("BRIEFDESK_SWEEP_FULL") == "1" or bool(
+    os.environ.get("BRIEFDESK_SWEEP_RANDOM_KILLS")
+)
+AFTER_WRITE = "after_write_before_confirm"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Which crashes a sweep makes: `points` None is every boundary."""
+
+    points: tuple[str, ...] | None
+    random_kills: int
+
+    def expected_points(self, calls: list[str]) -> list[str]:
+        every = [f"before_tool:{n}" for n in range(1, len(calls) + 1)] + [AFTER_WRITE]
+        if self.points is None:
+            return every
+        wanted = {p.replace("before_tool:last", f"before_tool:{len(calls)}") for p in self.points}
+        return [p for p in every if p in wanted]
+
+
+def plan_for(backend: StoreBackend) -> Plan:
+    if backend.name == "sqlite" or FULL_EVERYWHERE:
+        return Plan(None, RANDOM_KILLS)
+    return Plan(("before_tool:1", "before_tool:last", AFTER_WRITE), min(2, RANDOM_KILLS))
+
+
 COLUMNS = [
     "point",
     "kills",
@@ -52,7 +87,8 @@ COLUMNS = [
 ]
 
 
-def _run_sweep(out: Path) -> dict[str, Any]:
+def _run_sweep(out: Path, backend: StoreBackend, plan: Plan) -> dict[str, Any]:
+    points = [] if plan.points is None else ["--points", ",".join(plan.points)]
     proc = subprocess.run(
         [
             sys.executable,
@@ -61,13 +97,16 @@ def _run_sweep(out: Path) -> dict[str, Any]:
             "--out",
             str(out),
             "--random-kills",
-            str(RANDOM_KILLS),
+            str(plan.random_kills),
             "--seed",
             str(SEED),
+            "--store",
+            backend.name,
+            *points,
         ],
         capture_output=True,
         text=True,
-        env=cli_env(),
+        env=cli_env(**backend.child_env()),
         cwd=REPO_ROOT,
         timeout=600,
     )
@@ -166,9 +205,10 @@ def _check(
     }
 
 
-def _table(rows: list[dict[str, Any]], seconds: float) -> str:
+def _table(rows: list[dict[str, Any]], seconds: float, plan: Plan, store: str) -> str:
+    kills = plan.random_kills
     lines = [
-        f"Crash sweep: {len(rows) - RANDOM_KILLS} crash points + {RANDOM_KILLS} random kills "
+        f"Crash sweep on {store}: {len(rows) - kills} crash points + {kills} random kills "
         f"(seed {SEED}), "
         f"{seconds:.1f} s. `executions` = tool results with executed=true / distinct calls.",
         "",
@@ -179,8 +219,11 @@ def _table(rows: list[dict[str, Any]], seconds: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_crash_sweep_every_boundary_and_random_kills(tmp_path: Path) -> None:
-    result = _run_sweep(tmp_path / "sweep")
+def test_crash_sweep_every_boundary_and_random_kills(
+    tmp_path: Path, store_backend: StoreBackend
+) -> None:
+    plan = plan_for(store_backend)
+    result = _run_sweep(tmp_path / "sweep", store_backend, plan)
     reference = result["reference"]
     assert reference["scenario"]["error"] is None
     assert all(s["signal"] is None for s in reference["scenario"]["steps"])
@@ -196,16 +239,15 @@ def test_crash_sweep_every_boundary_and_random_kills(tmp_path: Path) -> None:
     reference_brief = (brief.relative_to(ref_run["artifacts"]).as_posix(), brief.read_bytes())
 
     rows = [_check(s, len(calls), reference_brief) for s in result["scenarios"]]
-    table = _table(rows, float(result["seconds"]))
+    table = _table(rows, float(result["seconds"]), plan, store_backend.name)
     print("\n" + table)
     out = REPO_ROOT / "test-artifacts"
     out.mkdir(exist_ok=True)
-    (out / "crash-sweep.md").write_text(table, encoding="utf-8")
+    (out / f"crash-sweep-{store_backend.name}.md").write_text(table, encoding="utf-8")
 
     points = [r["point"] for r in rows]
-    assert points[: len(calls) + 1] == [f"before_tool:{n}" for n in range(1, len(calls) + 1)] + [
-        "after_write_before_confirm"
-    ]
-    assert len(rows) == len(calls) + 1 + RANDOM_KILLS
+    expected = plan.expected_points(calls)
+    assert points[: len(expected)] == expected
+    assert len(rows) == len(expected) + plan.random_kills
     failed = [r for r in rows if r["problems"]]
     assert not failed, table

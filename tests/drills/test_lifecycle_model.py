@@ -1,6 +1,8 @@
 """A model-based test of the run lifecycle: random sequences of what people and crashes do.
 
-A hypothesis `RuleBasedStateMachine` drives, on one real home (a SQLite file in tmp_path):
+A hypothesis `RuleBasedStateMachine` drives, on one real home per example (its store is the
+home's SQLite file, or, in the test's `postgresql` variant, a fresh team database on a real
+PostgreSQL server named by the home's `db.url` setting):
 
 - from a second process, the fork server `tests/drills/lifecycle_worker.py`, which imports the
   Agents SDK once and forks one child per drive (a crash then costs a fork, not a 1-4 s SDK
@@ -18,8 +20,8 @@ Runs use scripted models (tests write one JSON script per run: search_corpus, re
 save_brief, ask_question, parallel calls) with paths unique to the run, and now and then the
 offline model with an artifacts folder of its own, so every file belongs to one run.
 
-After every step it checks from the outside (the SQLite file opened read-only with sqlite3,
-and the files themselves); each problem names its invariant and its run or approval:
+After every step it checks from the outside (the store's tables read in one snapshot, and the
+files themselves); each problem names its invariant and its run or approval:
 
   [once/events]     no call has more than one tool_result with executed=true
   [once/ledger]     at most one confirmed ledger entry per call, and per save_brief target
@@ -49,7 +51,8 @@ error.
 and at teardown, [reaches-end]: driving every run that has not ended (approving its proposals,
 answering its questions) ends it, then all of the above once more, and no temp file is left.
 
-CI runs a fixed budget (`derandomize=True`: the same examples every time). With
+CI runs a fixed budget (`derandomize=True`: the same examples every time; on PostgreSQL half
+as many, since a drive there takes about twice as long). With
 BRIEFDESK_SWEEP_LONG=1 (or BRIEFDESK_SWEEP_RANDOM_KILLS, which `make sweep-long` sets) it runs
 many more examples from a random seed; BRIEFDESK_LIFECYCLE_EXAMPLES and
 BRIEFDESK_LIFECYCLE_STEPS override the budget, BRIEFDESK_LIFECYCLE_SHRINK=1 turns shrinking
@@ -88,6 +91,7 @@ from tests.drills.lifecycle_support import (
     read_snapshot,
     temp_files,
 )
+from tests.support.store_backends import StoreBackend
 
 pytestmark = pytest.mark.slow
 
@@ -95,6 +99,11 @@ LONG = os.environ.get("BRIEFDESK_SWEEP_LONG") == "1" or bool(
     os.environ.get("BRIEFDESK_SWEEP_RANDOM_KILLS")
 )
 EXAMPLES = int(os.environ.get("BRIEFDESK_LIFECYCLE_EXAMPLES", "60" if LONG else "8"))
+# On PostgreSQL a drive takes about twice as long (a round trip per statement): the suite runs
+# half the examples there; the long sweep, and BRIEFDESK_LIFECYCLE_EXAMPLES, as many as on SQLite.
+EXAMPLES_ON = {
+    "postgresql": EXAMPLES if LONG or "BRIEFDESK_LIFECYCLE_EXAMPLES" in os.environ else 4
+}
 STEPS = int(os.environ.get("BRIEFDESK_LIFECYCLE_STEPS", "40" if LONG else "22"))
 SHRINK = os.environ.get("BRIEFDESK_LIFECYCLE_SHRINK") == "1"
 # Invariants to leave unchecked, to see what else breaks (e.g. "created,cancel/approval").
@@ -145,6 +154,7 @@ class RunModel:
 class Env:
     worker: Worker
     root: Path
+    backend: StoreBackend
     examples: Iterator[int] = field(default_factory=itertools.count)
     stats: Counter[str] = field(default_factory=Counter)
 
@@ -165,15 +175,14 @@ class LifecycleMachine(RuleBasedStateMachine):
         self.home = self.dir / "home"
         self.scripts = self.dir / "scripts"
         self.scripts.mkdir(parents=True)
-        self.ws = Workspace(self.home)
+        self.ws = Workspace(self.env.backend.prepare(self.home))
         # Who cancels when the facade's cancel takes no reviewer: the `reviewer` setting.
         self.ws.set_setting("reviewer", CANCELLER)
-        self.db = self.home / "state.db"
         self.runs: dict[str, RunModel] = {}
         self.counter = itertools.count(1)
         self.expect = Expectations(canceller=CANCELLER, artifacts={self.home / "artifacts"})
         self.healthy = True
-        self.snap = read_snapshot(self.db)
+        self.snap = read_snapshot(self.ws.store)
         self.log: list[str] = []
 
     # -- helpers --------------------------------------------------------------------------
@@ -239,6 +248,7 @@ class LifecycleMachine(RuleBasedStateMachine):
         reply = self.env.worker.request(
             {
                 "op": op,
+                "env": self.env.backend.app_env(),
                 "home": str(self.home),
                 "question": question,
                 "model": model,
@@ -276,11 +286,18 @@ class LifecycleMachine(RuleBasedStateMachine):
         self, run_id: str, on_spawn: Callable[[int], None] | None = None, **extra: Any
     ) -> dict[str, Any]:
         return self.env.worker.request(
-            {"op": "drive", "home": str(self.home), "run_id": run_id, **extra}, on_spawn=on_spawn
+            {
+                "op": "drive",
+                "env": self.env.backend.app_env(),
+                "home": str(self.home),
+                "run_id": run_id,
+                **extra,
+            },
+            on_spawn=on_spawn,
         )
 
     def _refresh(self) -> None:
-        self.snap = read_snapshot(self.db)
+        self.snap = read_snapshot(self.ws.store)
 
     def _pick(self, items: list[Any], index: int) -> Any:
         return items[index % len(items)]
@@ -557,12 +574,12 @@ class LifecycleMachine(RuleBasedStateMachine):
             # Wait until the child owns the run (or is gone), then cancel from this process.
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and pid_alive(pid):
-                row = read_snapshot(self.db).runs[run_id]
+                row = read_snapshot(self.ws.store).runs[run_id]
                 if row["status"] == "running" and row["owner_pid"] == pid:
                     outcome["claimed"] = True
                     break
                 time.sleep(0.005)
-            before = read_snapshot(self.db)
+            before = read_snapshot(self.ws.store)
             if before.runs[run_id]["status"] not in TERMINAL:
                 for approval in before.pending(run_id):
                     self.expect.cancelled_pending[approval["id"]] = run_id
@@ -673,15 +690,20 @@ SETTINGS = settings(
 
 
 @pytest.mark.timeout(4 * 3600 if LONG else 600)
-def test_lifecycle_model(tmp_path: Path, lifecycle_worker: Worker) -> None:
-    env = Env(lifecycle_worker, tmp_path)
+def test_lifecycle_model(
+    tmp_path: Path, lifecycle_worker: Worker, store_backend: StoreBackend
+) -> None:
+    env = Env(lifecycle_worker, tmp_path, store_backend)
     LifecycleMachine.env = env
     started = time.monotonic()
     try:
-        run_state_machine_as_test(LifecycleMachine, settings=SETTINGS)
+        examples = EXAMPLES_ON.get(store_backend.name, EXAMPLES)
+        run_state_machine_as_test(
+            LifecycleMachine, settings=settings(SETTINGS, max_examples=examples)
+        )
     finally:
         print(
-            f"\nlifecycle model: {next(env.examples)} examples in "
+            f"\nlifecycle model ({store_backend.name}): {next(env.examples)} examples in "
             f"{time.monotonic() - started:.1f} s; worker spawns {lifecycle_worker.spawns}; "
             + ", ".join(f"{k} {v}" for k, v in sorted(env.stats.items()))
         )

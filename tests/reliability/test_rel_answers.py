@@ -3,7 +3,8 @@
 Six real `briefdesk-cli answer` processes (light: `answer` never imports the Agents SDK) wait
 at a start line, then answer the same `waiting_input` run at once. Exactly one exits 0; every
 other one gets `question_already_answered` (exit 2) and changes nothing: one `answer_received`
-event, carrying the kept answer, and the run continues with that answer.
+event, carrying the kept answer, and the run continues with that answer. Both tests run on the
+home's SQLite file and on a team PostgreSQL database named by the home's `db.url` setting.
 """
 
 from __future__ import annotations
@@ -19,6 +20,12 @@ import pytest
 from tests.support.cli import REPO_ROOT, cli_env
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def home(backend_home: Path) -> Path:
+    return backend_home
+
 
 RACERS = 6
 

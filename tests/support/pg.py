@@ -24,7 +24,8 @@ import pytest
 
 from tests.support import pg_cluster
 
-TEMPLATE = "briefdesk_template"
+# One template per test session: two sessions on one server never drop each other's.
+TEMPLATE = f"briefdesk_template_{os.getpid()}"
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,12 @@ class PgServer:
             else:
                 conn.execute(f'CREATE DATABASE "{name}" TEMPLATE {TEMPLATE}')
         return self.url(name)
+
+    def drop_database(self, url: str) -> None:
+        """Drop a test's database, ending any session a killed or lingering process left."""
+        name = url.rsplit("/", 1)[1]
+        with self.admin() as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 _lock = threading.Lock()
@@ -91,6 +98,15 @@ def _migrate_template(server: PgServer) -> None:
         conn.execute(f"DROP DATABASE IF EXISTS {TEMPLATE}")
         conn.execute(f"CREATE DATABASE {TEMPLATE}")
     open_store(parse_db_url(server.url(TEMPLATE))).dispose()
+    atexit.register(_drop_template, server)
+
+
+def _drop_template(server: PgServer) -> None:
+    try:
+        with server.admin() as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {TEMPLATE}")
+    except Exception:  # the server may be gone already (a cluster this session stopped)
+        pass
 
 
 def server() -> PgServer:

@@ -317,3 +317,31 @@ def test_writer_killed_mid_loop_leaves_a_sound_database(
         assert saved_events == latest.sequence  # each event committed with its checkpoint
     finally:
         reopened.close()
+
+
+# -- reads ----------------------------------------------------------------------------------
+
+
+def test_a_read_transaction_sees_one_moment_whatever_commits_meanwhile(
+    backend: StorageBackend,
+) -> None:
+    """A view is built from several queries in one read (a run's row, then its pending
+    proposals): they must not mix two moments, or a decision committed in between shows a run
+    waiting for approval with nothing to approve. SQLite's read transaction is one snapshot
+    from its first read; PostgreSQL's default (read committed) gives each statement its own."""
+    from agent_core.storage import runs as run_rows
+    from agent_core.storage.engine import Store
+
+    insert_run(backend, "run-moment", status="waiting_approval")
+    other = Store(backend.store.location)  # another connection, as another process would be
+    try:
+        with backend.store.read() as conn:
+            before = run_rows.get_run_row(conn, "run-moment").question
+            with other.write() as elsewhere:
+                run_rows.update_run(elsewhere, "run-moment", question="changed elsewhere")
+            after = run_rows.get_run_row(conn, "run-moment").question
+        assert (before, after) == ("conformance", "conformance")
+        with backend.store.read() as conn:  # the next read sees the commit
+            assert run_rows.get_run_row(conn, "run-moment").question == "changed elsewhere"
+    finally:
+        other.dispose()
