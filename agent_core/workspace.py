@@ -7,7 +7,6 @@ twice. Methods that do not drive the agent never import the Agents SDK (it costs
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from collections.abc import Callable
 from dataclasses import replace
@@ -44,8 +43,6 @@ from agent_core.storage.desks import desk_id
 from agent_core.storage.engine import Store
 from agent_core.storage.leases import Holder, Leases
 from agent_core.storage.location import (
-    DB_ENV,
-    StoreKind,
     chosen_db_url,
     parse_db_url,
     with_password,
@@ -62,6 +59,7 @@ from agent_core.storage.schema import (
     session_items,
     tool_calls,
 )
+from agent_core.team_facade import TeamStoreFacade
 from agent_core.terminal_text import terminal_block as visible_block  # noqa: F401 (desktop)
 from agent_core.terminal_text import terminal_line as visible_line  # noqa: F401 (desktop)
 from agent_core.tools import sandbox
@@ -75,17 +73,13 @@ from agent_core.views import (
     OwnerView,
     RuleView,
     RunView,
-    SecretStatusView,
-    StoreView,
 )
 
 if TYPE_CHECKING:
     from agent_core.providers.check import ProviderCheckView
-    from agent_core.storage.status import StoreStatusView
-    from agent_core.storage.store_copy import StoreCopyView
 
 
-class Workspace:
+class Workspace(TeamStoreFacade):
     """One home on this desk, and the store its runs live in.
 
     `store` holds runs, timelines, proposals, decisions and rules: the home's SQLite file, or in
@@ -121,17 +115,6 @@ class Workspace:
             return self.desk_store
         return open_store(with_password(parse_db_url(url)))
 
-    @property
-    def team_mode(self) -> bool:
-        """True when runs live in a team's PostgreSQL database rather than the home's file."""
-        return self.store is not self.desk_store
-
-    @property
-    def team_desk(self) -> str | None:
-        """This desk's id in team mode, where a watcher and settling see only this desk's runs
-        (another machine may hold the same paths); None on a home's own file: all are ours."""
-        return self.desk if self.team_mode else None
-
     def close(self) -> None:
         if self.team_mode:
             self.store.dispose()
@@ -141,19 +124,6 @@ class Workspace:
         """Hear of this process's events as soon as they commit, on the committing thread
         (other processes' events are read with `timeline(since=...)`). Returns the unfollow."""
         return self.store.follow_events(lambda events: follower([e.to_json() for e in events]))
-
-    def listen_changes(self, callback: Callable[[ChangeNotice], None]) -> Callable[[], None]:
-        """Team mode: hear every desk's commits (PostgreSQL LISTEN/NOTIFY) on a thread of its
-        own, as typed notices, within moments of each commit (`own`: a commit of this
-        Workspace, which `follow_events` announced already); `RESYNC` after each (re)connect,
-        `LOST` when the server went away. Returns the stop. On the home's SQLite file there is
-        nothing to listen to (other processes are polled): the stop does nothing."""
-        if not self.team_mode:
-            return lambda: None
-        from agent_core.storage.listen import ChangeListener
-
-        listener = ChangeListener(self.store.location, callback, origin=self.store.origin)
-        return listener.start().stop
 
     # -- settings -------------------------------------------------------------------------
 
@@ -597,48 +567,6 @@ class Workspace:
         with self.desk_store.write() as conn:
             return memory.delete_user(conn, user)
 
-    # -- the store itself: `db status`, `db copy` --------------------------------------------
-
-    @staticmethod
-    def store_status(home: str | Path | None = None, *, db: str | None = None) -> StoreStatusView:
-        """Which store `home` uses (`db`, $BRIEFDESK_DB, the `db.url` setting, else its SQLite
-        file), its schema revision and whether it answers. Opens nothing the way a command
-        does (no migration, no new home), so it answers while a team's server is away."""
-        from agent_core.storage.location import sqlite_location
-        from agent_core.storage.status import probe
-
-        url = Workspace.chosen_team_db(home, db=db)
-        place = Home(resolve_home_dir(home))
-        location = sqlite_location(place.db_path) if url is None else parse_db_url(url)
-        return probe(with_password(location), desk=desk_id())
-
-    @staticmethod
-    def chosen_team_db(home: str | Path | None = None, *, db: str | None = None) -> str | None:
-        """The team database URL `home` would use (`db`, $BRIEFDESK_DB, the `db.url`
-        setting), None for its SQLite file; read without opening or creating any store."""
-        if db is not None and not db.strip():
-            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "The database URL is empty.")
-        place = Home(resolve_home_dir(home))
-        place.check()
-        url = chosen_db_url(db, None)
-        if url is None and place.db_path.exists():  # only then can the setting name one
-            desk_store = Store(place.db_path)
-            try:
-                with desk_store.read() as conn:
-                    url = chosen_db_url(None, settings_store.get_db_url(conn))
-            finally:
-                desk_store.dispose()
-        return url
-
-    def copy_store(self, to_url: str) -> StoreCopyView:
-        """Copy this Workspace's store (runs, timelines, proposals, decisions, blobs, rules,
-        audit) into the empty PostgreSQL database `to_url`, then check counts and content
-        hashes table by table (agent_core/storage/store_copy.py); all or nothing."""
-        from agent_core.storage.store_copy import copy_store
-
-        target = with_password(parse_db_url(to_url))
-        return copy_store(self.store, target, desk=self.desk).to_json()
-
     # -- what the window needs (desktop façade) --
     # The desktop imports only this module and the pure vocabulary (statuses, events, errors,
     # views): an import-linter contract holds it to that. Imports stay inside these methods so
@@ -742,88 +670,6 @@ class Workspace:
 
         return secrets.delete_key(name)
 
-    # -- the team database, as the Settings dialog and the status bar see it --
-
-    def store_view(self) -> StoreView:
-        """Where this Workspace's runs live, and this desk's id (what it opened: no I/O)."""
-        location = self.store.location
-        team = location.kind is StoreKind.POSTGRESQL
-        if self.db_option is not None:
-            chosen_by = "option"
-        elif os.environ.get(DB_ENV, "").strip():
-            chosen_by = "environment"
-        else:
-            chosen_by = "setting" if team else "home"
-        return StoreView(
-            kind=str(location.kind),
-            url=location.shown,
-            host=location.host if team else None,
-            database=str(location.url.database) if team else None,
-            desk=self.desk,
-            chosen_by=chosen_by,
-        )
-
-    @staticmethod
-    def check_db_url(url: str) -> str | None:
-        """`url` as the `db.url` setting would store it (None: the home's SQLite file), or
-        `invalid_arguments` saying why not (not PostgreSQL, no database, a password in it).
-        Pure: no connection, no keyring."""
-        return Settings.parse("db.url", url)  # type: ignore[return-value]
-
-    @staticmethod
-    def db_password_status(url: str) -> SecretStatusView:
-        """Whether the keyring holds the password of the team database `url` (never the
-        password), and whether PGPASSWORD / PGPASSFILE would be used instead of it."""
-        from agent_core import secrets
-
-        name = _db_key_name(url)
-        status = secrets.key_status(name)
-        return SecretStatusView(
-            name=name,
-            stored=bool(status["stored"]),
-            backend=str(status["backend"]),
-            overridden_by=_libpq_password_source(),
-        )
-
-    @staticmethod
-    def set_db_password(url: str, password: str) -> SecretStatusView:
-        """Store the password of the team database `url` in the OS keyring, under the entry
-        `db.USER.HOST.PORT.DB` that opening the store reads. Never in settings or logs."""
-        from agent_core import secrets
-
-        name = _db_key_name(url)
-        status = secrets.set_key(name, password)
-        return SecretStatusView(
-            name=name,
-            stored=bool(status["stored"]),
-            backend=str(status["backend"]),
-            overridden_by=_libpq_password_source(),
-        )
-
-    def probe_store(
-        self, url: str, password: str | None = None, *, open_it: bool = False
-    ) -> StoreStatusView:
-        """Look at the team database `url` as `db status` does: reachable, its schema revision,
-        what to check (`agent_core/storage/status.py`; it never migrates). `password`: typed
-        but not yet stored; else the keyring, PGPASSFILE or PGPASSWORD. With `open_it`, first
-        open it as a desk's first use does (initialising an empty database, upgrading an old
-        one), so a failure to open raises its error here instead of in the next window.
-        Blocking (up to the connect timeout): call it off the GUI thread. A URL the `db.url`
-        setting would refuse is `invalid_arguments`."""
-        from agent_core.storage.status import probe
-
-        location = parse_db_url(Workspace.check_db_url(url) or "")
-        if password:
-            from agent_core.secrets import REDACTOR
-
-            REDACTOR.add(password)  # a message quoting it (a driver's, a log's) shows it masked
-            location = replace(location, url=location.url.set(password=password))
-        else:
-            location = with_password(location)
-        if open_it:
-            open_store(location).dispose()
-        return probe(location, desk=self.desk)
-
     def providers_check(self) -> ProviderCheckView:
         """One small request to the configured endpoint (`providers check`); blocking."""
         from agent_core.providers.check import check_endpoint
@@ -867,22 +713,6 @@ class Workspace:
         from agent_core.config import SCRIPTS_DIR
 
         return f"scripted:{SCRIPTS_DIR / f'{script}.json'}"
-
-
-def _db_key_name(url: str) -> str:
-    """The keyring entry of the password of the team database `url` (`invalid_arguments` for
-    a URL the `db.url` setting would refuse)."""
-    name = parse_db_url(Workspace.check_db_url(url) or "").key_name
-    assert name is not None  # a PostgreSQL location always has one
-    return name
-
-
-def _libpq_password_source() -> str | None:
-    """PGPASSWORD or PGPASSFILE when set: opening the store then uses them, not the keyring."""
-    for variable in ("PGPASSWORD", "PGPASSFILE"):
-        if os.environ.get(variable):
-            return variable
-    return None
 
 
 def _key_name(model: str) -> str | None:

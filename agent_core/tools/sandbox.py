@@ -26,7 +26,7 @@ import secrets
 import stat
 import sys
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -402,42 +402,45 @@ def atomic_write_nofollow(
     return target
 
 
-def file_sha256(path: Path) -> str | None:
-    """sha256 hex of the file, None if it does not exist; a symlink is path_outside_scope."""
+@contextlib.contextmanager
+def _regular_file_fd(path: Path) -> Iterator[int | None]:
+    """The file opened without following a symlink (`path_outside_scope`), refused unless it
+    is a regular file; None when it does not exist. Closed on leaving."""
     require_supported()
     try:
         fd = _open_nofollow(path)
     except BriefDeskError as exc:
-        if exc.code == ErrorCode.NOT_FOUND:
-            return None
-        raise
+        if exc.code != ErrorCode.NOT_FOUND:
+            raise
+        yield None
+        return
     try:
         _require_regular_fd(fd)
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def file_sha256(path: Path) -> str | None:
+    """sha256 hex of the file, None if it does not exist; a symlink is path_outside_scope."""
+    with _regular_file_fd(path) as fd:
+        if fd is None:
+            return None
         digest = hashlib.sha256()
         while chunk := os.read(fd, _CHUNK):
             digest.update(chunk)
         return digest.hexdigest()
-    finally:
-        os.close(fd)
 
 
 def file_bytes(path: Path, *, max_bytes: int) -> bytes | None:
     """The file's bytes, read as `file_sha256` reads it (no symlink followed); None when it
     does not exist or holds more than `max_bytes`."""
-    require_supported()
-    try:
-        fd = _open_nofollow(path)
-    except BriefDeskError as exc:
-        if exc.code == ErrorCode.NOT_FOUND:
+    with _regular_file_fd(path) as fd:
+        if fd is None:
             return None
-        raise
-    try:
-        _require_regular_fd(fd)
         data = bytearray()
         while chunk := os.read(fd, _CHUNK):
             data += chunk
             if len(data) > max_bytes:
                 return None
         return bytes(data)
-    finally:
-        os.close(fd)
