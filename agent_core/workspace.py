@@ -89,6 +89,8 @@ class Workspace(TeamStoreFacade):
     """
 
     def __init__(self, home: str | Path | None = None, *, db: str | None = None) -> None:
+        self.desk = desk_id()  # a bad $BRIEFDESK_DESK is refused before anything is created
+        self.db_option = db  # `--db` as given: the setting cannot move this window's store
         self.home = Home(resolve_home_dir(home))
         self.home.ensure()
         configure_logging(self.home.logs)
@@ -98,8 +100,6 @@ class Workspace(TeamStoreFacade):
         except BaseException:
             self.desk_store.dispose()
             raise
-        self.desk = desk_id()
-        self.db_option = db  # `--db` as given: the setting cannot move this window's store
 
     def _open_team_store(self, explicit: str | None) -> Store:
         if explicit is not None and not explicit.strip():

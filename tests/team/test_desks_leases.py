@@ -309,3 +309,14 @@ def test_a_heartbeat_that_cannot_reach_the_database_keeps_beating_and_renews_onc
     finally:
         beat.stop()
         store.dispose()
+
+
+def test_a_bad_desk_id_is_refused_before_anything_is_created(tmp_path: Path) -> None:
+    from tests.support.cli import CliRunner
+
+    home = tmp_path / "home"
+    result = CliRunner(home)("runs", env={"BRIEFDESK_DESK": "desk a/../b"})
+    assert result.code == 2, result.stdout + result.stderr
+    assert result.body["error"]["code"] == "invalid_arguments"
+    assert "BRIEFDESK_DESK" in result.body["error"]["message"]
+    assert not home.exists(), "a refused desk id leaves no home behind"
