@@ -88,19 +88,15 @@ class TeamStoreFacade:
     def chosen_team_db(home: str | Path | None = None, *, db: str | None = None) -> str | None:
         """The team database URL `home` would use (`db`, $BRIEFDESK_DB, the `db.url`
         setting), None for its SQLite file; read without opening or creating any store."""
-        if db is not None and not db.strip():
-            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "The database URL is empty.")
         place = Home(resolve_home_dir(home))
         place.check()
-        url = chosen_db_url(db, None)
-        if url is None and place.db_path.exists():  # only then can the setting name one
-            desk_store = Store(place.db_path)
-            try:
-                with desk_store.read() as conn:
-                    url = chosen_db_url(None, settings_store.get_db_url(conn))
-            finally:
-                desk_store.dispose()
-        return url
+        if not place.db_path.exists():  # no home yet: only --db or $BRIEFDESK_DB can name one
+            return team_db_url(db, None)
+        desk_store = Store(place.db_path)
+        try:
+            return team_db_url(db, desk_store)
+        finally:
+            desk_store.dispose()
 
     def copy_store(self, to_url: str) -> StoreCopyView:
         """Copy this Workspace's store (runs, timelines, proposals, decisions, blobs, rules,
@@ -190,6 +186,23 @@ class TeamStoreFacade:
         if open_it:
             open_store(location).dispose()
         return probe(location, desk=self.desk)
+
+
+def team_db_url(explicit: str | None, desk_store: Store | None) -> str | None:
+    """The team database a home uses: `explicit` (--db), else $BRIEFDESK_DB, else the `db.url`
+    setting in `desk_store` (the home's own file; None: not created yet). None: that file is
+    the store. An empty `explicit` is refused: `--db=` is a mistake, never "no team"."""
+    if explicit is not None and not explicit.strip():
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS,
+            "The database URL is empty: give --db postgresql://..., or leave --db out to "
+            "use the home's SQLite file.",
+        )
+    url = chosen_db_url(explicit, None)
+    if url is None and desk_store is not None:
+        with desk_store.read() as conn:
+            url = chosen_db_url(None, settings_store.get_db_url(conn))
+    return url
 
 
 def _db_key_name(url: str) -> str:

@@ -43,7 +43,6 @@ from agent_core.storage.desks import desk_id
 from agent_core.storage.engine import Store
 from agent_core.storage.leases import Holder, Leases
 from agent_core.storage.location import (
-    chosen_db_url,
     parse_db_url,
     with_password,
 )
@@ -59,7 +58,7 @@ from agent_core.storage.schema import (
     session_items,
     tool_calls,
 )
-from agent_core.team_facade import TeamStoreFacade
+from agent_core.team_facade import TeamStoreFacade, team_db_url
 from agent_core.terminal_text import terminal_block as visible_block  # noqa: F401 (desktop)
 from agent_core.terminal_text import terminal_line as visible_line  # noqa: F401 (desktop)
 from agent_core.tools import sandbox
@@ -102,15 +101,7 @@ class Workspace(TeamStoreFacade):
             raise
 
     def _open_team_store(self, explicit: str | None) -> Store:
-        if explicit is not None and not explicit.strip():
-            raise BriefDeskError(
-                ErrorCode.INVALID_ARGUMENTS,
-                "The database URL is empty: give --db postgresql://..., or leave --db out to "
-                "use the home's SQLite file.",
-            )
-        with self.desk_store.read() as conn:
-            stored = settings_store.get_db_url(conn)
-        url = chosen_db_url(explicit, stored)
+        url = team_db_url(explicit, self.desk_store)
         if url is None:
             return self.desk_store
         return open_store(with_password(parse_db_url(url)))
