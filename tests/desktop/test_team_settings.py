@@ -10,7 +10,6 @@ import os
 import socket
 import subprocess
 import sys
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -234,9 +233,7 @@ def test_the_database_password_goes_to_the_keyring_and_opens_the_database(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     database = pg_url.rsplit("/", 1)[1]
-    role, password = f"desk_{uuid.uuid4().hex[:8]}", f"pw-{uuid.uuid4().hex}"
-    with pg_server.admin() as conn:
-        conn.execute(f"CREATE ROLE {role} LOGIN PASSWORD '{password}'")
+    role, password = pg_server.create_login_role()
     with pg_server.admin(database) as conn:
         conn.execute(f"GRANT SELECT ON alembic_version TO {role}")
     for name, value in secret_service_env.items():

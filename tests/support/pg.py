@@ -59,6 +59,22 @@ class PgServer:
                 conn.execute(f'CREATE DATABASE "{name}" TEMPLATE {TEMPLATE}')
         return self.url(name)
 
+    def create_login_role(self, prefix: str = "desk") -> tuple[str, str]:
+        """A new LOGIN role with a random password, (name, password); roles are the whole
+        cluster's, so the session drops what is left of them at its end."""
+        role, password = f"{prefix}_{uuid.uuid4().hex[:8]}", f"pw-{uuid.uuid4().hex}"
+        with self.admin() as conn:
+            conn.execute(f"CREATE ROLE {role} LOGIN PASSWORD '{password}'")
+        atexit.register(self._drop_role, role)
+        return role, password
+
+    def _drop_role(self, role: str) -> None:
+        try:
+            with self.admin() as conn:
+                conn.execute(f"DROP ROLE IF EXISTS {role}")
+        except Exception:  # still granted somewhere, or the server is gone: a throwaway cluster
+            pass
+
     def drop_database(self, url: str) -> None:
         """Drop a test's database, ending any session a killed or lingering process left."""
         name = url.rsplit("/", 1)[1]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +35,7 @@ def test_db_password_stores_the_login_in_the_keyring_and_the_desk_logs_in_with_i
     tmp_path: Path, pg_server: Any, pg_url: str, secret_service_env: SecretServiceEnv
 ) -> None:
     database = pg_url.rsplit("/", 1)[1]
-    role, password = f"desk_{uuid.uuid4().hex[:8]}", f"pw-{uuid.uuid4().hex}"
-    with pg_server.admin() as conn:
-        conn.execute(f"CREATE ROLE {role} LOGIN PASSWORD '{password}'")
+    role, password = pg_server.create_login_role()
     with pg_server.admin(database) as conn:
         conn.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}")
     env = child_env(secret_service_env, PYTHONPATH=str(REPO_ROOT))

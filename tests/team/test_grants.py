@@ -71,9 +71,7 @@ class Team:
 
 
 def _login(pg_server: Any, role: str, database: str, home: Path) -> Login:
-    password = uuid.uuid4().hex
-    with pg_server.admin() as conn:
-        conn.execute(f"CREATE ROLE {role} LOGIN PASSWORD '{password}'")
+    role, password = pg_server.create_login_role(role)
     return Login(role, password, pg_server.url(database, role), home)
 
 

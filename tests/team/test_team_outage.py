@@ -59,21 +59,15 @@ def refused(home: Path, db: str, **env: str) -> dict[str, Any]:
 def test_a_refused_login_names_the_login_and_where_its_password_comes_from(
     tmp_path: Path, pg_server: Any, pg_url: str
 ) -> None:
-    role = "r_" + uuid.uuid4().hex[:10]
-    with pg_server.admin() as admin:
-        admin.execute(f"CREATE ROLE {role} LOGIN PASSWORD 'right-one'")
-    try:
-        url = pg_server.url(pg_url.rsplit("/", 1)[1], user=role)
-        error = refused(tmp_path / "desk", url, PGPASSWORD="wrong-one", PGPASSFILE="")
-        host = f"127.0.0.1:{pg_server.port}"
-        assert error["host"] == host and error["retryable"] is True
-        message = error["message"]
-        assert f"refused the login of {role!r}" in message and host in message
-        assert "keyring entry db." in message and "PGPASSWORD" in message
-        assert "wrong-one" not in message and "right-one" not in message
-    finally:
-        with pg_server.admin() as admin:
-            admin.execute(f"DROP ROLE {role}")
+    role, password = pg_server.create_login_role("r")
+    url = pg_server.url(pg_url.rsplit("/", 1)[1], user=role)
+    error = refused(tmp_path / "desk", url, PGPASSWORD="wrong-one", PGPASSFILE="")
+    host = f"127.0.0.1:{pg_server.port}"
+    assert error["host"] == host and error["retryable"] is True
+    message = error["message"]
+    assert f"refused the login of {role!r}" in message and host in message
+    assert "keyring entry db." in message and "PGPASSWORD" in message
+    assert "wrong-one" not in message and password not in message
 
 
 def test_a_role_that_does_not_exist_is_a_refused_login(
