@@ -110,6 +110,22 @@ def _need_programs() -> None:
         pytest.skip(message)
 
 
+def _wait_for_window_manager(screen: XScreen, wm: subprocess.Popen[bytes]) -> None:
+    """Until openbox manages the screen: before it advertises _NET_ACTIVE_WINDOW, xdotool
+    refuses to activate a window ("claims not to support"), which once failed a CI run."""
+    deadline = time.monotonic() + 20
+    env = {**os.environ, "DISPLAY": screen.display}
+    while True:
+        asked = subprocess.run(
+            ["xdotool", "getactivewindow"], capture_output=True, text=True, env=env, timeout=10
+        )
+        if "claims not to support" not in asked.stderr:
+            return
+        if wm.poll() is not None or time.monotonic() > deadline:
+            raise AssertionError("openbox did not start managing the screen")
+        time.sleep(0.05)
+
+
 @contextmanager
 def x_screen(tmp: Path, size: tuple[int, int] = (1024, 768)) -> Iterator[XScreen]:
     """Xvfb (with its framebuffer in a file) and openbox on a free display, stopped after."""
@@ -147,6 +163,7 @@ def x_screen(tmp: Path, size: tuple[int, int] = (1024, 768)) -> Iterator[XScreen
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+        _wait_for_window_manager(screen, wm)
         yield screen
     finally:
         for proc in (wm, server):
