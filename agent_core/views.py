@@ -146,6 +146,8 @@ class AuditEntryView(TypedDict):
     code: str | None
     decision: str | None
     detail: str | None
+    db_role: NotRequired[str | None]
+    """Team mode: the database role that wrote the row, stamped by the database itself."""
 
 
 class StoreView(TypedDict):

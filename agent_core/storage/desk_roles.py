@@ -4,7 +4,10 @@ The team's administrator creates one LOGIN role per desk (migrations never creat
 runs `briefdesk-cli grants desk-role ROLE` once, logged in as the database's owner. The role
 then reads everything, runs and proposes, and decides only what its grants allow: the
 triggers of migration 0007 check each decision, remembered rule and run change it makes. It
-only reads `grants` (only the owner changes them) and only appends to the audit log.
+only reads `grants` (only the owner changes them) and only appends to the audit log. It
+appends to `desk_bindings` too: the triggers of migration 0008 bind a desk to the role that
+first drives it (stamping `current_user`), and from then on refuse that role's writes to
+other desks' runs, proposals and leases.
 
 Privileges are set exactly (REVOKE, then GRANT) table by table from the schema, so a table
 added by a later migration is covered too: after each upgrade the migrating owner gives every
@@ -20,7 +23,7 @@ from agent_core.storage.schema import metadata
 from agent_core.views import DeskRoleView
 
 READ_ONLY = ("alembic_version", "grants", "settings")
-APPEND_ONLY = ("audit",)
+APPEND_ONLY = ("audit", "desk_bindings")  # desk_bindings: a role binds a desk to itself
 _MARKER_TABLE = "runs"  # a role with INSERT on runs holds a desk's privileges
 
 

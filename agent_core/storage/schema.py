@@ -171,6 +171,8 @@ audit = Table(
     Column("code", String, nullable=True),
     Column("decision", String, nullable=True),
     Column("detail", Text, nullable=True),
+    # The database role that wrote the row, stamped by the database (team mode; revision 0008).
+    Column("db_role", String, nullable=True),
 )
 
 session_items = Table(
@@ -192,6 +194,16 @@ leases = Table(
     Column("pid", Integer, nullable=False),
     Column("renewed_at", Float, nullable=False),
     Column("expires_at", Float, nullable=False),
+)
+
+desk_bindings = Table(
+    "desk_bindings",
+    metadata,
+    # Which database role drives each desk (revision 0008): filled by PostgreSQL itself when a
+    # role first writes a desk's run or lease, changed only by the owner; empty on SQLite.
+    Column("desk", String, primary_key=True),
+    Column("db_role", String, nullable=False),
+    Column("bound_at", String, nullable=False),
 )
 
 settings = Table(

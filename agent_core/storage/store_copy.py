@@ -37,6 +37,7 @@ from agent_core.storage.schema import (
     blobs,
     checkpoints,
     corpus_docs,
+    desk_bindings,
     events,
     grants,
     leases,
@@ -68,8 +69,9 @@ TEAM_TABLES: tuple[Table, ...] = (
 DESK_TABLES: tuple[Table, ...] = (settings, memories, corpus_docs)
 """Stay in the home: a desk keeps its preferences, memory and corpus index in team mode too."""
 
-NOT_COPIED: tuple[Table, ...] = (leases,)
-"""Liveness of the source's desks: a new database starts with none."""
+NOT_COPIED: tuple[Table, ...] = (leases, desk_bindings)
+"""Liveness of the source's desks, and which roles drive them: a new database starts with
+none (the database binds each desk to the role that first drives it)."""
 
 # Rows whose desk is null were written before team mode and belong to the desk of their home:
 # the desk that copies them (the contract's "runs are resumed only by their desk").

@@ -109,17 +109,20 @@ def desks(team: Team) -> Team:
 
 
 def _propose(team: Team, login: Login, approval_id: str, target: str, **columns: Any) -> None:
-    """A run and its pending proposal, written by `login` as its desk would (INSERT)."""
+    """A run and its pending proposal, written by `login` as its desk would (INSERT): a
+    run of its own desk (named like its role, as `Login.cli` names it)."""
     run_id = columns.pop("run_id", "run-" + approval_id)
     mode = columns.pop("mode", "default")
     with login.sql() as conn:
+        # A desk creates a run new (status created), then drives it (revision 0008).
         conn.execute(
             "INSERT INTO runs (run_id, thread_id, status, question, model, mode, corpus_dir, "
-            "artifacts_dir, limits_json, state_json, created_at, updated_at) VALUES "
-            "(%s, 'th', 'waiting_approval', 'q', 'offline', %s, '/c', '/a', '{}', '{}', %s, %s) "
-            "ON CONFLICT DO NOTHING",
-            (run_id, mode, NOW, NOW),
+            "artifacts_dir, limits_json, state_json, created_at, updated_at, desk) "
+            "SELECT %s, 'th', 'created', 'q', 'offline', %s, '/c', '/a', '{}', '{}', %s, %s, %s "
+            "WHERE NOT EXISTS (SELECT 1 FROM runs WHERE run_id = %s)",
+            (run_id, mode, NOW, NOW, login.role, run_id),
         )
+        conn.execute("UPDATE runs SET status = 'waiting_approval' WHERE run_id = %s", (run_id,))
         values = {
             "id": approval_id,
             "run_id": run_id,
