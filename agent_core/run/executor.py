@@ -18,8 +18,9 @@ from sqlalchemy import Connection
 
 from agent_core.approvals import Approval, consume
 from agent_core.canonical import arg_hash, idempotency_key, now_iso
-from agent_core.errors import BriefDeskError
+from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.events import EventKind
+from agent_core.run import approval_binding
 from agent_core.run.call_records import clip, refuse, tool_result
 from agent_core.run.checkpointing import save_checkpoint
 from agent_core.run.context import RunContext
@@ -79,12 +80,20 @@ class ToolExecutor:
         if spec.has_side_effect:
             with self.store.read() as conn:
                 approval = approval_rows.latest_for_call(conn, self.run_id, call_id)
-            if approval is None or approval.status not in (
-                ApprovalStatus.APPROVED,
-                ApprovalStatus.CONSUMED,
-            ):
-                return "Refused by BriefDesk: this call has no approval."
-            args = spec.validate(approval.args)  # exactly what the person approved (an edit?)
+                if approval is None or approval.status not in (
+                    ApprovalStatus.APPROVED,
+                    ApprovalStatus.CONSUMED,
+                ):
+                    return "Refused by BriefDesk: this call has no approval."
+                args = spec.validate(approval.args)  # exactly what the person approved (an edit?)
+                # Defence in depth: the row must be this call's, decided by a person, a live
+                # rule or the run's own mode, whatever the store let someone write.
+                unbound = approval_binding.refusal(
+                    conn, approval, run_id=self.run_id, call_id=call_id, tool=tool,
+                    scope=self.ctx.tool_scope(), model_raw=raw, will_run=args.to_json(),
+                )  # fmt: skip
+            if unbound is not None:
+                return self._refuse_unbound(tool, call_id, approval, unbound)
         normalized = args.to_json()
         key = idempotency_key(self.run_id, call_id, tool, normalized)
         target = approval.target if approval else None
@@ -113,6 +122,7 @@ class ToolExecutor:
         env = ToolEnv(
             store=self.store,
             desk_store=self.ctx.desk_store,
+            holder=self.ctx.holder,
             scope=self.ctx.tool_scope(),
             run_id=self.run_id,
             call_id=call_id,
@@ -123,6 +133,8 @@ class ToolExecutor:
         try:
             result = self._settle_or_run(spec, env, args, key, unknown=entry is not None)
         except BriefDeskError as error:
+            if error.code == ErrorCode.RUN_OWNED_ELSEWHERE:
+                raise  # taken over while it ran: the ledger row is the new owner's to settle
             if error.retryable:  # out of space: the run stops; `resume` settles and retries
                 self._leave_unknown(tool, call_id, key, error)
                 raise
@@ -139,6 +151,16 @@ class ToolExecutor:
             return f"Refused by BriefDesk ({error.code}): {error.message}"
         self._confirm(tool, call_id, key, result, approval)
         return result.text
+
+    def _refuse_unbound(
+        self, tool: str, call_id: str, approval: Approval, error: BriefDeskError
+    ) -> str:
+        """An approval that does not authorise its call: a `blocked` event and a refused
+        result, nothing run (the run goes on: the model reads the refusal)."""
+        with self.ctx.write() as conn:
+            refuse(conn, self.run_id, call_id, tool, error, resource=approval.target)
+            save_checkpoint(self.ctx, conn, "B", call_id, "model")
+        return f"Refused by BriefDesk ({error.code}): {error.message}"
 
     def _leave_unknown(self, tool: str, call_id: str, key: str, error: BriefDeskError) -> None:
         """A call stopped by a retryable error stays `started` in the ledger: its outcome is

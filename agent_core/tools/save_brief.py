@@ -2,7 +2,10 @@
 
 Atomic and durable (temp file, fsync, rename, fsync folder). After a crash between the write
 and its confirmation, `reconcile` settles the call by the target's content hash: a file that
-already holds the approved content is recorded as written, never written twice.
+already holds the approved content is recorded as written, never written twice. The last
+checks (this process still drives the run, the target's hash) and the rename run inside the
+write fence (tools/write_fence.py), and so does `reconcile`: an owner frozen past its checks
+cannot write after the run was taken over and written by another desk.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from agent_core import crash
 from agent_core.canonical import sha256_hex
 from agent_core.errors import OUT_OF_SPACE_ERRNOS, BriefDeskError, ErrorCode, storage_full
 from agent_core.statuses import ToolOutcomeStatus
+from agent_core.tools import write_fence
 from agent_core.tools.sandbox import (
     atomic_write_nofollow,
     file_sha256,
@@ -67,36 +71,60 @@ def expected_hash(args: SaveArgs) -> str:
 
 def run(env: ToolEnv, args: SaveArgs) -> ToolResult:
     target = Path(str(env.target))
-    if file_sha256(target) != env.base_hash:
+    _require_base(target, file_sha256(target), env.base_hash)  # refused before any wait
+    crash.pause_at(crash.AFTER_BASE_CHECK)
+    artifacts = env.scope.artifacts.resolve()
+    with write_fence.held(artifacts):
+        # Every writer of this folder passes here: what is checked now still holds at the
+        # rename, and a run taken over while this process was frozen is written by its new
+        # owner alone.
+        write_fence.check_still_driving(env.store, env.run_id, env.holder)
+        found = file_sha256(target)
+        if found == expected_hash(args) and found != env.base_hash:
+            return _saved(target, args.content, reconciled=True)  # written while we waited
+        _require_base(target, found, env.base_hash)
+        crash.pause_at(crash.IN_WRITE_FENCE)
+        try:
+            atomic_write_nofollow(
+                env.scope.artifacts,
+                target.relative_to(artifacts).as_posix(),
+                args.content.encode("utf-8"),
+                after_durable=crash.after_write_before_confirm,
+            )
+        except OSError as exc:
+            if exc.errno not in OUT_OF_SPACE_ERRNOS:
+                raise
+            # The temp file is gone (the write removes it on failure); whether the rename
+            # landed is settled on resume by `reconcile`, so the run stops retryably instead.
+            raise storage_full(
+                f"The artifacts folder {artifacts} is out of disk space (or over its quota), "
+                "so the approved brief was not saved. Free some space there, then resume the "
+                "run."
+            ) from None
+    return _saved(target, args.content, reconciled=False)
+
+
+def _require_base(target: Path, found: str | None, base: str | None) -> None:
+    if found != base:
         raise BriefDeskError(
             ErrorCode.TARGET_CHANGED,
             f"{target} changed since the proposal was shown; the approved diff no longer applies.",
         )
-    artifacts = env.scope.artifacts.resolve()
-    try:
-        atomic_write_nofollow(
-            env.scope.artifacts,
-            target.relative_to(artifacts).as_posix(),
-            args.content.encode("utf-8"),
-            after_durable=crash.after_write_before_confirm,
-        )
-    except OSError as exc:
-        if exc.errno not in OUT_OF_SPACE_ERRNOS:
-            raise
-        # The temp file is gone (the write removes it on failure); whether the rename landed
-        # is settled on resume by `reconcile`, so the run stops retryably instead.
-        raise storage_full(
-            f"The artifacts folder {artifacts} is out of disk space (or over its quota), so "
-            "the approved brief was not saved. Free some space there, then resume the run."
-        ) from None
-    return _saved(target, args.content, reconciled=False)
 
 
 def reconcile(env: ToolEnv, args: SaveArgs) -> ToolResult | None:
     target = Path(str(env.target))
-    remove_stale_temps(target)  # a kill between fsync and rename leaves one behind
-    if file_sha256(target) == expected_hash(args):
-        return _saved(target, args.content, reconciled=True)
+    artifacts = env.scope.artifacts.resolve()
+    if not artifacts.is_dir():
+        return None  # no folder, no write; the body says what is missing
+    # In the fence: a writer still inside it (frozen there, having checked ownership before
+    # this process took the run) makes this wait and stop retryably, so no rename of theirs
+    # can land after the hash read here.
+    with write_fence.held(artifacts):
+        write_fence.check_still_driving(env.store, env.run_id, env.holder)
+        remove_stale_temps(target)  # a kill between fsync and rename leaves one behind
+        if file_sha256(target) == expected_hash(args):
+            return _saved(target, args.content, reconciled=True)
     return None
 
 

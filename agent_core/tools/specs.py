@@ -20,10 +20,12 @@ from typing import Annotated, Any, TypeAlias
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
+from agent_core import json_input
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.preferences import Settings
 from agent_core.statuses import ToolOutcomeStatus
 from agent_core.storage.engine import Store
+from agent_core.storage.leases import Holder
 
 MAX_RAW_ARGS_BYTES = 256_000  # a 1 MB argument is an attack, not a brief
 MAX_STRING_CHARS = 200_000
@@ -104,6 +106,9 @@ class ToolEnv:
     """The person's answer, for `ask_question`."""
     desk_store: Store | None = None
     """This desk's own store when the run's store is a team database (None: the same one)."""
+    holder: Holder | None = None
+    """Team mode: the desk and process the run was claimed by (a write re-checks, inside its
+    fence, that they still hold it; None: the run's owner fields name this process)."""
 
     @property
     def local_store(self) -> Store:
@@ -169,7 +174,7 @@ class ToolSpec:
         if len(raw.encode("utf-8", "surrogatepass")) > MAX_RAW_ARGS_BYTES:
             raise _invalid(self.name, f"arguments exceed {MAX_RAW_ARGS_BYTES} bytes")
         try:
-            args = json.loads(raw or "{}")
+            args = json_input.loads(raw or "{}")  # 5,000 deep: malformed, not a crash
         except json.JSONDecodeError as exc:
             raise _invalid(self.name, f"arguments are not valid JSON ({exc.msg})") from None
         if not isinstance(args, dict):
