@@ -19,6 +19,7 @@ from agent_core.approvals import Approval, check_decidable, decide, is_expired, 
 from agent_core.canonical import arg_hash, now_iso, utcnow
 from agent_core.errors import BriefDeskError, ErrorCode, ErrorJSON
 from agent_core.events import EventKind
+from agent_core.json_input import object_argument
 from agent_core.preferences import Settings
 from agent_core.run import lifecycle
 from agent_core.statuses import ApprovalStatus, RunStatus
@@ -309,15 +310,7 @@ def edit(
     from agent_core.tools.validation import validate_call
 
     reviewer = _require_reviewer(reviewer)
-    if isinstance(args, str):
-        try:
-            args = json.loads(args)
-        except json.JSONDecodeError as exc:
-            raise BriefDeskError(
-                ErrorCode.INVALID_ARGUMENTS, f"--args is not valid JSON ({exc.msg})."
-            ) from None
-    if not isinstance(args, dict):
-        raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "--args must be a JSON object.")
+    args = object_argument(args)  # bounded nesting: 5,000 deep is invalid_arguments too
     sweep_expired(store)
     with store.write() as conn:
         current = approval_rows.get_approval(conn, approval_id)

@@ -16,6 +16,7 @@ from log output.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import math
 import os
@@ -25,6 +26,7 @@ import threading
 import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from agent_core.errors import BriefDeskError, ErrorCode
 
@@ -217,14 +219,42 @@ def _status(name: str, stored: bool, backend: str) -> dict[str, Any]:
 # --- redaction -------------------------------------------------------------------------------
 
 # Shapes of credentials we may never have been told about (a key pasted into a prompt, a header
-# echoed by an HTTP library).
-_KEY_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    # Not inside a longer word: "briefdesk-attack-..." is a path, not a key.
-    (re.compile(r"(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{16,}"), REDACTED),
-    (re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}"), rf"\1 {REDACTED}"),
-)
-# Every key pattern above needs one of these literally; one scan for them is cheaper than both.
-_KEY_HINT = re.compile(r"sk-|(?i:bearer)")
+# echoed by an HTTP library). Each is tried only when its literal is in the text: one scan for
+# a literal is cheap, a regex scan of a large RunState is not.
+# Not inside a longer word: "briefdesk-attack-..." is a path, not a key.
+_SK_KEY = re.compile(r"(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{16,}")
+# The word boundary before "bearer" is checked in `_mask_bearer`: `\b` here made the scan of a
+# large text several times slower.
+_BEARER = re.compile(r"(?i)(bearer)\s+([A-Za-z0-9._~+/=-]{8,})")
+# A token has a digit or a base64 sign, or is long and mixes case; "a bearer credential",
+# "Bearer authentication" and "Bearer tokens" are words, and stay as written.
+_TOKEN_SIGN = re.compile(r"[0-9_~+/=]")
+_MIXED_CASE = re.compile(r"[a-z][A-Z]")
+MIN_LETTERS_ONLY_TOKEN = 16
+
+
+def _looks_like_token(word: str) -> bool:
+    if _TOKEN_SIGN.search(word) is not None:
+        return True
+    return len(word) >= MIN_LETTERS_ONLY_TOKEN and _MIXED_CASE.search(word) is not None
+
+
+def _mask_bearer(match: re.Match[str]) -> str:
+    before = match.string[match.start() - 1 : match.start()]
+    if before.isalnum() or before == "_" or not _looks_like_token(match.group(2)):
+        return match.group(0)  # inside a longer word ("flagbearer"), or an ordinary word
+    return f"{match.group(1)} {REDACTED}"
+
+
+def _escaped_forms(secret: str) -> set[str]:
+    """How `secret` reads inside JSON text: as is, escaped (both ways of writing non-ASCII),
+    and escaped twice (a JSON string inside a JSON string: tool-call arguments in a RunState),
+    so masking the text of a JSON document finds it without decoding the document."""
+    once = {json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1]}
+    twice = {json.dumps(form)[1:-1] for form in once}
+    return {secret, *once, *twice}
+
+
 # JSON fields whose string values are credentials whatever they look like.
 _SENSITIVE_FIELD = re.compile(
     r"(?i)(.*[_-])?(api[_-]?key|authorization|password|secret|access[_-]?token)"
@@ -246,7 +276,7 @@ class Redactor:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._secrets: set[str] = set()
-        self._pattern: re.Pattern[str] | None = None
+        self._forms: tuple[str, ...] = ()
 
     def add(self, secret: str | None) -> None:
         """Register `secret`. Ones shorter than 8 characters are ignored: redacting them would
@@ -257,18 +287,18 @@ class Redactor:
             if secret in self._secrets:
                 return
             self._secrets.add(secret)
+            forms = {form for s in self._secrets for form in _escaped_forms(s)}
             # Longest first, so a secret that contains another is replaced whole.
-            ordered = sorted(self._secrets, key=len, reverse=True)
-            self._pattern = re.compile("|".join(re.escape(s) for s in ordered))
+            self._forms = tuple(sorted(forms, key=len, reverse=True))
 
     def redact_text(self, text: str) -> str:
-        pattern = self._pattern
-        if pattern is not None:
-            text = pattern.sub(REDACTED, text)
-        if _KEY_HINT.search(text) is None:  # no key pattern can match: skip their scans
-            return text
-        for key_pattern, replacement in _KEY_PATTERNS:
-            text = key_pattern.sub(replacement, text)
+        # str.replace, not one regex of all secrets: it scans a large text many times faster.
+        for form in self._forms:
+            text = text.replace(form, REDACTED)
+        if "sk-" in text:
+            text = _SK_KEY.sub(REDACTED, text)
+        if "bearer" in text.lower():
+            text = _BEARER.sub(_mask_bearer, text)
         return text
 
     def redact_json(self, obj: Any) -> Any:
@@ -299,12 +329,17 @@ _asked_lock = threading.Lock()
 
 def load_known_secrets(provider: str | None = None, *, timeout: float = 2.0) -> None:
     """Register every key BriefDesk knows of with `REDACTOR`, so redaction at the door catches
-    one pasted anywhere: each `BRIEFDESK_*_API_KEY` set in the environment, and, for a run of
-    `provider`, its key in the keyring (asked once per process; a keyring that cannot be
-    reached adds nothing and refuses nothing: the key-shaped patterns still apply)."""
+    one pasted anywhere: each `BRIEFDESK_*_API_KEY` set in the environment, the team
+    database's password (`PGPASSWORD`, or in `BRIEFDESK_DB`; the keyring's is registered when
+    the store opens with it), and, for a run of `provider`, its key in the keyring (asked once
+    per process; a keyring that cannot be reached adds nothing and refuses nothing: the
+    key-shaped patterns still apply)."""
     for variable, value in os.environ.items():
         if variable.startswith("BRIEFDESK_") and variable.endswith("_API_KEY"):
             REDACTOR.add(value.strip())
+    REDACTOR.add(os.environ.get("PGPASSWORD"))
+    with contextlib.suppress(ValueError):  # a malformed URL: the store refuses it, not this
+        REDACTOR.add(urlsplit(os.environ.get("BRIEFDESK_DB", "")).password)
     if provider is None:
         return
     with _asked_lock:
@@ -316,10 +351,10 @@ def load_known_secrets(provider: str | None = None, *, timeout: float = 2.0) -> 
 
 
 def redact_at_the_door(text: str, provider: str | None = None) -> str:
-    """`text` a person typed (a question, an answer) with every known key masked, before it
-    is stored or sent to a model: a key pasted by mistake never reaches either."""
-    load_known_secrets(provider)
-    return REDACTOR.redact_text(text)
+    """One text through the door (agent_core/door.py, which every door calls)."""
+    from agent_core.door import mask_incoming
+
+    return mask_incoming(text, provider)
 
 
 class RedactingLogFilter(logging.Filter):

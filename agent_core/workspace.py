@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, delete
 
-from agent_core import grants, review
+from agent_core import grants, person_door, review
 from agent_core.audit_export import write_audit_export
 from agent_core.config import (
     Home,
@@ -24,6 +24,7 @@ from agent_core.config import (
     prepare_folder,
     resolve_home_dir,
 )
+from agent_core.door import mask_incoming
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.logs import configure_logging
 from agent_core.mounts import refuse_system_folder
@@ -32,7 +33,7 @@ from agent_core.providers.endpoint import PRESETS as PROVIDER_PRESETS  # noqa: F
 from agent_core.providers.endpoint import Preset  # noqa: F401 (re-exported for the desktop)
 from agent_core.run import lifecycle
 from agent_core.run.progress import RunLimits, RunProgress
-from agent_core.secrets import load_known_secrets, redact_at_the_door
+from agent_core.secrets import load_known_secrets
 from agent_core.statuses import RunStatus
 from agent_core.storage import audit, memory, timeline
 from agent_core.storage import runs as run_rows
@@ -42,10 +43,7 @@ from agent_core.storage.changes import ChangeNotice, NoticeKind  # noqa: F401 (d
 from agent_core.storage.desks import desk_id
 from agent_core.storage.engine import Store
 from agent_core.storage.leases import Holder, Leases
-from agent_core.storage.location import (
-    parse_db_url,
-    with_password,
-)
+from agent_core.storage.location import checked_db_option, parse_db_url, with_password
 from agent_core.storage.migrate import open_store
 from agent_core.storage.schema import (
     approvals,
@@ -89,7 +87,7 @@ class Workspace(TeamStoreFacade):
 
     def __init__(self, home: str | Path | None = None, *, db: str | None = None) -> None:
         self.desk = desk_id()  # a bad $BRIEFDESK_DESK is refused before anything is created
-        self.db_option = db  # `--db` as given: the setting cannot move this window's store
+        self.db_option = checked_db_option(db)  # as given: the setting cannot move this store
         self.home = Home(resolve_home_dir(home))
         self.home.ensure()
         configure_logging(self.home.logs)
@@ -157,7 +155,7 @@ class Workspace(TeamStoreFacade):
         model = model or str(prefs["model"])
         validate_model_spec(model)
         # A key pasted into the question is masked before it is stored or sent to a model.
-        question = redact_at_the_door(question, _key_name(model))
+        question = mask_incoming(question, person_door.provider_of(model))
         mode = mode or str(prefs["mode"])
         if mode not in settings_store.MODES:
             raise BriefDeskError(
@@ -247,7 +245,7 @@ class Workspace(TeamStoreFacade):
 
         self.check_run_artifacts(row.artifacts_dir)  # before the claim: a refusal changes nothing
         # Known keys are masked in what the corpus tools hand the model (a thread: the keyring).
-        await asyncio.to_thread(load_known_secrets, _key_name(row.model))
+        await asyncio.to_thread(load_known_secrets, person_door.provider_of(row.model))
         live = run_rows.effective_status(row) is RunStatus.RUNNING  # claim answers run_in_progress
         owner = run_rows.Owner.current()
         holder = Holder(self.desk, owner) if self.team_mode else None
@@ -313,7 +311,7 @@ class Workspace(TeamStoreFacade):
             raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "The answer must not be empty.")
         with self.store.read() as conn:
             model = run_rows.get_run_row(conn, run_id).model
-        text = redact_at_the_door(text.strip(), _key_name(model))  # as the question is
+        text = mask_incoming(text.strip(), person_door.provider_of(model))  # as the question is
         with self.store.write() as conn:
             lifecycle.answer(conn, run_id, text)  # the first answer wins
         return self.get_run(run_id)
@@ -439,7 +437,7 @@ class Workspace(TeamStoreFacade):
             self.store,
             approval_id,
             reviewer=reviewer,
-            reason=reason,
+            reason=person_door.decision_note(self.store, approval_id, reason),
             remember=remember,
             desk=self.team_desk,
         )
@@ -449,9 +447,8 @@ class Workspace(TeamStoreFacade):
     ) -> ApprovalView:
         """Reject (the run ends `cancelled`); with `revise`, request changes: the note `reason`
         goes back to the model when the run is resumed, and it may propose again."""
-        return review.reject(
-            self.store, approval_id, reviewer=reviewer, reason=reason, revise=revise
-        )
+        note = person_door.decision_note(self.store, approval_id, reason)  # capped, masked
+        return review.reject(self.store, approval_id, reviewer=reviewer, reason=note, revise=revise)
 
     def edit(self, approval_id: str, *, reviewer: str, args: dict[str, Any] | str) -> ApprovalView:
         """A new version with edited arguments, validated again; the old one is superseded."""
@@ -460,7 +457,7 @@ class Workspace(TeamStoreFacade):
             self.settings(),
             approval_id,
             reviewer=reviewer,
-            args=args,
+            args=person_door.edited_args(self.store, approval_id, args),
             desk=self.team_desk,
         )
 
@@ -469,7 +466,8 @@ class Workspace(TeamStoreFacade):
         return review.describe_approval(self.store, approval_id, desk=self.team_desk)
 
     def validate_edit(self, approval_id: str, args: dict[str, Any]) -> dict[str, Any]:
-        return review.validate_edit(self.store, self.settings(), approval_id, args)
+        masked = person_door.edited_args(self.store, approval_id, args)  # what edit would store
+        return review.validate_edit(self.store, self.settings(), approval_id, masked)
 
     def approve_edited(
         self,
@@ -485,8 +483,8 @@ class Workspace(TeamStoreFacade):
             self.settings(),
             approval_id,
             reviewer=reviewer,
-            args=args,
-            reason=reason,
+            args=person_door.edited_args(self.store, approval_id, args),
+            reason=person_door.decision_note(self.store, approval_id, reason),
             desk=self.team_desk,
         )
 
@@ -704,13 +702,6 @@ class Workspace(TeamStoreFacade):
         from agent_core.config import SCRIPTS_DIR
 
         return f"scripted:{SCRIPTS_DIR / f'{script}.json'}"
-
-
-def _key_name(model: str) -> str | None:
-    """The keyring entry of the provider a run of `model` uses (None: it needs no key)."""
-    from agent_core.providers.endpoint import KEY_NAME
-
-    return KEY_NAME if model == "openai" else None
 
 
 def _unchanged_by_resume(row: Any) -> bool:

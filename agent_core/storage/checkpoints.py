@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, exists, func, insert, select
 
 from agent_core.canonical import now_iso, sha256_hex
+from agent_core.door import mask_json_text
 from agent_core.storage.blobs import delete_blob, get_blob, put_blob
 from agent_core.storage.engine import Store
 from agent_core.storage.prepared import Prepared
@@ -101,7 +102,8 @@ def save_state_string(conn: Connection, run_id: str, state: str, *, at: str | No
     statement, instead of inserting a new blob and deleting the old one (which made the
     durable commit write about a third more pages).
     """
-    data = state.encode("utf-8")
+    # The whole conversation, resumed and sent to the model again: masked as it is stored.
+    data = mask_json_text(state).encode("utf-8")
     digest = sha256_hex(data)
     at = at or now_iso()
     if _REPLACE_CURRENT_BLOB(

@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select
 
+from agent_core.door import mask_incoming
 from agent_core.storage.schema import session_items
 
 
@@ -27,6 +28,7 @@ def replace_run_items(
     conn: Connection, thread_id: str, run_id: str, items: list[dict[str, Any]]
 ) -> None:
     conn.execute(delete(session_items).where(session_items.c.run_id == run_id))
+    items = mask_incoming(items)  # what a later run of the thread is sent: no key in it
     if items:  # one executemany: a long run ends with many items
         conn.execute(
             insert(session_items),

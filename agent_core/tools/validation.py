@@ -13,6 +13,8 @@ import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 
+from agent_core import json_input
+from agent_core.door import mask_incoming
 from agent_core.tools.registry import spec_for
 from agent_core.tools.specs import ArgsJSON, ToolScope
 
@@ -25,11 +27,16 @@ def validate_call(
 ) -> tuple[ArgsJSON, str | None]:
     """Returns (normalized args, resolved target or None) or raises BriefDeskError.
 
-    The same checks for a model's raw call and a reviewer's edit: schema, then the spec's
-    target resolver (sandbox paths, network allowlist and per-run budget).
+    The same checks for a model's raw call and a reviewer's edit: schema, known keys masked,
+    then the spec's target resolver (sandbox paths, network allowlist and per-run budget).
     """
     spec = spec_for(tool)
     parsed = spec.parse(args) if isinstance(args, str) else spec.parse(json.dumps(args))
+    # Known keys are masked here, the one path every call and edit takes: what a person
+    # approves, its arg_hash, what runs and any re-derivation from raw_args all agree.
+    masked = mask_incoming(parsed.to_json())
+    if masked != parsed.to_json():
+        parsed = spec.validate(masked)  # still a valid call once masked, or refused
     return parsed.to_json(), spec.resolve_target(parsed, scope)
 
 
@@ -53,7 +60,7 @@ def describe_resource(tool: str, raw: str, *, corpus: Path, artifacts: Path) -> 
     stay URLs; all of it printable and bounded.
     """
     try:
-        args = json.loads(raw[:100_000]) if len(raw) <= 100_000 else None
+        args = json_input.loads(raw[:100_000]) if len(raw) <= 100_000 else None
     except json.JSONDecodeError:
         args = None
     if not isinstance(args, dict):
