@@ -18,9 +18,12 @@ class ErrorCode(StrEnum):
     APPROVAL_SUPERSEDED = "approval_superseded"
     APPROVAL_ALREADY_RESOLVED = "approval_already_resolved"
     TARGET_CHANGED = "target_changed"
+    TARGET_BUSY = "target_busy"  # another writer holds the write fence: retryable
     MIGRATION_REQUIRED = "migration_required"
     RUN_IN_PROGRESS = "run_in_progress"
     BUDGET_EXCEEDED = "budget_exceeded"
+    TOO_MANY_CALLS = "too_many_calls"  # a model turn past limits.max_parallel_calls
+    DUPLICATE_CALL_ID = "duplicate_call_id"  # a second call with one call id in one turn
     STORAGE_LOCKED = "storage_locked"
     STORAGE_CORRUPT = "storage_corrupt"
     STORAGE_READ_ONLY = "storage_read_only"

@@ -21,6 +21,8 @@ MAX_SECONDS = 10 * 365 * 24 * 3600
 date Python can write, so an expiry never overflows."""
 MAX_SEQ = 2**63 - 1
 """An event sequence number: the largest integer SQLite stores."""
+MAX_NOTE_CHARS = 10_000
+"""A reviewer's note or reason, in characters (the contract): it is stored and sent to a model."""
 
 
 class OutOfRange(ValueError):
@@ -83,3 +85,8 @@ COUNTER = Bound(MAX_SEQ, "a counter", whole=True, exclusive=False)
 """A stored count that starts at 0: a run's turns, tool calls, tokens, state version."""
 ELAPSED = Bound(MAX_SECONDS, "seconds", exclusive=False)
 """A stored duration that starts at 0: the seconds a run has been driven."""
+PARALLEL_CALLS = Bound(100, "calls in one model turn", whole=True)
+"""limits.max_parallel_calls. At most 100: the SDK's approval pause costs grow with the square
+of a turn's calls (1,000 paused calls took minutes), so a turn stays small enough to decide."""
+RESPONSE_BYTES = Bound(2**30, "bytes", whole=True)
+"""openai.max_response_bytes: a model response, decompressed, held in memory at most once."""

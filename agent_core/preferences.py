@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, cast
 from urllib.parse import urlsplit
 
-from agent_core import limits
+from agent_core import json_input, limits
 from agent_core.errors import BriefDeskError, ErrorCode
 
 ModeName = Literal["default", "acceptEdits", "dangerouslySkipPermissions"]
@@ -70,6 +70,10 @@ class Settings:
     """Whether the provider's answer is streamed."""
     openai_read_timeout: float = field(default=120, metadata=_key("openai.read_timeout"))
     """Seconds without a byte from the endpoint before a model call is abandoned and retried."""
+    openai_max_response_bytes: int = field(
+        default=16 << 20, metadata=_key("openai.max_response_bytes")
+    )
+    """Bytes of one model response at most, decompressed; past it the call is refused."""
     network_enabled: bool = field(default=False, metadata=_key("network.enabled"))
     """Whether fetch_url may reach the allowlist at all (no permission mode enables it)."""
     network_allowlist: tuple[str, ...] = field(default=(), metadata=_key("network.allowlist"))
@@ -78,6 +82,8 @@ class Settings:
     """Bytes read at most from one fetched page."""
     network_max_calls: int = field(default=5, metadata=_key("network.max_calls"))
     """Fetches a run may make at most."""
+    max_parallel_calls: int = field(default=16, metadata=_key("limits.max_parallel_calls"))
+    """Tool calls one model turn may propose at most; past it the whole turn is refused."""
     memory_ttl_days: float = field(default=90, metadata=_key("memory.ttl_days"))
     """Days before a long-term memory expires."""
     db_url: str | None = field(default=None, metadata=_key("db.url"))
@@ -97,7 +103,7 @@ class Settings:
             if name is None:
                 continue  # a setting a newer or older version knew: not ours to judge
             try:
-                value = json.loads(text)
+                value = json_input.loads(text)  # nested too deep: storage_corrupt
                 if key == "reviewer" and value == "":
                     value = None  # older versions stored "" for "the OS user name"
                 values[name] = _VALIDATORS[key](value)
@@ -126,7 +132,7 @@ class Settings:
         value = raw
         if isinstance(raw, str):
             with contextlib.suppress(json.JSONDecodeError):
-                value = json.loads(raw)
+                value = json_input.loads(raw)
             # A text setting keeps the text as typed: `settings set openai.model 4` is "4".
             if key in _TEXT_KEYS and value is not None and not isinstance(value, str):
                 value = raw
@@ -308,6 +314,8 @@ _VALIDATORS: dict[str, Callable[[object], Any]] = {
     "openai.api": _choice("openai.api", OPENAI_APIS),
     "openai.stream": _flag("openai.stream"),
     "openai.read_timeout": _read_timeout,
+    "openai.max_response_bytes": _number("openai.max_response_bytes", limits.RESPONSE_BYTES),
+    "limits.max_parallel_calls": _number("limits.max_parallel_calls", limits.PARALLEL_CALLS),
     "network.enabled": _flag("network.enabled"),
     "network.allowlist": _allowlist,
     "network.max_bytes": _count("network.max_bytes", MAX_NETWORK_BYTES, "bytes"),

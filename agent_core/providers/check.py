@@ -52,15 +52,19 @@ def check_endpoint(endpoint: EndpointConfig) -> CheckResult:
         return result(False, exc.message)
     from openai import OpenAI, Timeout
 
+    from agent_core.providers.bounded_http import BoundedClient
     from agent_core.providers.failures import classify
 
+    timeout = Timeout(
+        min(endpoint.read_timeout_s, CHECK_READ_TIMEOUT_S), connect=endpoint.connect_timeout_s
+    )
     client = OpenAI(
         api_key=key,
         base_url=endpoint.base_url,
-        timeout=Timeout(
-            min(endpoint.read_timeout_s, CHECK_READ_TIMEOUT_S), connect=endpoint.connect_timeout_s
-        ),
+        timeout=timeout,
         max_retries=0,
+        # A hostile endpoint's gzip bomb is refused here too (openai.max_response_bytes).
+        http_client=BoundedClient(max_response_bytes=endpoint.max_response_bytes, timeout=timeout),
     )
     started = time.monotonic()
     try:

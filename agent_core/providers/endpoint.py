@@ -1,10 +1,10 @@
 """What a model endpoint is and what a model call reports while it runs (no network, no SDK).
 
 `EndpointConfig` is read from the settings (`openai.base_url`, `openai.model`, `openai.api`,
-`openai.stream`, `openai.read_timeout`). A model call tells its `CallObserver` about each retry
-(`RetryNotice`) and each batch of streamed text (`TextDelta`); the run driver turns them into
-`model_retry` and `model_delta` timeline events. Light on purpose: the CLI's `providers check`
-and the window's presets import it without the Agents SDK.
+`openai.stream`, `openai.read_timeout`, `openai.max_response_bytes`). A model call tells its
+`CallObserver` about each retry (`RetryNotice`) and each batch of streamed text (`TextDelta`);
+the run driver turns them into `model_retry` and `model_delta` timeline events. Light on
+purpose: the CLI's `providers check` and the window's presets import it without the Agents SDK.
 """
 
 from __future__ import annotations
@@ -56,6 +56,8 @@ class EndpointConfig:
     read_timeout_s: float = 120.0
     """Seconds without a byte from the endpoint before an attempt is abandoned (and retried)."""
     connect_timeout_s: float = CONNECT_TIMEOUT_S
+    max_response_bytes: int = 16 << 20
+    """Bytes of one response body at most, decompressed (a gzip bomb stops here)."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> EndpointConfig:
@@ -65,6 +67,7 @@ class EndpointConfig:
             api=settings.openai_api,
             stream=settings.openai_stream,
             read_timeout_s=settings.openai_read_timeout,
+            max_response_bytes=settings.openai_max_response_bytes,
         )
 
     @property

@@ -41,6 +41,23 @@ class StreamCorrupt(Exception):
     """A streamed chunk was not valid JSON."""
 
 
+class ResponseTooLarge(Exception):
+    """The response body, decompressed, passed `openai.max_response_bytes` (its read stopped)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"response body larger than {limit} bytes")
+        self.limit = limit
+
+
+class ResponseUnreadable(Exception):
+    """The body came in content codings BriefDesk did not ask for (`codings`), or its
+    compressed data was broken (`codings` None)."""
+
+    def __init__(self, codings: str | None) -> None:
+        super().__init__(codings or "broken compressed data")
+        self.codings = codings
+
+
 @dataclass(frozen=True)
 class CallFailure:
     """One failed attempt of a model call, judged."""
@@ -56,6 +73,9 @@ class CallFailure:
 
 def classify(exc: BaseException, endpoint: EndpointConfig) -> CallFailure | None:
     """The failure behind `exc`, or None when it is not the endpoint's doing (a bug: re-raise)."""
+    body_failure = _body_failure(exc, endpoint)
+    if body_failure is not None:  # first: the client may wrap these in a connection error
+        return body_failure
     if isinstance(exc, APIStatusError):
         return _status_failure(exc, endpoint)
     if isinstance(exc, APITimeoutError):  # before APIConnectionError: it is one
@@ -78,6 +98,37 @@ def classify(exc: BaseException, endpoint: EndpointConfig) -> CallFailure | None
         reason = "the endpoint reported an error in the stream"
         detail = _server_text(getattr(exc, "body", None)) or _clip(exc.message)
         return CallFailure(True, reason, f"{reason} ({detail}).")
+    return None
+
+
+def _body_failure(exc: BaseException, endpoint: EndpointConfig) -> CallFailure | None:
+    """A body refused while it was read (too large, unreadable), wherever the client wrapped it."""
+    seen: BaseException | None = exc
+    for _ in range(5):
+        if seen is None:
+            return None
+        if isinstance(seen, ResponseTooLarge):
+            reason = f"response larger than {seen.limit:,} bytes"
+            return CallFailure(
+                False,
+                reason,
+                f"The endpoint {endpoint.base_url} sent a response larger than "
+                f"{seen.limit:,} bytes once decompressed (setting openai.max_response_bytes); "
+                "it was refused unread. Trying again would fetch the same: raise the setting "
+                "only if this endpoint's answers really are that large.",
+            )
+        if isinstance(seen, ResponseUnreadable):
+            if seen.codings is None:
+                reason = "the response's compressed data is broken"
+                return CallFailure(True, reason, f"The endpoint {endpoint.base_url}: {reason}.")
+            return CallFailure(
+                False,
+                f"content coding {seen.codings}",
+                f"The endpoint {endpoint.base_url} answered in content coding {seen.codings}, "
+                "which BriefDesk did not ask for (it accepts gzip and deflate, which it can "
+                "read within openai.max_response_bytes). Check the server or a proxy in between.",
+            )
+        seen = seen.__cause__ or seen.__context__
     return None
 
 

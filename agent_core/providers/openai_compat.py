@@ -37,6 +37,7 @@ from openai import AsyncOpenAI, Timeout
 from openai.types.responses import Response, ResponseOutputItem
 from openai.types.responses.response_prompt_param import ResponsePromptParam
 
+from agent_core.providers.bounded_http import BoundedAsyncClient
 from agent_core.providers.endpoint import (
     KEY_NAME,
     CallObserver,
@@ -53,17 +54,21 @@ from agent_core.providers.failures import (
     unusable_answer_message,
 )
 from agent_core.providers.retries import RetryPolicy
-from agent_core.providers.streams import CheckedChatStream, DeltaBatcher
+from agent_core.providers.streams import CheckedChatStream, DeltaBatcher, accept_json_answer
 
 __all__ = ["KEY_NAME", "OpenAICompatModel", "make_client", "provider_error"]
 
 
 def make_client(endpoint: EndpointConfig, api_key: str) -> AsyncOpenAI:
+    timeout = Timeout(endpoint.read_timeout_s, connect=endpoint.connect_timeout_s)
     return AsyncOpenAI(
         api_key=api_key,
         base_url=endpoint.base_url,
-        timeout=Timeout(endpoint.read_timeout_s, connect=endpoint.connect_timeout_s),
+        timeout=timeout,
         max_retries=0,  # every attempt is ours: counted, spaced and shown on the timeline
+        http_client=BoundedAsyncClient(
+            max_response_bytes=endpoint.max_response_bytes, timeout=timeout
+        ),
     )
 
 
@@ -101,6 +106,39 @@ class _CheckedChatModel(OpenAIChatCompletionsModel):
         return fetched
 
 
+class _CheckedResponsesModel(OpenAIResponsesModel):
+    """The SDK's Responses model, accepting a streamed request answered with one JSON object."""
+
+    async def _fetch_response(  # type: ignore[override]
+        self,
+        system_instructions: str | None,
+        input: str | list[TResponseInputItem],
+        model_settings: ModelSettings,
+        tools: list[Tool],
+        output_schema: AgentOutputSchemaBase | None,
+        handoffs: list[Handoff[Any, Any]],
+        previous_response_id: str | None = None,
+        conversation_id: str | None = None,
+        stream: bool = False,
+        prompt: ResponsePromptParam | None = None,
+    ) -> Any:
+        fetched = await super()._fetch_response(  # type: ignore[call-overload,misc]
+            system_instructions,
+            input,
+            model_settings,
+            tools,
+            output_schema,
+            handoffs,
+            previous_response_id=previous_response_id,
+            conversation_id=conversation_id,
+            stream=stream,
+            prompt=prompt,
+        )
+        if stream:
+            accept_json_answer(fetched)
+        return fetched
+
+
 class OpenAICompatModel(Model):
     def __init__(
         self,
@@ -122,7 +160,7 @@ class OpenAICompatModel(Model):
             self._inner = (
                 _CheckedChatModel(self.endpoint.model, self._client)
                 if self.endpoint.api == "chat"
-                else OpenAIResponsesModel(self.endpoint.model, self._client)
+                else _CheckedResponsesModel(self.endpoint.model, self._client)
             )
         return self._inner
 

@@ -27,6 +27,9 @@ class PlannedCall:
     tool: str
     args: dict[str, Any]
     raw: str | None = None  # exact JSON to send (scripts may send what a schema would refuse)
+    slot: int | None = None
+    """The number in the call id (default: its place in the turn); scripts repeat one to send
+    two calls with the same id, as a faulty model may."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,7 @@ def parse_history(items: str | list[Any], call_prefix: str) -> History:
 def plan_to_response(plan: TurnPlan, call_prefix: str, step: int) -> ModelResponse:
     output: list[Any] = []
     for j, call in enumerate(plan.calls):
-        call_id = f"{call_prefix}-s{step}-{j}"
+        call_id = f"{call_prefix}-s{step}-{j if call.slot is None else call.slot}"
         output.append(
             ResponseFunctionToolCall(
                 type="function_call",

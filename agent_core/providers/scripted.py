@@ -1,6 +1,8 @@
 """`--model scripted:FILE`: a model fully controlled by a JSON script (drills, attack tests).
 
 FILE is a JSON array of turns: {"call": TOOL, "args": {...}}, {"calls": [...]} or {"say": TEXT}.
+A call may carry `"id": N` (an integer from 0): calls of one turn with the same N share one call
+id, as a faulty model's may.
 The turn played is the number of turns this run already took, so a resumed run continues the
 script where its checkpoint left it.
 """
@@ -11,14 +13,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agent_core import json_input
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.providers.planned import History, PlannedCall, PlannedModel, TurnPlan
 
 
 def load_script(path: Path) -> list[dict[str, Any]]:
     try:
-        turns = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        turns = json_input.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # JSONDecodeError (too deep too), not UTF-8
         raise BriefDeskError(
             ErrorCode.INVALID_ARGUMENTS, f"Cannot read script {path}: {exc}"
         ) from None
@@ -36,9 +39,13 @@ def load_script(path: Path) -> list[dict[str, Any]]:
 
 def _planned(call: dict[str, Any]) -> PlannedCall:
     args = call.get("args", {})
+    slot = call.get("id")
     # Send exactly what the script says, even if no schema would accept it.
     return PlannedCall(
-        str(call.get("call")), args if isinstance(args, dict) else {}, json.dumps(args)
+        str(call.get("call")),
+        args if isinstance(args, dict) else {},
+        json.dumps(args),
+        slot if isinstance(slot, int) and not isinstance(slot, bool) and slot >= 0 else None,
     )
 
 

@@ -5,7 +5,8 @@ SDK's stream handler. The SDK treats a stream that simply stops as a finished an
 stream that ends without a finish reason raises `StreamIncomplete`, and a chunk that is not valid
 JSON raises `StreamCorrupt`, so the call is retried instead of half an answer being taken as the
 whole. A server that ignores `stream: true` and answers with one JSON completion is accepted
-(its completion is replayed as a single chunk).
+(its completion is replayed as a single chunk); for the Responses API, `accept_json_answer`
+replays one JSON response object as the one terminal event that says the same.
 
 `DeltaBatcher` joins streamed text into a few `TextDelta`s per second at most.
 """
@@ -19,6 +20,13 @@ from typing import Any
 
 from openai import AsyncStream
 from openai.types.chat import ChatCompletionChunk
+from openai.types.responses import (
+    Response,
+    ResponseCompletedEvent,
+    ResponseFailedEvent,
+    ResponseIncompleteEvent,
+    ResponseStreamEvent,
+)
 
 from agent_core.providers.endpoint import CallObserver, TextDelta
 from agent_core.providers.failures import StreamCorrupt, StreamIncomplete
@@ -59,8 +67,7 @@ class CheckedChatStream:
         return chunk
 
     async def _open(self) -> AsyncIterator[ChatCompletionChunk]:
-        content_type = self._inner.response.headers.get("content-type", "")
-        if "json" in content_type and "event-stream" not in content_type:
+        if _is_json(self._inner.response.headers):
             body = await self._inner.response.aread()
             try:
                 completion = json.loads(body)
@@ -94,6 +101,62 @@ def _as_chunk(completion: Any) -> ChatCompletionChunk:
             "usage": completion.get("usage"),
         }
     )
+
+
+def _is_json(headers: Any) -> bool:
+    content_type = str(headers.get("content-type", ""))
+    return "json" in content_type and "event-stream" not in content_type
+
+
+def accept_json_answer(stream: Any) -> None:
+    """Let the SDK's Responses stream read a JSON answer to a streamed request.
+
+    The SDK decodes the body as SSE, where one JSON object is no event at all: the call was
+    refused as incomplete although the README accepts such servers. The SDK's stream wrapper
+    reads its events from `_source` (the client's stream, with the HTTP response): that source
+    is replaced by one that replays a JSON body as its terminal event. Another SDK shape is
+    left alone (and the test of this behaviour says so).
+    """
+    source = getattr(stream, "_source", None)
+    if source is not None and getattr(source, "response", None) is not None:
+        stream._source = _JsonOrEvents(source)
+
+
+class _JsonOrEvents:
+    def __init__(self, source: AsyncStream[ResponseStreamEvent]) -> None:
+        self._source = source
+
+    def __aiter__(self) -> AsyncIterator[ResponseStreamEvent]:
+        return self._events()
+
+    async def _events(self) -> AsyncIterator[ResponseStreamEvent]:
+        response = self._source.response
+        if not _is_json(response.headers):
+            async for event in self._source:
+                yield event
+            return
+        try:
+            payload = json.loads(await response.aread())
+        except json.JSONDecodeError:
+            raise StreamCorrupt() from None
+        if not isinstance(payload, dict) or not isinstance(payload.get("output"), list):
+            raise StreamCorrupt()
+        # Built leniently, as the client builds a response that was not streamed: servers
+        # leave out fields that strict validation would ask for.
+        answer = Response.model_construct(**payload)
+        if answer.status == "failed":
+            yield ResponseFailedEvent(type="response.failed", response=answer, sequence_number=0)
+        elif answer.status == "incomplete":
+            yield ResponseIncompleteEvent(
+                type="response.incomplete", response=answer, sequence_number=0
+            )
+        else:
+            yield ResponseCompletedEvent(
+                type="response.completed", response=answer, sequence_number=0
+            )
+
+    async def aclose(self) -> None:
+        await self._source.close()
 
 
 class DeltaBatcher:

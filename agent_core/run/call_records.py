@@ -62,19 +62,24 @@ def refuse(
     error: BriefDeskError,
     *,
     resource: str | None,
+    mark_call: bool = True,
 ) -> None:
-    """A boundary refused the call: `blocked` + a non-executed error result + a block row."""
+    """A boundary refused the call: `blocked` + a non-executed error result + a block row.
+
+    `mark_call=False` leaves the call's row alone: a second call that reused the id of a first
+    one is refused, the first one is not."""
     known = error.code in ErrorCode._value2member_map_
     # The refusing boundary's own rule id when it names one (network.allowlist, ...).
     rule = str(
         error.details.get("rule")
         or (RULE_FOR_CODE.get(ErrorCode(error.code), "policy") if known else "policy")
     )
-    conn.execute(
-        tool_calls.update()
-        .where(tool_calls.c.run_id == run_id, tool_calls.c.call_id == call_id)
-        .values(decision="deny", code=error.code)
-    )
+    if mark_call:
+        conn.execute(
+            tool_calls.update()
+            .where(tool_calls.c.run_id == run_id, tool_calls.c.call_id == call_id)
+            .values(decision="deny", code=error.code)
+        )
     clipped = printable(resource) if resource else None
     append_event(
         conn,

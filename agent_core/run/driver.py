@@ -27,6 +27,7 @@ from agents.result import RunResult
 from sqlalchemy import Connection
 
 from agent_core import RUNTIME_VERSION
+from agent_core.door import mask_incoming, mask_model_response
 from agent_core.errors import BriefDeskError, ErrorCode, ErrorJSON
 from agent_core.events import EventKind
 from agent_core.preferences import Settings
@@ -35,6 +36,7 @@ from agent_core.run import lifecycle
 from agent_core.run.context import BudgetExceeded, RunContext, StopRun
 from agent_core.run.executor import ToolExecutor
 from agent_core.run.gate import ToolGate
+from agent_core.run.model_bounds import TurnScreen, within_budget
 from agent_core.run.progress import RunProgress
 from agent_core.run.record import RunRecord
 from agent_core.statuses import RunStatus
@@ -65,10 +67,11 @@ remember_audience. If you need a clarification, use ask_question."""
 class RecordingModel(Model):
     """Wraps the provider: enforces budgets and records each model turn as it happens."""
 
-    def __init__(self, inner: Model, ctx: RunContext, gate: ToolGate) -> None:
+    def __init__(self, inner: Model, ctx: RunContext, gate: ToolGate, screen: TurnScreen) -> None:
         self.inner = inner
         self.ctx = ctx
         self.gate = gate
+        self.screen = screen
 
     async def get_response(
         self,
@@ -85,20 +88,25 @@ class RecordingModel(Model):
         prompt: Any | None,
     ) -> ModelResponse:
         self.ctx.check_budgets(next_turn=True)
-        response = await self.inner.get_response(
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            tracing,
-            previous_response_id=previous_response_id,
-            conversation_id=conversation_id,
-            prompt=prompt,
-        )
-        self.gate.record_model_turn(response)
-        return response
+        async with within_budget(self.ctx):  # a stream that never ends is cut at the budget
+            response = await self.inner.get_response(
+                system_instructions,
+                input,
+                model_settings,
+                tools,
+                output_schema,
+                handoffs,
+                tracing,
+                previous_response_id=previous_response_id,
+                conversation_id=conversation_id,
+                prompt=prompt,
+            )
+        # The model's door: a key it echoes is masked before its text and calls are recorded,
+        # run, stored or sent back to it with the conversation.
+        response = mask_model_response(response)
+        screened = self.screen.screen(response)  # too many calls, a repeated call id
+        self.gate.record_model_turn(screened.response, screened)
+        return screened.response
 
     def stream_response(
         self,
@@ -224,6 +232,7 @@ class RunDriver:
             store, RunRecord(store, run_id), settings, desk_store=desk_store, holder=holder
         )
         self.gate = ToolGate(self.ctx)
+        self.screen = TurnScreen(settings.max_parallel_calls)
         self.executor = ToolExecutor(self.ctx, admit=self.gate.admit_unpaused)
         self.checkpoints = CheckpointStore(store)
         # The embedded models are pure functions of the conversation: replayed after a crash,
@@ -239,8 +248,10 @@ class RunDriver:
                 name=spec.name,
                 description=spec.description,
                 params_json_schema=spec.json_schema(),
-                on_invoke_tool=self.executor.invoker(spec.name, unpaused=unpaused),
-                needs_approval=not unpaused,
+                on_invoke_tool=self.screen.guard(
+                    self.executor.invoker(spec.name, unpaused=unpaused)
+                ),
+                needs_approval=False if unpaused else self.screen.pauses,
             )
             for spec in TOOLS.values()
             for unpaused in [spec.runs_without_pause and self.replays_exactly]
@@ -268,7 +279,8 @@ class RunDriver:
             inner = build_model(
                 self.ctx.facts.model, self.run_id, self.ctx.settings, ModelCallRecorder(self.ctx)
             )
-            self._built = (self.build_agent(RecordingModel(inner, self.ctx, self.gate)), inner)
+            model = RecordingModel(inner, self.ctx, self.gate, self.screen)
+            self._built = (self.build_agent(model), inner)
         return self._built
 
     def _saved_state_digest(self) -> str | None:
@@ -411,7 +423,7 @@ class RunDriver:
             ) from None
 
     def _finish(self, result: RunResult) -> None:
-        output = str(result.final_output or "")
+        output = mask_incoming(str(result.final_output or ""))
         items = [json.loads(json.dumps(i, default=str)) for i in result.to_input_list()]
         rejected = self.ctx.record.progress.rejected
         with self.ctx.write() as conn:

@@ -42,6 +42,10 @@ if TYPE_CHECKING:
     from agents import RunState
     from agents.items import ModelResponse
 
+    from agent_core.run.model_bounds import ScreenedTurn
+
+LISTED_CALLS = 100
+
 
 @dataclass(frozen=True)
 class PauseOutcome:
@@ -58,7 +62,9 @@ class ToolGate:
 
     # -- model turns ----------------------------------------------------------------------
 
-    def record_model_turn(self, response: ModelResponse) -> None:
+    def record_model_turn(
+        self, response: ModelResponse, screened: ScreenedTurn | None = None
+    ) -> None:
         calls = [o for o in response.output if isinstance(o, ResponseFunctionToolCall)]
         texts = [
             part.text
@@ -72,7 +78,8 @@ class ToolGate:
             turn = progress.turns + 1
             proposed = progress.tool_calls
             fresh: list[ResponseFunctionToolCall] = []
-            for call in calls:
+            # A refused turn's calls get no row: none runs, none counts against the budget.
+            for call in [] if screened is not None and screened.refused else calls:
                 inserted = conn.execute(
                     insert_for(conn, tool_calls)
                     .values(
@@ -101,10 +108,13 @@ class ToolGate:
                 EventKind.MODEL_TURN,
                 data={
                     "turn": turn,
-                    "calls": [printable(c.name, 80) for c in calls],  # model text: bounded
+                    # Model text: bounded (a refused turn may name thousands of calls).
+                    "calls": [printable(c.name, 80) for c in calls[:LISTED_CALLS]],
                     "text": clip(" ".join(texts), 500) if texts else None,
                 },
             )
+            if screened is not None:
+                screened.record(conn, self.run_id, turn)
             for call in fresh:
                 if call.name not in TOOLS:
                     error = BriefDeskError(
@@ -191,9 +201,11 @@ class ToolGate:
             return self._question(state, item, call_id, args, index)
         with self.store.read() as conn:
             rules = rules_from_rows(list(conn.execute(select(rules_table))))
+            revision = approval_rows.next_revision(conn, self.run_id)  # > 1: a person decides
         decision = decide(
-            spec.tier, tool, mode=self.ctx.mode, target=target, run_id=self.run_id, rules=rules
-        )
+            spec.tier, tool, mode=self.ctx.mode, target=target, run_id=self.run_id, rules=rules,
+            revision=revision,
+        )  # fmt: skip
         if spec.has_side_effect:
             return self._gated(state, item, call_id, spec, args, target, decision, index)
         self._approve(state, item, call_id, tool, index)

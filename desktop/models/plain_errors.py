@@ -24,6 +24,11 @@ SENTENCES: dict[str, str] = {
     ErrorCode.APPROVAL_SUPERSEDED: "An edit replaced this proposal with a newer version.",
     ErrorCode.APPROVAL_ALREADY_RESOLVED: "Someone already decided this proposal.",
     ErrorCode.TARGET_CHANGED: "The file changed on disk since the proposal was made.",
+    ErrorCode.TARGET_BUSY: "Another process is writing to that folder; nothing was written. "
+    "Try again.",
+    ErrorCode.TOO_MANY_CALLS: "The model asked for too many actions at once; none of them ran.",
+    ErrorCode.DUPLICATE_CALL_ID: "The model asked for the same action twice; the second did "
+    "not run.",
     ErrorCode.MIGRATION_REQUIRED: "This run was saved by another version and cannot continue here.",
     ErrorCode.RUN_IN_PROGRESS: "Another process is driving this run right now.",
     ErrorCode.BUDGET_EXCEEDED: "The run reached one of its limits.",

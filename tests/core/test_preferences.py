@@ -26,10 +26,12 @@ PUBLIC_DEFAULTS = {
     "openai.api": "chat",
     "openai.stream": True,
     "openai.read_timeout": 120,
+    "openai.max_response_bytes": 16 << 20,
     "network.enabled": False,
     "network.allowlist": [],
     "network.max_bytes": 200_000,
     "network.max_calls": 5,
+    "limits.max_parallel_calls": 16,
     "memory.ttl_days": 90,
     "db.url": None,
 }
