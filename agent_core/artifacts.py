@@ -677,10 +677,10 @@ def drive_watched(ws: Workspace, run_id: str, *, confirm_timeout: float = 2.0) -
 
     Before returning it waits up to `confirm_timeout` s for the confirmation of the run's own
     writes. A run that has already ended is driven (a no-op) without watching, so resuming it
-    changes nothing.
+    changes nothing; a retryable failure (`storage_full`) is continued, so it is watched.
     """
     run = ws.get_run(run_id)
-    if RunStatus(run["status"]).is_terminal:
+    if RunStatus(run["status"]).is_terminal and not run.get("ready_to_continue"):
         return ws.drive(run_id)
     ws.check_run_artifacts(run["artifacts"])  # never watch (or write) a folder holding the home
     if crash.watch_skipped_then_die():  # drill: killed before its watcher confirmed the writes

@@ -6,7 +6,7 @@ import json
 import uuid
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, func, insert, select, update
 
 from agent_core.approvals import Approval, check_decidable
 from agent_core.canonical import now_iso, utcnow
@@ -81,6 +81,19 @@ def rejected_in_thread(conn: Connection, thread_id: str, arg_hash: str) -> Appro
         .limit(1)
     ).first()
     return None if row is None else Approval.from_row(row)
+
+
+def next_revision(conn: Connection, run_id: str) -> int:
+    """The contract's `revision` of the run's next proposal: n+1 after n requests for changes."""
+    requested = conn.execute(
+        select(func.count())
+        .select_from(approvals)
+        .where(
+            approvals.c.run_id == run_id,
+            approvals.c.status == str(ApprovalStatus.CHANGES_REQUESTED),
+        )
+    ).scalar_one()
+    return int(requested) + 1
 
 
 def transition(conn: Connection, before: Approval, after: Approval) -> Approval:

@@ -64,9 +64,19 @@ def decide(
     target: str | None,
     run_id: str,
     rules: list[Rule],
+    revision: int = 1,
 ) -> Decision:
+    """`revision`: 1 for a first proposal, n+1 after n requests for changes in the run."""
     if tier in (Tier.READ, Tier.PLAN, Tier.INTERACTION, Tier.MEMORY):
         return Decision(Verdict.ALLOW, f"{tier} tools never ask", f"policy:{mode}")
+    if revision > 1:
+        # A person asked for this change and decides it again (README, "Request changes"):
+        # before any mode or rule, which were chosen before that person asked to see it.
+        return Decision(
+            Verdict.ASK,
+            "answers a request for changes: the person decides again",
+            f"policy:{mode}",
+        )
     if mode is Mode.DANGEROUSLY_SKIP_PERMISSIONS:
         return Decision(
             Verdict.ALLOW, "dangerouslySkipPermissions asks for nothing", f"policy:{mode}"

@@ -135,6 +135,13 @@ def _written_once(home: Path, run_id: str) -> Path:
         home, "SELECT status FROM ledger WHERE run_id = ? AND call_id = ?", run_id, call_id
     )
     assert status == [("confirmed",)]
+    # The watcher of the run that wrote it (a resumed one too) saw it once (issue 24, item 6).
+    seen = [
+        (data["count"], data["duplicate"])
+        for kind, _tool, data in _events(home, run_id)
+        if kind == "artifact_confirmed" and data["path"] == target
+    ]
+    assert seen == [(1, False)]
     return brief
 
 
