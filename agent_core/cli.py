@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from agent_core import limits
+from agent_core.cli_preflight import refuse_early
 from agent_core.cli_text import render_text, review_view
 from agent_core.errors import BriefDeskError, ErrorCode
 from agent_core.terminal_text import terminal_block, terminal_line
@@ -466,7 +467,7 @@ def _outcome(argv: list[str]) -> tuple[Mapping[str, object], Callable[[], str], 
         _check_decodable(argv)
         found, rest = split_globals(argv)
         g.update(found)
-        args = build_parser().parse_args(rest)
+        args = refuse_early(build_parser().parse_args(rest), g)  # before a home is created
         body = execute(args, g)
         _json_text(body)  # a non-finite number: an error object here, never NaN printed
     except VersionRequested:

@@ -80,7 +80,7 @@ def _folder_error(folder: Path, what: str, exc: OSError) -> BriefDeskError:
     )
 
 
-def _refuse_non_folder(folder: Path, what: str) -> None:
+def refuse_non_folder(folder: Path, what: str) -> None:
     """`folder` is, or lies under, something that is not a folder: say which (stat only)."""
     probe = folder
     while not os.path.lexists(probe) and probe.parent != probe:
@@ -96,7 +96,7 @@ def _refuse_non_folder(folder: Path, what: str) -> None:
 
 def prepare_folder(folder: Path, what: str) -> Path:
     """Create `folder` (and its parents) for `what`, or refuse it with a stable code."""
-    _refuse_non_folder(folder, what)
+    refuse_non_folder(folder, what)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -108,7 +108,7 @@ def existing_folder(folder: Path, what: str) -> Path:
     """`folder` when it is an existing folder; `not_found` when missing, refused when a file."""
     if folder.is_dir():
         return folder
-    _refuse_non_folder(folder, what)  # a file, or under one: invalid_arguments
+    refuse_non_folder(folder, what)  # a file, or under one: invalid_arguments
     raise BriefDeskError(ErrorCode.NOT_FOUND, f"The {what} {folder} does not exist.")
 
 
@@ -141,7 +141,7 @@ class Home:
     def check(self) -> None:
         """Refuse a folder that can never be a home, before anything is created (stat only):
         a file, a path under a file, a home whose corpus/logs/artifacts is a file."""
-        _refuse_non_folder(self.root, "BriefDesk home")
+        refuse_non_folder(self.root, "BriefDesk home")
         for folder in (self.artifacts, self.corpus, self.logs):
             if os.path.lexists(folder) and not folder.is_dir():
                 raise BriefDeskError(

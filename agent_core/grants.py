@@ -33,6 +33,26 @@ def add_grant(
     created_by: str,
 ) -> GrantView:
     """Validate everything before anything is written: a bad grant changes nothing."""
+    team = store.kind is StoreKind.POSTGRESQL
+    name, where = check_grant(reviewer=reviewer, tool=tool, folder=folder, role=role, team=team)
+    with store.write() as conn:
+        if role is not None and not grant_rows.role_exists(conn, role):
+            raise BriefDeskError(
+                ErrorCode.NOT_FOUND,
+                f"There is no database role {role!r} (CREATE ROLE comes first; see the "
+                "README's team set-up).",
+            )
+        grant = grant_rows.add_grant(
+            conn, reviewer=name, tool=tool, folder=where, role=role, created_by=created_by
+        )
+    return grant.view()
+
+
+def check_grant(
+    *, reviewer: str, tool: str | None, folder: str | None, role: str | None, team: bool
+) -> tuple[str, str | None]:
+    """What a grant needs no store to refuse (the CLI checks it before a home is created):
+    the reviewer's name and the folder as stored."""
     name = (reviewer or "").strip()
     if not name or len(name) > MAX_REVIEWER_CHARS:
         raise BriefDeskError(
@@ -45,23 +65,13 @@ def add_grant(
             f"There is no tool named {tool!r} (tools: {', '.join(sorted(TOOLS))}).",
         )
     where = grant_rows.normal_folder(folder) if folder is not None else None
-    if role is not None and store.kind is not StoreKind.POSTGRESQL:
+    if role is not None and not team:
         raise BriefDeskError(
             ErrorCode.INVALID_ARGUMENTS,
             "--role names a PostgreSQL role, and this home's store is its SQLite file: leave "
             "--role out, or give --db postgresql://... (the team database).",
         )
-    with store.write() as conn:
-        if role is not None and not grant_rows.role_exists(conn, role):
-            raise BriefDeskError(
-                ErrorCode.NOT_FOUND,
-                f"There is no database role {role!r} (CREATE ROLE comes first; see the "
-                "README's team set-up).",
-            )
-        grant = grant_rows.add_grant(
-            conn, reviewer=name, tool=tool, folder=where, role=role, created_by=created_by
-        )
-    return grant.view()
+    return name, where
 
 
 def revoke_grant(store: Store, grant_id: str) -> GrantView:

@@ -68,10 +68,11 @@ def parse_db_url(raw: str) -> StoreLocation:
     text = (raw or "").strip()
     try:
         url = make_url(text)
-    except ArgumentError:
+    except (ArgumentError, ValueError):  # ValueError: a port that is no number ("[::1:1")
         url = None
     if (
         url is None
+        or not 0 < (5432 if url.port is None else url.port) < 65536  # libpq: later, less clear
         or url.get_backend_name() != "postgresql"
         or url.get_driver_name()
         not in (
@@ -115,6 +116,15 @@ def chosen_db_url(explicit: str | None, stored: str | None) -> str | None:
         if value is not None and value.strip():
             return value.strip()
     return None
+
+
+def checked_db_option(explicit: str | None) -> str | None:
+    """`explicit` (`--db`), once it (or else $BRIEFDESK_DB) parses: a malformed URL is refused
+    before a home is created for it."""
+    chosen = chosen_db_url(explicit, None)
+    if chosen is not None:
+        parse_db_url(chosen)
+    return explicit
 
 
 def with_password(location: StoreLocation) -> StoreLocation:

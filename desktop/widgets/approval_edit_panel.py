@@ -98,7 +98,10 @@ class ApprovalEditPanel(QWidget):
         fields = _write_fields(self._host.approval)
         if fields:
             return {fields[0]: self.path_edit.text(), fields[1]: self.content_edit.toPlainText()}
-        value = json.loads(self.content_edit.toPlainText())  # JSONDecodeError is a ValueError
+        try:
+            value = json.loads(self.content_edit.toPlainText())  # JSONDecodeError: a ValueError
+        except RecursionError:  # thousands of nested brackets: refused like any bad JSON
+            raise ValueError("the arguments are nested too deeply") from None
         if not isinstance(value, dict):
             raise ValueError("the arguments must be a JSON object")
         return value

@@ -144,6 +144,7 @@ def test_revoking_never_reopens_decisions_to_everyone(cli: Cli, home: Path) -> N
 
 
 def test_a_bad_grant_is_refused_before_anything_is_written(cli: Cli, home: Path) -> None:
+    assert cli("grants", "list")[0] == 0  # a home that exists (a refusal creates none)
     cli.refused("unknown_tool", "grants", "add", "--reviewer", "alice", "--tool", "rm_rf")
     cli.refused("invalid_arguments", "grants", "add", "--reviewer", "alice", "--folder", "rel")
     cli.refused("invalid_arguments", "grants", "add", "--reviewer", " ")
