@@ -16,9 +16,17 @@ import json
 import re
 
 from agent_core.approvals import change_request_note
+from agent_core.providers.audience import audience_of, is_audience
 from agent_core.providers.brief_text import is_chinese
 from agent_core.providers.brief_writer import MAX_POINTS, SourceDoc, Unread, compose_brief
 from agent_core.providers.planned import History, PlannedCall, PlannedModel, TurnPlan
+from agent_core.providers.refused_names import (
+    choose_name,
+    kept_name,
+    refused_last,
+    refused_names,
+    retry_under,
+)
 from agent_core.providers.review_notes import Revision, read_notes
 from agent_core.providers.sentences import cjk_keywords
 
@@ -98,9 +106,6 @@ STOPWORDS = frozenset(
 READ_LIMIT = 3
 SHORTER_RATIO = 0.6  # each "shorter" note allows this share of the length once more
 MIN_POINTS = 2  # a shorter brief still cites two sources when the documents allow it
-_AUDIENCE = re.compile(
-    r"\bfor (?:an? |the |our )?([a-z][a-z -]{2,40}?)(?: audience| readers|[.?!,]|$)", re.I
-)
 
 
 def key_terms(question: str) -> list[str]:
@@ -113,14 +118,6 @@ def key_terms(question: str) -> list[str]:
     latin = seen[:8] or words[:4]
     cjk = [k for k in dict.fromkeys(cjk_keywords(question)) if k not in latin]
     return latin + cjk[:8]
-
-
-def audience_of(question: str) -> str | None:
-    match = _AUDIENCE.search(question)
-    if not match:
-        return None
-    audience = match.group(1).strip().lower()
-    return audience if audience and audience not in STOPWORDS else None
 
 
 def slug(question: str) -> str:
@@ -138,10 +135,11 @@ def document_body(wrapped: str) -> str:
 
 
 def remembered_audience(notes: list[str]) -> str | None:
-    """The audience from long-term memory, as the runner hands it in a developer note."""
+    """The audience from long-term memory, as the runner hands it in a developer note; a
+    remembered topic (stored by an older version: "side effects") is no audience."""
     for note in notes:
-        match = re.search(r"briefs are for ([a-z][a-z -]{1,78})\.", note, re.I)
-        if match:
+        match = re.search(r"briefs are for (.{1,80})\.$", note.strip())
+        if match and is_audience(match.group(1)):
             return match.group(1).strip().lower()
     return None
 
@@ -176,7 +174,12 @@ class OfflineModel(PlannedModel):
         saves = history.outputs("save_brief")
         notes = [n for c in saves if (n := change_request_note(c.output or "")) is not None]
         sent_back = bool(saves) and change_request_note(saves[-1].output or "") is not None
-        if not saves or sent_back:  # first proposal, or a person asked for changes
+        revision = read_notes(notes)
+        refused = refused_names(saves)  # names asked for that the sandbox refused
+        path = choose_name(revision.path, saves, refused, f"briefs/{slug(question)}.md")
+        chinese = is_chinese(question)
+        retry = retry_under(path, saves, refused)
+        if not saves or sent_back or retry:  # first proposal, changes asked, a name refused
             titles = {h.get("source_id"): h.get("title", "") for h in hits}
             docs = [
                 SourceDoc(
@@ -193,13 +196,15 @@ class OfflineModel(PlannedModel):
                 for h in hits
                 if h.get("source_id") and h.get("source_id") not in read
             ]
-            revision = read_notes(notes)
             content = _revised_brief(question, docs, audience, unread, revision)
-            path = revision.path or f"briefs/{slug(question)}.md"
             return TurnPlan(
-                [PlannedCall("save_brief", {"relative_path": path, "content": content})]
+                [PlannedCall("save_brief", {"relative_path": path, "content": content})],
+                say=kept_name(refused, path, chinese) if retry else None,
             )
-        return TurnPlan(say=self._final_answer(saves[-1].output or "", is_chinese(question)))
+        answer = self._final_answer(saves[-1].output or "", chinese)
+        if refused and not refused_last(saves):  # saved (or decided) under the kept name
+            answer += " " + kept_name(refused, str(saves[-1].args.get("relative_path")), chinese)
+        return TurnPlan(say=answer)
 
     @staticmethod
     def _final_answer(save_output: str, chinese: bool = False) -> str:

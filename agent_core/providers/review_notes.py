@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_PATH_TOKEN = r"[`\"'“‘]?(?P<path>[\w][\w./-]*?)[`\"'”’]?(?=[\s,;:!?)]|\.(?:\s|$)|$)"
+# A name may start with ".", "/" or "~" (".bashrc", "../x.md"): the sandbox, not this parser,
+# judges it, and the model then says why it kept another (providers/refused_names.py).
+_PATH_TOKEN = r"[`\"'“‘]?(?P<path>[\w.~/][\w./~-]*?)[`\"'”’]?(?=[\s,;:!?)]|\.(?:\s|$)|$)"
 _NAMED = re.compile(  # a file name after these may be bare ("call it notes" -> notes.md)
     r"\b(?:call (?:it|the (?:file|brief))|name (?:it|the (?:file|brief))|rename (?:it )?(?:to|as)"
     r"|file ?name(?: (?:to|as|is|should be))?:?|use (?:the )?(?:file ?)?name)\s+" + _PATH_TOKEN,
