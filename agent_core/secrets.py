@@ -350,13 +350,6 @@ def load_known_secrets(provider: str | None = None, *, timeout: float = 2.0) -> 
         get_key(provider, timeout=timeout)  # registers the key it finds
 
 
-def redact_at_the_door(text: str, provider: str | None = None) -> str:
-    """One text through the door (agent_core/door.py, which every door calls)."""
-    from agent_core.door import mask_incoming
-
-    return mask_incoming(text, provider)
-
-
 class RedactingLogFilter(logging.Filter):
     """Redacts a record's message, args, traceback and stack text in place; never drops it."""
 
