@@ -24,10 +24,6 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 DEMO_QUESTION = "How do checkpoints make agent runs durable?"
 
 
-def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
-
-
 def app_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BRIEFDESK_")}
     env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + env.get("PYTHONPATH", "")

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-from tests.desktop.test_app_helpers import in_ci, run_app
+from tests.desktop.test_app_helpers import run_app
+from tests.support.ci import in_ci
 from tests.support.xscreen import free_display
 
 pytestmark = pytest.mark.xvfb

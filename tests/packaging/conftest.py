@@ -18,13 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.ci import in_ci
+
 REPO = Path(__file__).resolve().parents[2]
 SPEC = REPO / "packaging" / "briefdesk.spec"
 BUNDLE_ENV = "BRIEFDESK_TEST_BUNDLE"  # reuse a bundle built by `./dev.sh package` (dist/briefdesk)
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 
 
 def require(condition: bool, reason: str) -> None:

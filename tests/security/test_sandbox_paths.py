@@ -22,6 +22,7 @@ from agent_core.tools.sandbox import (
     read_text_nofollow,
     resolve_inside,
 )
+from tests.support.ci import in_ci
 
 OUTSIDE = ErrorCode.PATH_OUTSIDE_SCOPE
 INVALID = ErrorCode.INVALID_ARGUMENTS
@@ -370,7 +371,7 @@ _walk = st.builds(
 _relative = st.one_of(_hostile, _walk)
 
 
-@settings(max_examples=3000, deadline=None, derandomize=bool(os.environ.get("CI")))
+@settings(max_examples=3000, deadline=None, derandomize=in_ci())
 @given(relative=_relative, must_exist=st.booleans())
 def test_property_never_escapes(tree: tuple[Path, Path], relative: str, must_exist: bool) -> None:
     root = tree[0].resolve()
@@ -393,7 +394,7 @@ def write_tree(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
     return root, _outside_state(root)
 
 
-@settings(max_examples=400, deadline=None, derandomize=bool(os.environ.get("CI")))
+@settings(max_examples=400, deadline=None, derandomize=in_ci())
 @given(relative=_relative)
 def test_property_writes_stay_inside(
     write_tree: tuple[Path, dict[str, bytes | None]], relative: str

@@ -23,6 +23,7 @@ import pytest
 
 from agent_core.providers.planned import History, TurnPlan
 from tests.support import pg_cluster
+from tests.support.ci import require_or_skip
 from tests.support.fake_openai import offline_planner
 
 
@@ -52,9 +53,7 @@ class OwnCluster:
 def own_cluster(monkeypatch: pytest.MonkeyPatch) -> Iterator[OwnCluster]:
     """A cluster of this test's own (stopped and removed afterwards); PGPASSFILE covers it."""
     if pg_cluster.server_bindir() is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("PostgreSQL's server is not installed: CI must run this test")
-        pytest.skip("PostgreSQL's server is not installed (apt-get install postgresql)")
+        require_or_skip("PostgreSQL's server is not installed (apt-get install postgresql)")
     # Not under pytest's tmp_path: the server runs as its own user, who cannot enter it.
     root = Path(tempfile.mkdtemp(prefix="briefdesk-own-pg-"))
     try:

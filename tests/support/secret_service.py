@@ -31,6 +31,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.ci import in_ci
+
 REQUIRED_PROGRAMS = ("dbus-daemon", "gnome-keyring-daemon", "secret-tool")
 SECRETS_BUS_NAME = "org.freedesktop.secrets"
 KEYRING_PASSWORD = "briefdesk-throwaway-keyring"
@@ -68,10 +70,6 @@ class SecretServiceUnavailable(RuntimeError):
 
 def missing_programs() -> list[str]:
     return [p for p in REQUIRED_PROGRAMS if shutil.which(p) is None]
-
-
-def running_in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 
 
 def child_env(service_env: Mapping[str, str], **extra: str) -> dict[str, str]:
@@ -242,7 +240,7 @@ def fixture_secret_service_env() -> Iterator[SecretServiceEnv]:
     missing = missing_programs()
     if missing:
         reason = f"real Secret Service tests need {', '.join(missing)}"
-        if running_in_ci():
+        if in_ci():
             pytest.fail(f"CI=true but {reason}", pytrace=False)
         pytest.skip(reason)
     with throwaway_secret_service() as env:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.secret_service import running_in_ci
+from tests.support.ci import in_ci
 
 PROGRAMS = {"Xvfb": "xvfb", "openbox": "openbox", "xdotool": "xdotool"}
 
@@ -105,7 +105,7 @@ def _need_programs() -> None:
     missing = [pkg for prog, pkg in PROGRAMS.items() if shutil.which(prog) is None]
     if missing:
         message = f"missing Debian packages: {' '.join(missing)}"
-        if running_in_ci():
+        if in_ci():
             pytest.fail(message)
         pytest.skip(message)
 
