@@ -96,6 +96,17 @@ def _insert(conn: psycopg.Connection[Any], table: str, values: dict[str, Any]) -
     conn.execute(f"INSERT INTO {table} ({names}) VALUES ({marks})", tuple(values.values()))
 
 
+def _bring_back(conn: psycopg.Connection[Any], run_id: str, **changes: Any) -> dict[str, Any]:
+    """Delete run `run_id` and insert it again with `changes` (the heart of the break-in);
+    returns the run's row as it was."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        row = cur.execute("SELECT * FROM runs WHERE run_id = %s", (run_id,)).fetchone()
+    assert row is not None
+    conn.execute("DELETE FROM runs WHERE run_id = %s", (run_id,))
+    _insert(conn, "runs", {**row, **changes})
+    return row
+
+
 def _forged_approval(first: dict[str, Any], row: dict[str, Any], artifacts: Path) -> dict[str, Any]:
     """A higher version of the same call, other content and path, "approved by policy"."""
     values = dict(row)
@@ -141,19 +152,10 @@ def test_the_second_break_in_is_refused_and_the_owners_resume_writes_nothing(
     [proposal] = _rows(desks, "SELECT * FROM approvals WHERE run_id = %s", run_id)
 
     # The attack exactly, as desk B's role, in one transaction.
-    with (
-        b.sql() as conn,
-        pytest.raises(psycopg.errors.InsufficientPrivilege),
-        conn.transaction(),
-        conn.cursor(row_factory=dict_row) as cur,
-    ):
-        row = cur.execute("SELECT * FROM runs WHERE run_id = %s", (run_id,)).fetchone()
-        assert row is not None
-        conn.execute("DELETE FROM runs WHERE run_id = %s", (run_id,))
-        _insert(conn, "runs", {**row, "mode": "acceptEdits"})
+    with b.sql() as conn, pytest.raises(psycopg.errors.InsufficientPrivilege), conn.transaction():
+        row = _bring_back(conn, run_id, mode="acceptEdits")
         _insert(conn, "approvals", _forged_approval(first, proposal, artifacts))
-        conn.execute("DELETE FROM runs WHERE run_id = %s", (run_id,))
-        _insert(conn, "runs", row)
+        _bring_back(conn, run_id, **row)
 
     # Each door on its own, so that no single refusal hides another open one.
     desks.refused(b, "DELETE FROM runs WHERE run_id = %s", run_id)
@@ -338,24 +340,14 @@ def test_a_leaked_desk_password_cannot_bring_its_own_waiting_run_back_in_another
     a = desks.desk_a
     run, artifacts = _waiting_write(desks, tmp_path)
     run_id = run.body["run_id"]
-    with (
-        a.sql() as conn,
-        pytest.raises(psycopg.errors.InsufficientPrivilege),
-        conn.transaction(),
-        conn.cursor(row_factory=dict_row) as cur,
-    ):
-        row = cur.execute("SELECT * FROM runs WHERE run_id = %s", (run_id,)).fetchone()
-        assert row is not None
-        conn.execute("DELETE FROM runs WHERE run_id = %s", (run_id,))
-        _insert(conn, "runs", {**row, "mode": "acceptEdits"})
+    with a.sql() as conn, pytest.raises(psycopg.errors.InsufficientPrivilege), conn.transaction():
+        _bring_back(conn, run_id, mode="acceptEdits")
     desks.refused(a, "DELETE FROM runs WHERE run_id = %s", run_id)
     # Ended, then deleted alone: its proposal and calls are left, so it cannot come back.
     cancelled = a.cli("cancel", run_id, **LONG)
     assert cancelled.body["status"] == "cancelled", cancelled.stdout + cancelled.stderr
-    [row] = _rows(desks, "SELECT * FROM runs WHERE run_id = %s", run_id)
     with a.sql() as conn, pytest.raises(psycopg.errors.InsufficientPrivilege), conn.transaction():
-        conn.execute("DELETE FROM runs WHERE run_id = %s", (run_id,))
-        _insert(conn, "runs", {**row, "mode": "acceptEdits", "status": "created"})
+        _bring_back(conn, run_id, mode="acceptEdits", status="created")
     assert _rows(desks, "SELECT mode, status FROM runs WHERE run_id = %s", run_id) == [
         {"mode": "default", "status": "cancelled"}
     ]
