@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-# The package version, from the distribution's metadata (`agent_core.version`), read on first
+# The package version, from the distribution's metadata (`agent_core.home.version`), read on first
 # use: every CLI command imports this package, and most never ask.
 __version__: str
 
 
 def __getattr__(name: str) -> str:
     if name == "__version__":
-        from agent_core.version import version
+        from agent_core.home.version import version
 
         return version()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -74,10 +74,10 @@ def langgraph_saver(workdir: Path) -> Callable[[int], None]:
 
 
 def briefdesk_saver(workdir: Path) -> Callable[[int], None]:
-    from agent_core.run.checkpointing import save_checkpoint
-    from agent_core.run.context import RunContext
-    from agent_core.run.record import RunRecord
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
+    from agent_core.runs.checkpointing import save_checkpoint
+    from agent_core.runs.context import RunContext
+    from agent_core.runs.record import RunRecord
 
     ws = Workspace(workdir / "home")
     run_id = ws.create_run("benchmark")

@@ -44,8 +44,8 @@ def wait_until(predicate: Any, seconds: float) -> None:
 
 FLOOD = """
 import sys
-from agent_core.storage.timeline import append_event
-from agent_core.workspace import Workspace
+from agent_core.storage.tables.timeline import append_event
+from agent_core.facade.workspace import Workspace
 ws = Workspace(sys.argv[1])
 run_id, count = sys.argv[2], int(sys.argv[3])
 for start in range(0, count, 50):
@@ -60,7 +60,7 @@ def commit_events(run_id: str, count: int, batch: int, committed: dict[int, floa
     """A bridge job: append `count` events, `batch` per transaction; note each commit time."""
 
     def job(ws: Any) -> int:
-        from agent_core.storage.timeline import append_event
+        from agent_core.storage.tables.timeline import append_event
 
         for start in range(0, count, batch):
             with ws.store.write() as conn:

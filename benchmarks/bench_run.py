@@ -44,7 +44,7 @@ def script(workdir: Path, calls: int, *, write: bool = False) -> Path:
 
 
 def briefdesk_run(workdir: Path, calls: int, tag: str) -> float:
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     ws = Workspace(workdir / f"home-{tag}-{calls}")
     path = script(workdir, calls)
@@ -60,10 +60,10 @@ def bare_sdk_run(workdir: Path, calls: int) -> float:
     """The same scripted model and search body through `Runner.run`, nothing durable."""
     from agents import Agent, FunctionTool, RunConfig, Runner
 
-    from agent_core.providers.scripted import ScriptedModel, load_script
-    from agent_core.tools import research
+    from agent_core.corpus import index as research
+    from agent_core.facade.workspace import Workspace
+    from agent_core.models.scripted import ScriptedModel, load_script
     from agent_core.tools.search_corpus import SearchArgs
-    from agent_core.workspace import Workspace
 
     ws = Workspace(workdir / "home-bare")
     corpus = ws.home.corpus
@@ -107,7 +107,7 @@ def per_call(calls: int, workdir: Path, rounds: int) -> dict[str, float]:
 
 def resume_after(workdir: Path, calls: int) -> tuple[float, float]:
     """Seconds to resume after the approval; bytes a call adds near the end of the run."""
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     ws = Workspace(workdir / f"home-resume-{calls}")
     path = script(workdir, calls, write=True)

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def main() -> None:
     from sqlalchemy import text
 
-    from agent_core.tools import research
-    from agent_core.workspace import Workspace
+    from agent_core.corpus import index as research
+    from agent_core.facade.workspace import Workspace
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=float, default=2.0)
@@ -64,8 +64,8 @@ def main() -> None:
 def _chinese(mb: float) -> None:
     from sqlalchemy import text
 
-    from agent_core.tools import research
-    from agent_core.workspace import Workspace
+    from agent_core.corpus import index as research
+    from agent_core.facade.workspace import Workspace
 
     with tempfile.TemporaryDirectory() as tmp:
         corpus = Path(tmp) / "corpus"

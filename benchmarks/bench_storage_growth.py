@@ -23,7 +23,7 @@ sys.path.insert(0, str(REPO))
 
 
 def measure(turns: int, workdir: Path) -> dict[str, float]:
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     script = workdir / f"script-{turns}.json"
     script.write_text(

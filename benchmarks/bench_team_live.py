@@ -35,8 +35,8 @@ from tests.support import pg_cluster  # noqa: E402 (standard library only)
 
 OTHER_DESK = """
 import sys, time
-from agent_core.storage.timeline import append_event
-from agent_core.workspace import Workspace
+from agent_core.storage.tables.timeline import append_event
+from agent_core.facade.workspace import Workspace
 ws = Workspace(sys.argv[1], db=sys.argv[2] or None)
 print("ready", flush=True)
 for line in sys.stdin:

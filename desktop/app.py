@@ -41,7 +41,7 @@ _STARTED = time.perf_counter()
 
 
 def icon_path() -> Path:
-    """The app icon, found beside the code as `agent_core.config` finds its resources: needed
+    """The app icon, found beside the code as `agent_core.home.config` finds its resources: needed
     before the first paint, when not even the façade may be imported yet."""
     beside = Path(__file__).resolve().parents[1]
     for folder in ("resources", "briefdesk_resources"):  # a checkout; an installed wheel
@@ -180,7 +180,7 @@ class Automation:
                 "first_paint_s": round(time.perf_counter() - _STARTED, 4),
                 "agents_loaded": "agents" in sys.modules,
                 "keyring_loaded": "keyring" in sys.modules,
-                "workspace_loaded": "agent_core.workspace" in sys.modules,
+                "workspace_loaded": "agent_core.facade.workspace" in sys.modules,
             }
             print("FIRST_PAINT " + json.dumps(report), flush=True)
             QTimer.singleShot(0, self.window.close)

@@ -33,11 +33,11 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal
 
-from agent_core.statuses import RunStatus
+from agent_core.contract.statuses import RunStatus
 
 if TYPE_CHECKING:
-    from agent_core.views import EventView, RunView
-    from agent_core.workspace import ChangeNotice, Workspace
+    from agent_core.contract.views import EventView, RunView
+    from agent_core.facade.workspace import ChangeNotice, Workspace
 
 log = logging.getLogger(__name__)
 
@@ -369,7 +369,7 @@ class Bridge(QObject):
             self._noticed.emit(notice)
 
     def _on_notice(self, notice: ChangeNotice) -> None:
-        from agent_core.workspace import NoticeKind  # loaded already: the bridge opened it
+        from agent_core.facade.workspace import NoticeKind  # loaded already: the bridge opened it
 
         if notice.kind is NoticeKind.LOST:
             self._set_live(False)  # poll meanwhile: the listener alone may have failed
@@ -453,7 +453,7 @@ class Bridge(QObject):
 
     def _workspace(self) -> Workspace:
         if self._ws is None:
-            from agent_core.workspace import Workspace  # lazily, on this thread
+            from agent_core.facade.workspace import Workspace  # lazily, on this thread
 
             failed = self._open_failure
             if failed is not None and time.monotonic() - failed[0] < OPEN_RETRY_MS / 1000:

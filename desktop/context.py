@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from agent_core.errors import ErrorCode
-from agent_core.statuses import RunStatus
+from agent_core.contract.errors import ErrorCode
+from agent_core.contract.statuses import RunStatus
 from desktop.bridge import Bridge
 from desktop.models.plain_errors import plain_error, plain_exception
 
 if TYPE_CHECKING:
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
 DEMO_QUESTION = "How do checkpoints make agent runs durable?"
 COMPROMISED_QUESTION = "Summarize the vendor integration notes for a security reviewer."

@@ -10,8 +10,8 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOption, QWidget
 
-from agent_core.events import EventKind
-from agent_core.statuses import RunStatus
+from agent_core.contract.events import EventKind
+from agent_core.contract.statuses import RunStatus
 
 # Keyed by the enum: a StrEnum hashes as its value, so the stored status strings look up alike.
 STATUS_COLOURS: dict[str, str] = {

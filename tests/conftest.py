@@ -53,7 +53,7 @@ def home(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def ws(home: Path) -> Iterator[object]:
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     workspace = Workspace(home)
     yield workspace

@@ -15,9 +15,13 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")  # the venv's cons
 # (file of the copy, forbidden import appended to it, contract it breaks)
 VIOLATIONS = (
     ("desktop/bridge.py", "from agent_core.storage import timeline", "desktop-through-facade"),
-    ("agent_core/canonical.py", "import PySide6", "core-without-qt"),
-    ("agent_core/tools/policy.py", "import agent_core.providers", "tools-without-providers"),
-    ("agent_core/storage/timeline.py", "import agent_core.workspace", "storage-below-run"),
+    ("agent_core/contract/canonical.py", "import PySide6", "core-without-qt"),
+    ("agent_core/tools/policy.py", "import agent_core.models", "tools-without-providers"),
+    (
+        "agent_core/storage/tables/timeline.py",
+        "import agent_core.facade.workspace",
+        "storage-below-run",
+    ),
 )
 
 

@@ -21,14 +21,14 @@ def test_an_installed_wheel_initialises_a_home_with_the_demo_corpus(tmp_path: Pa
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         archive.extractall(site)
-    assert "agent_core/storage/migrations/versions/0002_memory_rules_index.py" in names
+    assert "agent_core/storage/migrate/migrations/versions/0002_memory_rules_index.py" in names
     assert "briefdesk_resources/scripts/compromised.json" in names
     assert "briefdesk_resources/icons/briefdesk.png" in names
     # Run the CLI from the unpacked wheel, away from the checkout, with the same dependencies.
     env = {k: v for k, v in os.environ.items() if not k.startswith("BRIEFDESK_")}
     env["PYTHONPATH"] = str(site)
     probe = (
-        "import json, sys, agent_core.config as c, agent_core.cli as cli;"
+        "import json, sys, agent_core.home.config as c, agent_core.cli.main as cli;"
         "print(json.dumps({'resources': str(c.RESOURCES_DIR)}));"
         "sys.exit(cli.main(['runs', '--json', '--home', sys.argv[1]]))"
     )

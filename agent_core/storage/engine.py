@@ -34,8 +34,8 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.pool import ConnectionPoolEntry, QueuePool
 
-from agent_core.errors import BriefDeskError, ErrorCode, storage_full
-from agent_core.events import Event
+from agent_core.contract.errors import BriefDeskError, ErrorCode, storage_full
+from agent_core.contract.events import Event
 from agent_core.storage.location import StoreKind, StoreLocation, sqlite_location
 
 log = logging.getLogger(__name__)

@@ -16,7 +16,7 @@ from pathlib import Path
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
-from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.contract.errors import BriefDeskError, ErrorCode
 
 DB_ENV = "BRIEFDESK_DB"
 PG_DRIVER = "postgresql+psycopg"
@@ -139,7 +139,7 @@ def with_password(location: StoreLocation) -> StoreLocation:
         return location
     if os.environ.get("PGPASSWORD") or os.environ.get("PGPASSFILE"):
         return location
-    from agent_core import secrets
+    from agent_core.home import secrets
 
     try:
         password = secrets.get_key(name, timeout=3.0)

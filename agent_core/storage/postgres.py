@@ -23,10 +23,10 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.pool import ConnectionPoolEntry, QueuePool
 
-from agent_core.errors import BriefDeskError, ErrorCode
-from agent_core.storage import changes
+from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.storage import engine as sqlite_engine
 from agent_core.storage.location import StoreLocation
+from agent_core.storage.team import changes
 
 # pg_advisory_xact_lock keys: "BDW1" (one writer at a time), "BDM1" (migrations).
 WRITER_LOCK_KEY = 0x42445731
@@ -129,7 +129,7 @@ def translate_error(exc: BaseException, location: StoreLocation) -> BriefDeskErr
     state = getattr(orig, "sqlstate", None) or ""
     detail = " ".join(str(orig).split())[:300]
     if state == _DISK_FULL:
-        from agent_core.errors import storage_full
+        from agent_core.contract.errors import storage_full
 
         return storage_full(f"The database server at {location.host} is out of disk space.")
     if state == _NOT_AUTHORIZED:

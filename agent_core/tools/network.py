@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import SplitResult, urlsplit
 
-from agent_core.errors import BriefDeskError, ErrorCode
-from agent_core.preferences import Settings
-from agent_core.statuses import ToolOutcomeStatus
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.statuses import ToolOutcomeStatus
+from agent_core.home.preferences import Settings
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection
@@ -198,7 +198,7 @@ def calls_used(conn: Connection, run_id: str, *, exclude_call: str | None = None
     """fetch_url executions of the run recorded in the ledger (refused ones do not count)."""
     from sqlalchemy import func, select
 
-    from agent_core.statuses import SideEffectStatus
+    from agent_core.contract.statuses import SideEffectStatus
     from agent_core.storage.schema import ledger
 
     query = select(func.count()).where(
@@ -290,7 +290,7 @@ def http_get(url: str, allowed: frozenset[str], limit: int) -> tuple[bytes, bool
 
 
 def fetch(url: str, settings: Settings, *, calls_used: int = 0) -> ToolResult:
-    from agent_core.tools.research import wrap_untrusted
+    from agent_core.corpus.index import wrap_untrusted
     from agent_core.tools.specs import ToolResult
 
     check_budget(calls_used, settings)

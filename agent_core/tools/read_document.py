@@ -6,8 +6,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from agent_core.statuses import ToolOutcomeStatus
-from agent_core.tools import research
+from agent_core.contract.statuses import ToolOutcomeStatus
+from agent_core.corpus import index as research
 from agent_core.tools.sandbox import resolve_inside
 from agent_core.tools.specs import (
     NonBlank,

@@ -6,7 +6,7 @@ docs/adding-a-tool.md walks through an example.
 
 from __future__ import annotations
 
-from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.tools import (
     ask_question,
     fetch_url,

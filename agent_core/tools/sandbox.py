@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.contract.errors import BriefDeskError, ErrorCode
 
 MAX_PATH_CHARS = 1024
 MAX_COMPONENT_BYTES = 255

@@ -16,10 +16,10 @@ from typing import Annotated
 
 from pydantic import Field
 
-from agent_core import crash
-from agent_core.canonical import sha256_hex
-from agent_core.errors import OUT_OF_SPACE_ERRNOS, BriefDeskError, ErrorCode, storage_full
-from agent_core.statuses import ToolOutcomeStatus
+from agent_core.contract.canonical import sha256_hex
+from agent_core.contract.errors import OUT_OF_SPACE_ERRNOS, BriefDeskError, ErrorCode, storage_full
+from agent_core.contract.statuses import ToolOutcomeStatus
+from agent_core.home import crash
 from agent_core.tools import write_fence
 from agent_core.tools.sandbox import (
     atomic_write_nofollow,

@@ -20,12 +20,12 @@ from typing import Annotated, Any, TypeAlias
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
-from agent_core import json_input
-from agent_core.errors import BriefDeskError, ErrorCode
-from agent_core.preferences import Settings
-from agent_core.statuses import ToolOutcomeStatus
+from agent_core.contract import json_input
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.statuses import ToolOutcomeStatus
+from agent_core.home.preferences import Settings
 from agent_core.storage.engine import Store
-from agent_core.storage.leases import Holder
+from agent_core.storage.team.leases import Holder
 
 MAX_RAW_ARGS_BYTES = 256_000  # a 1 MB argument is an attack, not a brief
 MAX_STRING_CHARS = 200_000

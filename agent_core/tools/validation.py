@@ -13,8 +13,8 @@ import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 
-from agent_core import json_input
-from agent_core.door import mask_incoming
+from agent_core.contract import json_input
+from agent_core.home.door import mask_incoming
 from agent_core.tools.registry import spec_for
 from agent_core.tools.specs import ArgsJSON, ToolScope
 

@@ -28,12 +28,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from agent_core.errors import BriefDeskError, ErrorCode
-from agent_core.statuses import RunStatus
-from agent_core.storage import runs as run_rows
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.statuses import RunStatus
 from agent_core.storage.engine import Store
-from agent_core.storage.leases import Holder
 from agent_core.storage.owner import START_TOLERANCE_S, Owner
+from agent_core.storage.tables import runs as run_rows
+from agent_core.storage.team.leases import Holder
 
 FENCE_ENV = "BRIEFDESK_WRITE_FENCE_S"
 DEFAULT_FENCE_S = 10.0

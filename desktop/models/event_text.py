@@ -10,7 +10,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from agent_core.events import EventKind
+from agent_core.contract.events import EventKind
 
 KIND_LABELS: dict[str, str] = {
     EventKind.RUN_STARTED: "Run started",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from agent_core.errors import ErrorCode
+from agent_core.contract.errors import ErrorCode
 
 # What each code means, for a person, when the error carries no message of its own.
 SENTENCES: dict[str, str] = {

@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
-from agent_core.statuses import TERMINAL_RUN_STATUSES
+from agent_core.contract.statuses import TERMINAL_RUN_STATUSES
 from desktop import theme
 from desktop.models.store_text import other_desk
 from desktop.models.visible_text import visible_block, visible_line

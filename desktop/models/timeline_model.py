@@ -12,8 +12,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QIcon
 
-from agent_core.events import EventKind
-from agent_core.statuses import ApprovalStatus, ToolOutcomeStatus
+from agent_core.contract.events import EventKind
+from agent_core.contract.statuses import ApprovalStatus, ToolOutcomeStatus
 from desktop import theme
 from desktop.models import event_text
 from desktop.models.visible_text import visible_line

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 def visible_block(text: str) -> str:
     """Several lines: newlines and tabs kept, every other control character escaped."""
-    from agent_core.workspace import visible_block as escape
+    from agent_core.facade.workspace import visible_block as escape
 
     return escape(text)
 
 
 def visible_line(text: str) -> str:
     """One line (a table cell, a summary): newlines and tabs escaped too."""
-    from agent_core.workspace import visible_line as escape
+    from agent_core.facade.workspace import visible_line as escape
 
     return escape(text)

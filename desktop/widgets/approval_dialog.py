@@ -37,8 +37,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent_core.events import EventKind
-from agent_core.statuses import ApprovalStatus
+from agent_core.contract.events import EventKind
+from agent_core.contract.statuses import ApprovalStatus
 from desktop.widgets import approval_text, quiet_show
 from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions, RememberRow
 from desktop.widgets.approval_edit_panel import ApprovalEditPanel

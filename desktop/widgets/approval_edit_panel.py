@@ -142,8 +142,8 @@ class ApprovalEditPanel(QWidget):
 
 def read_target_text(target: str | None, artifacts_root: str | None) -> str | None:
     """The current text of an edited target (bridge thread only); None when there is no file."""
-    from agent_core.errors import BriefDeskError
-    from agent_core.workspace import Workspace  # already loaded on this (the bridge) thread
+    from agent_core.contract.errors import BriefDeskError
+    from agent_core.facade.workspace import Workspace  # already loaded on this (the bridge) thread
 
     if not target or not artifacts_root:
         return None

@@ -12,7 +12,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from agent_core.statuses import ApprovalStatus
+from agent_core.contract.statuses import ApprovalStatus
 from desktop.models.event_text import cut_words
 from desktop.models.plain_errors import plain_error, plain_exception
 from desktop.models.store_text import other_desk
@@ -193,7 +193,9 @@ def rule_text(ap: dict[str, Any], scope: str) -> str:
     """The rule "Always allow" would create, in the words `Rule.describe` uses everywhere."""
     if not ap.get("target"):
         return "(nothing: this call has no target to remember)"
-    from agent_core.workspace import Workspace  # loaded by the bridge before any dialog opens
+    from agent_core.facade.workspace import (
+        Workspace,  # loaded by the bridge before any dialog opens
+    )
 
     folder = str(Path(ap["target"]).parent)  # what Workspace._remember stores
     return Workspace.describe_rule(ap["tool"], folder, scope, ap.get("run_id"))

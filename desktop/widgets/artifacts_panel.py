@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent_core.events import EventKind
+from agent_core.contract.events import EventKind
 from desktop.models.plain_errors import plain_exception
 
 STATE_TEXT = {

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent_core.statuses import RunStatus
+from agent_core.contract.statuses import RunStatus
 from desktop.models.event_text import cut_words
 from desktop.models.visible_text import visible_line
 

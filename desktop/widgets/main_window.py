@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent_core.statuses import RunStatus
+from agent_core.contract.statuses import RunStatus
 from desktop import theme
 from desktop.bridge import Bridge
 from desktop.context import DEMO_QUESTION, WAITING, AppContext
@@ -568,7 +568,7 @@ class MainWindow(QMainWindow):
         from PySide6 import __version__ as pyside_version
         from PySide6.QtCore import qVersion
 
-        import agent_core  # the package version, from its metadata (agent_core.version)
+        import agent_core  # the package version, from its metadata (agent_core.home.version)
 
         QMessageBox.about(
             self,

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent_core.statuses import RunStatus
+from agent_core.contract.statuses import RunStatus
 from desktop.widgets.guarded_submit import Job, OnDone, OnError, submit_while_open
 
 POLL_MS = 1000

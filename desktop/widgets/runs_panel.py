@@ -32,8 +32,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent_core.errors import BriefDeskError
-from agent_core.statuses import TERMINAL_RUN_STATUSES, RunStatus
+from agent_core.contract.errors import BriefDeskError
+from agent_core.contract.statuses import TERMINAL_RUN_STATUSES, RunStatus
 from desktop import theme
 from desktop.context import DEMO_QUESTION
 from desktop.models import event_text
@@ -340,7 +340,7 @@ def read_corpus_titles(folder: Path) -> list[tuple[str, str]]:
     Read through the same sandbox as the agent's tools: a symlink out of the corpus is not
     listed (its target's first line must not show up in the window either).
     """
-    from agent_core.workspace import Workspace  # already loaded on this (the bridge) thread
+    from agent_core.facade.workspace import Workspace  # already loaded on this (the bridge) thread
 
     documents: list[tuple[str, str]] = []
     for path in sorted(p for p in folder.iterdir() if not p.name.startswith(".")):

@@ -29,13 +29,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent_core.workspace import PROVIDER_PRESETS, Preset
+from agent_core.facade.workspace import PROVIDER_PRESETS, Preset
 from desktop.models.plain_errors import keyring_backend_name, plain_exception
 from desktop.widgets.guarded_submit import Job, OnDone, OnError, submit_while_open
 from desktop.widgets.team_settings import TeamDatabaseBox, prepare_store
 
 if TYPE_CHECKING:
-    from agent_core.workspace import Settings  # what `settings()` returns, via the façade
+    from agent_core.facade.workspace import Settings  # what `settings()` returns, via the façade
     from desktop.bridge import Bridge
 
 KEY_NAME = "openai"

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 from desktop.models import store_text
 
 if TYPE_CHECKING:
-    from agent_core.views import StoreView
+    from agent_core.contract.views import StoreView
     from desktop.bridge import Bridge
 
 RUN_IN_PROGRESS = (

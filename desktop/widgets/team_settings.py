@@ -23,14 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent_core.errors import BriefDeskError, ErrorCode
-from agent_core.workspace import Workspace
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.facade.workspace import Workspace
 from desktop.models import store_text
 from desktop.models.plain_errors import plain_exception
 from desktop.widgets.guarded_submit import Job, OnDone, OnError, submit_while_open
 
 if TYPE_CHECKING:
-    from agent_core.views import SecretStatusView, StoreView
+    from agent_core.contract.views import SecretStatusView, StoreView
     from desktop.bridge import Bridge
 
 OK_COLOUR, ERROR_COLOUR, MUTED_STYLE = "#2e9d4f", "#d64545", "color: palette(placeholder-text);"

@@ -233,7 +233,7 @@ class TimelinePanel(QWidget):
             return
         # Events only arrive once the bridge thread has opened (so imported) the Workspace: this
         # import is a lookup, and redacting is pure (no keyring, no I/O).
-        from agent_core.workspace import Workspace
+        from agent_core.facade.workspace import Workspace
 
         text = json.dumps(Workspace.redact(event), indent=2, ensure_ascii=False)
         self.detail.setPlainText(visible_block(text))  # JSON leaves C1 and bidi controls raw

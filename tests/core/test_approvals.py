@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from agent_core.approvals import Approval, check_decidable, consume, decide
-from agent_core.canonical import utcnow
-from agent_core.errors import BriefDeskError
-from agent_core.statuses import ApprovalStatus
+from agent_core.contract.canonical import utcnow
+from agent_core.contract.errors import BriefDeskError
+from agent_core.contract.statuses import ApprovalStatus
+from agent_core.review.transitions import Approval, check_decidable, consume, decide
 from agent_core.storage.schema import approvals, audit, ledger
 
 QUESTION = "How do checkpoints make agent runs durable?"
@@ -370,8 +370,8 @@ def test_remembered_run_rule_does_not_leak_to_other_runs(ws: Any, tmp_path: Path
 
 RACER = """
 import json, random, sys
-from agent_core.workspace import Workspace
-from agent_core.errors import BriefDeskError
+from agent_core.facade.workspace import Workspace
+from agent_core.contract.errors import BriefDeskError
 ws = Workspace(sys.argv[1])
 ids = json.loads(sys.argv[2]); random.Random(int(sys.argv[3])).shuffle(ids)
 won, lost = [], {}
@@ -390,7 +390,7 @@ def test_race_over_100_proposals_has_exactly_one_winner_each(
     """Four processes, each a reviewer, approve the same 100 proposals in orders of their own:
     on the home's SQLite file, and on a team PostgreSQL database named by the home's `db.url`
     setting (the racers find it through the home, as briefdesk-cli does)."""
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     ws = Workspace(backend_home)
     try:
@@ -405,8 +405,8 @@ def _race_over_100_proposals(ws: Any, home: Path) -> None:
     import sys
     from datetime import timedelta
 
-    from agent_core.canonical import iso
-    from agent_core.storage.approvals import insert_approval
+    from agent_core.contract.canonical import iso
+    from agent_core.storage.tables.approvals import insert_approval
 
     now = utcnow()
     ids = []

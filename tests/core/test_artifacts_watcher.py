@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from agent_core.artifacts import (
+from agent_core.artifacts.watcher import (
     ArtifactWatcher,
     artifact_states,
     drive_watched,
@@ -21,8 +21,8 @@ from agent_core.artifacts import (
     wait_for_confirmations,
     watching,
 )
+from agent_core.facade.workspace import Workspace
 from agent_core.storage.schema import artifact_sightings
-from agent_core.workspace import Workspace
 from tests.support.cli import CliRunner, cli_env
 
 QUESTION = "How do checkpoints make agent runs durable?"
@@ -136,8 +136,8 @@ def test_unexpected_writes_go_to_the_watchers_run_or_else_to_the_home(
 
 def test_two_processes_watching_at_once_count_one_write_once(ws: Workspace) -> None:
     code = (
-        "import sys, pathlib; from agent_core.storage.migrate import open_store;"
-        " from agent_core.artifacts import watching\n"
+        "import sys, pathlib; from agent_core.storage.migrate.home import open_store;"
+        " from agent_core.artifacts.watcher import watching\n"
         "with watching(open_store(pathlib.Path(sys.argv[1])), pathlib.Path(sys.argv[2])):\n"
         "    print('ready', flush=True); sys.stdin.read()\n"
     )

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from agent_core.storage.grants import under
+from agent_core.storage.tables.grants import under
 from tests.support.inprocess_cli import InProcessCli as Cli
 from tests.support.inprocess_cli import db_rows
 

@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agent_core.config import DEMO_CORPUS_DIR
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
+from agent_core.home.config import DEMO_CORPUS_DIR
 from tests.core.conformance.backends import REPO_ROOT, child_env
 
 LAYOUT = ("artifacts", "corpus", "logs")

@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 import agent_core
-from agent_core.storage import runs as run_rows
-from agent_core.storage.migrate import open_store
+from agent_core.storage.migrate.home import open_store
+from agent_core.storage.tables import runs as run_rows
 from tests.core.conformance.backends import REPO_ROOT, child_env
 
 # Run by Alembic only (it reads `context.config`, which exists only inside a migration).
-NOT_IMPORTABLE = {"agent_core.storage.migrations.env"}
+NOT_IMPORTABLE = {"agent_core.storage.migrate.migrations.env"}
 
 IMPORT_ALL_WITHOUT_QT = """
 import importlib, json, pkgutil, sys
@@ -72,14 +72,14 @@ def test_every_agent_core_module_imports_with_qt_and_desktop_blocked() -> None:
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert report["leaked"] == []
     assert set(report["imported"]) == _all_modules()
-    assert {"agent_core.run.driver", "agent_core.workspace", "agent_core.cli"} <= set(
+    assert {"agent_core.runs.driver", "agent_core.facade.workspace", "agent_core.cli.main"} <= set(
         report["imported"]
     )
 
 
 QUICK_COMMANDS = """
 import json, sys
-import agent_core.cli as cli
+import agent_core.cli.main as cli
 home, run_id = sys.argv[1], sys.argv[2]
 codes = {}
 for args in (["runs"], ["timeline", run_id], ["approvals", "list"], ["audit"],

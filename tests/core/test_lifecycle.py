@@ -23,12 +23,12 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text
 
-from agent_core.run import lifecycle
-from agent_core.run.lifecycle import IllegalTransition, Transition, target_of
-from agent_core.statuses import RunStatus
+from agent_core.contract.statuses import RunStatus
+from agent_core.facade.workspace import Workspace
+from agent_core.runs import lifecycle
+from agent_core.runs.lifecycle import IllegalTransition, Transition, target_of
 from agent_core.storage.schema import runs
 from agent_core.tools.registry import TOOLS
-from agent_core.workspace import Workspace
 
 QUESTION = "How do checkpoints make crash recovery safe?"
 REPO = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ import psutil
 import pytest
 
 from agent_core.storage.owner import Owner
-from agent_core.storage.runs import Owner as OwnerFromRuns
+from agent_core.storage.tables.runs import Owner as OwnerFromRuns
 
 POSIX_ONLY = pytest.mark.skipif(os.name != "posix", reason="zombies and SIGKILL are POSIX")
 

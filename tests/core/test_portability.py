@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import agent_core
-from agent_core.errors import BriefDeskError, ErrorCode
-from agent_core.storage import migrate
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.storage.migrate import home as migrate
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,7 +38,7 @@ from pathlib import Path
 
 warnings.simplefilter("ignore")  # filelock warns that only a soft lock is left
 import agent_core
-from agent_core.errors import BriefDeskError
+from agent_core.contract.errors import BriefDeskError
 
 imported, failed = [], {}
 for info in pkgutil.walk_packages(agent_core.__path__, "agent_core."):
@@ -56,9 +56,9 @@ def code_of(call):
         return {"code": exc.code, "message": exc.message}
     return None
 
-from agent_core.storage.migrate import open_store
+from agent_core.storage.migrate.home import open_store
 from agent_core.tools import sandbox
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
 
 tmp = Path(sys.argv[1])
 (tmp / "corpus").mkdir()
@@ -108,7 +108,7 @@ def test_agent_core_imports_without_posix_extras_and_the_sandbox_refuses(tmp_pat
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
 
-    env_module = "agent_core.storage.migrations.env"
+    env_module = "agent_core.storage.migrate.migrations.env"
     # env.py reads `context.config`, which exists only while Alembic runs it (open_store did).
     assert report["failed"].keys() <= {env_module}, report["failed"]
     if report["failed"]:

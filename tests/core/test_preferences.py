@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from agent_core.config import DEFAULT_SETTINGS
-from agent_core.errors import BriefDeskError
-from agent_core.preferences import MAX_APPROVAL_TTL_S, Settings
-from agent_core.workspace import Workspace
+from agent_core.contract.errors import BriefDeskError
+from agent_core.facade.workspace import Workspace
+from agent_core.home.config import DEFAULT_SETTINGS
+from agent_core.home.preferences import MAX_APPROVAL_TTL_S, Settings
 
 PUBLIC_DEFAULTS = {
     "reviewer": None,

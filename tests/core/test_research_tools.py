@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from agent_core.errors import BriefDeskError
-from agent_core.tools import research
+from agent_core.contract.errors import BriefDeskError
+from agent_core.corpus import index as research
 
 
 def _search(ws: Any, corpus: Path, query: str, limit: int = 5) -> list[dict[str, Any]]:

@@ -229,7 +229,7 @@ def test_threads_continue_and_new_threads_inherit_nothing(ws: Any, tmp_path: Pat
     model = _script(tmp_path, [{"say": "continuing"}])
     follow = ws.start_run("and in short?", thread=first["thread_id"], model=model)
     fresh = ws.start_run("new thread", model=model)
-    from agent_core.storage.sessions import load_items
+    from agent_core.storage.tables.sessions import load_items
 
     with ws.store.read() as conn:
         thread_items = load_items(conn, first["thread_id"])
@@ -253,7 +253,7 @@ def test_cancel_of_a_waiting_run_ends_it(ws: Any) -> None:
     [{"question": ""}, {"question": "x", "mode": "yolo"}, {"question": "x", "model": "gpt-5"}],
 )
 def test_bad_run_options_answer_invalid_arguments(ws: Any, bad: dict[str, Any]) -> None:
-    from agent_core.errors import BriefDeskError
+    from agent_core.contract.errors import BriefDeskError
 
     with pytest.raises(BriefDeskError) as info:
         ws.create_run(**bad)
@@ -267,7 +267,7 @@ def test_cancel_from_another_thread_stops_a_running_run_at_a_boundary(
     import threading
     import time
 
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     model = _script(
         tmp_path, [{"call": "search_corpus", "args": {"query": f"q{i}"}} for i in range(45)]

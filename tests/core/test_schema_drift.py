@@ -16,10 +16,10 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Column, Connection, Index, Integer, MetaData, String, Text, text
 
-from agent_core.config import Home
+from agent_core.home.config import Home
 from agent_core.storage import schema
 from agent_core.storage.engine import Store
-from agent_core.storage.migrate import head_revision, open_store
+from agent_core.storage.migrate.home import head_revision, open_store
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,9 @@ import pytest
 from sqlalchemy import text
 
 from agent_core import RUNTIME_VERSION
-from agent_core.errors import BriefDeskError, ErrorCode
-from agent_core.storage.blobs import get_blob, put_blob
-from agent_core.storage.checkpoints import Checkpoint, save_state_string
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.storage.tables.blobs import get_blob, put_blob
+from agent_core.storage.tables.checkpoints import Checkpoint, save_state_string
 from tests.core.conformance.backends import StorageBackend, insert_run, sqlite_backend
 
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from agent_core.events import EventKind
+from agent_core.contract.events import EventKind
 from agent_core.storage import engine as engine_module
-from agent_core.storage import runs as run_rows
 from agent_core.storage.engine import Store
-from agent_core.storage.migrate import open_store
-from agent_core.storage.timeline import append_event
+from agent_core.storage.migrate.home import open_store
+from agent_core.storage.tables import runs as run_rows
+from agent_core.storage.tables.timeline import append_event
 from tests.core.conformance.backends import insert_run, sqlite_backend
 
 SYNCHRONOUS_FULL = 2

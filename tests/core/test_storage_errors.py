@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_core.storage.migrate import upgrade
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
+from agent_core.storage.migrate.home import upgrade
 from tests.core.conformance.backends import REPO_ROOT, child_env
 from tests.support.ci import require_or_skip
 from tests.support.cli import CliResult, CliRunner

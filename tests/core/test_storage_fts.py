@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Connection, text
 
-from agent_core.config import Home
+from agent_core.home.config import Home
 from agent_core.storage.engine import Store
-from agent_core.storage.migrate import open_store
+from agent_core.storage.migrate.home import open_store
 
 # name -> (columns in order, searchable columns, the CREATE statement the app relies on)
 FTS_TABLES = {
@@ -117,8 +117,8 @@ def test_corpus_fts_stems_and_ranks(store: Store) -> None:
 
 
 def test_corpus_fts_finds_chinese_and_japanese_words_by_their_bigrams(store: Store) -> None:
+    from agent_core.corpus.index import fts_query
     from agent_core.storage.cjk_text import index_terms
-    from agent_core.tools.research import fts_query
 
     rows = [
         ("a.md", "检查点是运行状态的持久化快照。"),

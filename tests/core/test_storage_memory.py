@@ -11,8 +11,8 @@ from typing import Any
 
 from sqlalchemy import text
 
-from agent_core.storage import memory
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
+from agent_core.storage.tables import memory
 from tests.support.cli import CliRunner
 
 PROVENANCE = {"run_id": "run-m1", "tool": "remember_audience"}

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from alembic.script import ScriptDirectory
 
-from agent_core.errors import BriefDeskError, ErrorCode
-from agent_core.storage import migrate
-from agent_core.storage.migrate import HEAD, KNOWN_REVISIONS, open_store, upgrade
-from agent_core.workspace import Workspace
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.facade.workspace import Workspace
+from agent_core.storage.migrate import home as migrate
+from agent_core.storage.migrate.home import HEAD, KNOWN_REVISIONS, open_store, upgrade
 from tests.core.conformance.backends import REPO_ROOT, child_env
 from tests.support.cli import CliRunner
 
@@ -109,7 +109,7 @@ def test_opening_an_old_database_upgrades_it_and_keeps_a_backup(home: Path) -> N
 OPENER = """
 import sys, time
 from pathlib import Path
-from agent_core.storage.migrate import open_store
+from agent_core.storage.migrate.home import open_store
 go = Path(sys.argv[2])
 print("ready", flush=True)
 while not go.exists():
@@ -209,7 +209,7 @@ def test_known_revisions_are_the_script_directorys() -> None:
 CHECK_IMPORTS = """
 import sys
 from pathlib import Path
-from agent_core.storage.migrate import open_store
+from agent_core.storage.migrate.home import open_store
 open_store(Path(sys.argv[1])).dispose()
 print("alembic" in sys.modules)
 """
@@ -300,7 +300,7 @@ def test_a_0002_home_upgrades_its_corpus_index_and_reindexes_for_chinese(
 ) -> None:
     """0003 rebuilds corpus_fts with a bigram column and empties corpus_docs, so a home indexed
     by the old app finds Chinese words at its next search, with nothing stale left behind."""
-    from agent_core.tools import research
+    from agent_core.corpus import index as research
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from agent_core.events import EventKind, EventView
+from agent_core.contract.events import EventKind, EventView
+from agent_core.facade.workspace import Workspace
 from agent_core.storage.engine import Store
-from agent_core.storage.migrate import open_store
-from agent_core.storage.timeline import append_event
-from agent_core.workspace import Workspace
+from agent_core.storage.migrate.home import open_store
+from agent_core.storage.tables.timeline import append_event
 
 
 @pytest.fixture

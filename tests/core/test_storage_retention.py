@@ -8,9 +8,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from agent_core import logs
-from agent_core.storage.blobs import get_blob
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
+from agent_core.home import logs
+from agent_core.storage.tables.blobs import get_blob
 from tests.core.conformance.backends import DEMO_QUESTION, REPO_ROOT
 from tests.support.cli import CliRunner
 

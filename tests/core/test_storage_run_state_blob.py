@@ -7,8 +7,8 @@ import hashlib
 import sqlite3
 from pathlib import Path
 
-from agent_core.storage.checkpoints import save_state_string
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
+from agent_core.storage.tables.checkpoints import save_state_string
 
 
 def _blobs(db: Path) -> dict[str, tuple[bytes, str | None]]:

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from agent_core.config import DEMO_CORPUS_DIR
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
+from agent_core.home.config import DEMO_CORPUS_DIR
 from tests.core.conformance.backends import DEMO_QUESTION
 
 QUESTION = DEMO_QUESTION.rstrip("?") + " for executives?"

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
 
 

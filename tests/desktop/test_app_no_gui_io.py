@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from agent_core import secrets
+from agent_core.home import secrets
 from tests.desktop.test_app_helpers import (
     close_dialogs,
     fixture_make_window,  # noqa: F401  (registers the `make_window` fixture)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
 from tests.desktop.test_app_helpers import (
     FakeOpenAI,
     close_dialogs,

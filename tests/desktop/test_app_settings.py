@@ -14,7 +14,7 @@ import pytest
 from keyring.backends import fail
 from PySide6.QtWidgets import QLineEdit
 
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
 from tests.desktop.test_app_helpers import fixture_make_window  # noqa: F401  (registers the `make_window` fixture)
 from tests.support.secret_service import (
     SecretServiceEnv,

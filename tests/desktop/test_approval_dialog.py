@@ -16,7 +16,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
 from desktop.widgets import approval_guard
 from desktop.widgets.approval_dialog import ApprovalDialog

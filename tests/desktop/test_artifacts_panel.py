@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtCore import QObject, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
 
-from agent_core.artifacts import watching
-from agent_core.workspace import Workspace
+from agent_core.artifacts.watcher import watching
+from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
 from desktop.widgets.artifacts_panel import ArtifactsPanel
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agent_core.errors import BriefDeskError
+from agent_core.contract.errors import BriefDeskError
 from desktop.bridge import Bridge, error_text
 from tests.desktop.conftest import started_bridge
 from tests.desktop.test_app_helpers import DEMO_QUESTION, FakeOpenAI, tool_call_message
@@ -166,7 +166,7 @@ def test_a_poll_does_not_deliver_again_what_was_pushed(
     qtbot.waitUntil(lambda: any(e["kind"] == "run_finished" for e in events), timeout=5_000)
     # A sentinel the poll must bring (written outside the bridge, as another process would):
     # once it is here, the poll has read over the pushed sequence numbers too.
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     other = Workspace(home)
     other_run = str(other.create_run("from elsewhere"))
@@ -188,7 +188,7 @@ def test_a_commit_here_brings_earlier_events_of_other_processes_first(
     bridge.runs_changed.connect(runs.append)
     bridge.start_following(3_600_000)  # no timer tick during the test
     qtbot.waitUntil(lambda: bool(runs))
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     other = Workspace(home)  # as another process: its commits reach the bridge by reading
     run_id = str(other.create_run("two writers"))

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
 from tests.desktop.test_app_helpers import REPO_ROOT, app_env
 
 SCREEN = {"width": 1024, "height": 700}

@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from agent_core.audit_export import audit_text
+from agent_core.review.audit_export import audit_text
 from tests.desktop.test_app_helpers import fixture_make_window  # noqa: F401  (make_window)
 
 LONG = "a-folder-name-long-enough-that-a-table-cell-would-cut-it-somewhere"
@@ -146,7 +146,7 @@ def test_the_audit_csv_does_not_let_a_spreadsheet_run_a_resource_as_a_formula() 
 def test_rules_list_in_the_terminal_shows_the_whole_scope(
     home: Path, decided_home: dict[str, Any], capsys: Any
 ) -> None:
-    from agent_core.cli import main
+    from agent_core.cli.main import main
 
     assert main(["--home", str(home), "rules", "list"]) == 0
     text = capsys.readouterr().out

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agent_core.statuses import ApprovalStatus, RunStatus
-from agent_core.workspace import Workspace
+from agent_core.contract.statuses import ApprovalStatus, RunStatus
+from agent_core.facade.workspace import Workspace
 from desktop import theme
 from desktop.widgets import approval_text
 from tests.desktop.test_app_helpers import (

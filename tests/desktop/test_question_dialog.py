@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
 from desktop.widgets.question_dialog import QuestionDialog
 from tests.desktop.conftest import open_workspace, started_bridge

@@ -19,8 +19,8 @@ import keyring
 import pytest
 from PySide6.QtCore import QSettings
 
+from agent_core.facade.workspace import Workspace
 from agent_core.storage.location import parse_db_url
-from agent_core.workspace import Workspace
 from desktop.app import build_window, start_background
 from desktop.models import store_text
 from desktop.models.runs_model import DESK_ROLE

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
 from tests.desktop.test_app_helpers import DEMO_QUESTION, fixture_make_window  # noqa: F401  (registers the `make_window` fixture)
 from tests.support.cli import REPO_ROOT, cli_env
 from tests.support.fake_openai import FakeOpenAI

@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon
 
-from agent_core.secrets import REDACTED, REDACTOR
+from agent_core.home.secrets import REDACTED, REDACTOR
 from desktop import theme
 from desktop.models import event_text
 from desktop.models.timeline_model import (

@@ -34,9 +34,9 @@ from typing import Any
 
 import agents  # noqa: F401  (imported once here, inherited by every child)
 
-import agent_core.run.driver  # noqa: F401
-from agent_core.crash import AFTER_WRITE, CRASH_ENV
-from agent_core.workspace import Workspace
+import agent_core.runs.driver  # noqa: F401
+from agent_core.facade.workspace import Workspace
+from agent_core.home.crash import AFTER_WRITE, CRASH_ENV
 from tests.support.store_backends import StoreBackend
 
 QUESTION = "How do checkpoints make agent runs durable?"

@@ -125,9 +125,9 @@ def file_identity(path: Path) -> tuple[int, int]:
 # until killed (argv: HOME RUN_ID).
 CLAIMER = """
 import sys, time
-from agent_core.run import lifecycle
+from agent_core.runs import lifecycle
 from agent_core.storage.owner import Owner
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
 ws = Workspace(sys.argv[1])
 with ws.store.write() as conn:
     lifecycle.claim(conn, sys.argv[2], Owner.current())

@@ -12,7 +12,7 @@ and a real process dies by a real SIGKILL while it drives a run:
 - `{"op": "drive", "home", "run_id"}`: drive an existing run (`resume`);
 - optional on every op: `"env": {NAME: VALUE}` sets the child's environment first (the home's
   store may need its password source, PGPASSFILE, which this process was started without);
-  `"crash_at": POINT` arms agent_core.crash in the child (the child kills
+  `"crash_at": POINT` arms agent_core.home.crash in the child (the child kills
   itself with SIGKILL at that boundary, if the run reaches it), `"kill_after": SECONDS` makes
   this process SIGKILL the child after that delay (a random moment, boundary or not), and
   `"notify": true` prints `{"spawned": PID}` as soon as the child exists, so the test can act
@@ -44,13 +44,13 @@ from typing import Any
 
 import agents  # noqa: F401  (imported once here, inherited by every child)
 
-from agent_core import crash
-from agent_core.errors import BriefDeskError
-from agent_core.workspace import Workspace
+from agent_core.contract.errors import BriefDeskError
+from agent_core.facade.workspace import Workspace
+from agent_core.home import crash
 
 # The driver moves during the second wave's refactor: import whichever exists, so every child
 # inherits it already imported.
-for _name in ("agent_core.run.driver", "agent_core.runner"):
+for _name in ("agent_core.runs.driver", "agent_core.runner"):
     try:
         importlib.import_module(_name)
         break

@@ -15,9 +15,9 @@ import pytest
 from sqlalchemy import select
 
 from agent_core import RUNTIME_VERSION
-from agent_core.storage import runs as run_rows
-from agent_core.storage.checkpoints import Checkpoint, CheckpointStore, save_state_string
 from agent_core.storage.schema import approvals, blobs, checkpoints, events, ledger, runs
+from agent_core.storage.tables import runs as run_rows
+from agent_core.storage.tables.checkpoints import Checkpoint, CheckpointStore, save_state_string
 from tests.drills.drill_support import double_execution_problems, turn_problems
 from tests.support.cli import REPO_ROOT, CliRunner
 

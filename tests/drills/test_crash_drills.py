@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agent_core.storage.checkpoints import CheckpointStore
+from agent_core.storage.tables.checkpoints import CheckpointStore
 from tests.drills.drill_support import (
     DEMO_QUESTION,
     KILLED_BY_SIGKILL,

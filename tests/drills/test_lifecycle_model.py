@@ -7,7 +7,7 @@ PostgreSQL server named by the home's `db.url` setting):
 - from a second process, the fork server `tests/drills/lifecycle_worker.py`, which imports the
   Agents SDK once and forks one child per drive (a crash then costs a fork, not a 1-4 s SDK
   import): start (create + drive), create (not driven), resume, a crash at a boundary
-  (agent_core.crash armed in the child: `before_tool:N` or `after_write_before_confirm`; the
+  (agent_core.home.crash armed in the child: `before_tool:N` or `after_write_before_confirm`; the
   child SIGKILLs itself there) and a kill at a random moment (the worker SIGKILLs the driving
   child after a drawn delay). Before a crash or a kill the reviewer approves what the run waits
   for and answers its question, so the drive being killed has work to do;
@@ -168,7 +168,7 @@ class LifecycleMachine(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        from agent_core.workspace import Workspace
+        from agent_core.facade.workspace import Workspace
 
         n = next(self.env.examples)
         self.dir = self.env.root / f"example-{n}"
@@ -420,7 +420,7 @@ class LifecycleMachine(RuleBasedStateMachine):
     def _unblock(self, run_id: str) -> None:
         """Before a crash: approve what the run waits for and answer its question, so that
         the drive about to be killed has work to do (a run stuck at a proposal goes nowhere)."""
-        from agent_core.errors import BriefDeskError
+        from agent_core.contract.errors import BriefDeskError
 
         for approval in self.snap.pending(run_id):
             try:
@@ -535,7 +535,7 @@ class LifecycleMachine(RuleBasedStateMachine):
         )
 
     def _decide(self, what: str, approval_id: str, call: Callable[[], Any]) -> bool:
-        from agent_core.errors import BriefDeskError
+        from agent_core.contract.errors import BriefDeskError
 
         run = self.runs[self.snap.approvals[approval_id]["run_id"]]
         try:
@@ -629,7 +629,7 @@ class LifecycleMachine(RuleBasedStateMachine):
             self.ws.close()
 
     def _drive_everything_to_the_end(self) -> None:
-        from agent_core.errors import BriefDeskError
+        from agent_core.contract.errors import BriefDeskError
 
         for _ in range(TEARDOWN_ROUNDS):
             self._refresh()

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from agent_core.providers.offline import slug
-from agent_core.run import lifecycle
+from agent_core.models.offline import slug
+from agent_core.runs import lifecycle
 from agent_core.storage.owner import Owner
 from tests.drills.drill_support import (
     CLAIMER,
@@ -31,8 +31,8 @@ pytestmark = pytest.mark.slow
 # `resume` within milliseconds of each other instead of seconds of import apart.
 RACER = """
 import sys
-from agent_core import cli  # noqa: F401
-import agent_core.run.driver  # noqa: F401  (the SDK import happens before the start line)
+from agent_core.cli import main as cli  # noqa: F401
+import agent_core.runs.driver  # noqa: F401  (the SDK import happens before the start line)
 print("ready", flush=True)
 sys.stdin.readline()
 sys.exit(cli.main(sys.argv[1:]))

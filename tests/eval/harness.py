@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agent_core.providers.offline import OfflineModel
-from agent_core.providers.planned import History, PastCall
+from agent_core.corpus import index as research
+from agent_core.models.offline import OfflineModel
+from agent_core.models.planned import History, PastCall
 from agent_core.storage.engine import Store
-from agent_core.tools import research
 from tests.eval.cases import EvalCase, Suite
 
 MAX_STEPS = 12

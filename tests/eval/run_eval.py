@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 
 def main() -> None:
-    from agent_core.storage.migrate import open_store
+    from agent_core.storage.migrate.home import open_store
     from tests.eval.cases import CASES
     from tests.eval.harness import CaseScore, figures, offline_brief, score
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from agent_core.storage.migrate import open_store
+from agent_core.storage.migrate.home import open_store
 from tests.eval.cases import CASES, DEMO_CORPUS, Suite
 from tests.eval.harness import (
     CaseScore,

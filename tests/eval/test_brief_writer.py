@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from agent_core.providers.brief_writer import SourceDoc, Unread, compose_brief
-from agent_core.providers.instructions import is_instruction
-from agent_core.providers.offline import key_terms, slug
-from agent_core.providers.sentences import split_sentences
+from agent_core.models.brief_writer import SourceDoc, Unread, compose_brief
+from agent_core.models.instructions import is_instruction
+from agent_core.models.offline import key_terms, slug
+from agent_core.models.sentences import split_sentences
 from tests.eval.cases import DEMO_CORPUS, HOSTILE_CORPUS
 
 

@@ -50,7 +50,7 @@ def test_cli_version_prints_text_and_one_json_object() -> None:
 
 
 def test_a_checkout_never_installed_reads_the_version_from_pyproject() -> None:
-    from agent_core import version as module
+    from agent_core.home import version as module
 
     assert module._checkout_version() == version("briefdesk")  # this checkout is installed -e
     import agent_core

@@ -332,7 +332,7 @@ def test_providers_check_makes_one_small_request_and_reports_plainly(
 def test_a_cancel_ends_a_run_that_waits_out_an_outage(
     server: FaultyOpenAI, ws: Any, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     monkeypatch.setenv("BRIEFDESK_RETRY_SCALE", "1")  # long waits: the cancel must cut them
     server.outage(Fault.http(503))

@@ -13,7 +13,7 @@ from tests.support.openai_faults import Fault, FaultyOpenAI
 
 CHECK_TWICE = """
 import io, json, sys, contextlib
-import agent_core.cli as cli
+import agent_core.cli.main as cli
 home = sys.argv[1]
 results = []
 for _ in range(2):

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from agent_core.providers.retries import (
-    RetryPolicy,
-    is_retryable_status,
-    retry_after_seconds,
-)
+from agent_core.models.retries import RetryPolicy, is_retryable_status, retry_after_seconds
 
 
 def test_which_statuses_are_retried() -> None:

@@ -32,7 +32,7 @@ RACERS = 6
 # Imports the CLI first, then waits for the start line: the racers answer within milliseconds.
 RACER = """
 import sys
-from agent_core import cli
+from agent_core.cli import main as cli
 print("ready", flush=True)
 sys.stdin.readline()
 sys.exit(cli.main(sys.argv[1:]))
@@ -119,7 +119,7 @@ def test_of_racing_answers_the_first_wins_and_the_others_change_nothing(
 
 
 def test_an_answer_after_the_first_is_refused_in_process_too(ws: Any, tmp_path: Path) -> None:
-    from agent_core.errors import BriefDeskError
+    from agent_core.contract.errors import BriefDeskError
 
     run_id = _waiting_run(ws, tmp_path)
     ws.answer(run_id, "for engineers")

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from agent_core import cli
+from agent_core.cli import main as cli
 from tests.drills.drill_support import DEMO_QUESTION
 
 pytestmark = pytest.mark.slow
@@ -40,7 +40,7 @@ def sql(home: Path, statement: str, *params: object) -> None:
 
 @pytest.fixture(scope="module")
 def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     home = tmp_path_factory.mktemp("bad-rows") / "home"
     ws = Workspace(home)

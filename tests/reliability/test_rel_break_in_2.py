@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_core.cli import build_parser
+from agent_core.cli.main import build_parser
 from tests.support.cli import CliResult, CliRunner
 from tests.support.inprocess_cli import db_rows
 
@@ -53,8 +53,8 @@ def test_a_malformed_db_url_is_invalid_arguments_and_creates_nothing(
 
 def test_the_facade_refuses_a_malformed_db_url_before_it_creates_the_home(home: Path) -> None:
     """What `briefdesk --db URL` (the window) opens: the same refusal, and no home either."""
-    from agent_core.errors import BriefDeskError
-    from agent_core.workspace import Workspace
+    from agent_core.contract.errors import BriefDeskError
+    from agent_core.facade.workspace import Workspace
 
     with pytest.raises(BriefDeskError) as refused:
         Workspace(home, db=BAD_URL)

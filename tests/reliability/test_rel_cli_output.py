@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from agent_core.terminal_text import terminal_block, terminal_line
+from agent_core.contract.terminal_text import terminal_block, terminal_line
 from tests.support.inprocess_cli import InProcessCli as Cli
 
 # What a terminal acts on instead of showing: C0 controls but newline (and tab), DEL, C1

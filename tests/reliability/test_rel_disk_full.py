@@ -32,8 +32,8 @@ from typing import Any
 
 import pytest
 
-from agent_core.logs import shutdown_logging
-from agent_core.providers.planned import History, PlannedCall, TurnPlan
+from agent_core.home.logs import shutdown_logging
+from agent_core.models.planned import History, PlannedCall, TurnPlan
 from tests.support.cli import REPO_ROOT, cli_env
 from tests.support.fake_openai import FakeOpenAI, offline_planner
 from tests.support.inprocess_cli import InProcessCli as Cli

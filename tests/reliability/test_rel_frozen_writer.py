@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
 from tests.drills.drill_support import (
     DEMO_QUESTION,
     double_execution_problems,

@@ -158,7 +158,7 @@ def test_a_stored_run_whose_artifacts_hold_the_home_is_not_driven(cli: Cli, home
 def test_the_write_itself_refuses_what_no_proposal_may_name(tmp_path: Path, relative: str) -> None:
     """The rule holds at the moment of writing too: a proposal approved before this rule existed
     (stored by an older version) still cannot write a dot-file or a store-named file."""
-    from agent_core.errors import BriefDeskError
+    from agent_core.contract.errors import BriefDeskError
     from agent_core.tools.sandbox import atomic_write_nofollow
 
     root = tmp_path / "briefs"

@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 
-from agent_core.cli import main
-from agent_core.storage.migrate import upgrade
-from agent_core.workspace import Workspace
+from agent_core.cli.main import main
+from agent_core.facade.workspace import Workspace
+from agent_core.storage.migrate.home import upgrade
 from desktop.bridge import _read_changes
 
 QUESTION = "How do checkpoints make agent runs durable?"

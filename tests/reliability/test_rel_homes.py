@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from agent_core.cli import main
+from agent_core.cli.main import main
 
 
 def _tree(root: Path) -> dict[str, bytes | None]:

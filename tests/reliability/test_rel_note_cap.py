@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from agent_core.errors import BriefDeskError
-from agent_core.workspace import Workspace
+from agent_core.contract.errors import BriefDeskError
+from agent_core.facade.workspace import Workspace
 from tests.support.cli import CliRunner
 
 pytestmark = pytest.mark.slow

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from agent_core.providers.audience import audience_of
+from agent_core.models.audience import audience_of
 from tests.support.cli import CliRunner
 
 QUESTION = "How do checkpoints make agent runs durable?"

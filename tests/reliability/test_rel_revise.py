@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from agent_core.approvals import Approval, change_request_result
-from agent_core.providers.review_notes import Revision, read_note, read_notes
-from agent_core.statuses import ApprovalStatus
+from agent_core.contract.statuses import ApprovalStatus
+from agent_core.models.review_notes import Revision, read_note, read_notes
+from agent_core.review.transitions import Approval, change_request_result
 from tests.support.inprocess_cli import InProcessCli as Cli
 from tests.support.inprocess_cli import db_rows as _rows
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
 from tests.drills.drill_support import KILLED_BY_SIGKILL
 from tests.support.cli import CliRunner
 from tests.support.inprocess_cli import InProcessCli as Cli

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from agent_core import cli
+from agent_core.cli import main as cli
 from tests.drills.drill_support import CLAIMER, DEMO_QUESTION, double_execution_problems
 from tests.support.cli import REPO_ROOT, cli_env
 
@@ -150,7 +150,7 @@ def test_cancel_ends_a_run_owned_elsewhere_only_with_take_over(
 @pytest.fixture
 def live_owner(home: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """A run claimed by a real live process on this host."""
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     ws = Workspace(home)
     try:

@@ -28,9 +28,9 @@ from typing import Any
 
 import pytest
 
-from agent_core.artifacts import ArtifactWatcher, artifact_states
-from agent_core.cli import main
-from agent_core.workspace import Workspace
+from agent_core.artifacts.watcher import ArtifactWatcher, artifact_states
+from agent_core.cli.main import main
+from agent_core.facade.workspace import Workspace
 
 QUESTION = "How do checkpoints make agent runs durable?"
 OLD_FILES = 5000

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from agent_core import secrets
+from agent_core.home import secrets
 
 BOUND = 201  # 200 characters and an ellipsis
 

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from agent_core.errors import BriefDeskError, ErrorCode
-from agent_core.preferences import Settings
-from agent_core.run.call_records import RULE_FOR_CODE
-from agent_core.tools import read_document, research
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.corpus import index as research
+from agent_core.home.preferences import Settings
+from agent_core.runs.call_records import RULE_FOR_CODE
+from agent_core.tools import read_document
 from agent_core.tools.sandbox import read_text_nofollow
 from agent_core.tools.specs import ToolEnv, ToolScope
 from agent_core.tools.validation import describe_resource, validate_call
@@ -100,7 +101,7 @@ def test_a_50mb_document_is_read_truncated_without_loading_it(world: World, tmp_
 
 
 def test_a_50mb_document_is_indexed_by_its_head_only(tmp_path: Path) -> None:
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()

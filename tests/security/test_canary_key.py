@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from agent_core.config import DEMO_CORPUS_DIR
-from agent_core.providers.planned import History, PlannedCall, TurnPlan
+from agent_core.home.config import DEMO_CORPUS_DIR
+from agent_core.models.planned import History, PlannedCall, TurnPlan
 from tests.fixtures.attacks.layout import files_containing
 from tests.support.cli import REPO_ROOT
 from tests.support.fake_openai import FakeOpenAI, offline_planner
@@ -48,7 +48,15 @@ class KeyringCli:
 
     def __call__(self, *args: str, stdin: str | None = None) -> tuple[int, dict[str, Any]]:
         proc = subprocess.run(
-            [sys.executable, "-m", "agent_core.cli", "--home", str(self.home), "--json", *args],
+            [
+                sys.executable,
+                "-m",
+                "agent_core.cli",
+                "--home",
+                str(self.home),
+                "--json",
+                *args,
+            ],
             input=stdin,
             capture_output=True,
             text=True,

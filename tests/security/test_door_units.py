@@ -1,4 +1,4 @@
-"""The door's mask (agent_core/door.py), piece by piece: what it masks, what it leaves alone,
+"""The door's mask (agent_core/home/door.py), piece by piece: what it masks, what it leaves alone,
 and that masked JSON is still the same JSON. The storage boundary on a real SQLite home."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from openai.types.responses import (
     ResponseOutputText,
 )
 
-from agent_core import door
-from agent_core.secrets import REDACTOR
-from agent_core.storage import sessions
-from agent_core.storage.checkpoints import save_state_string
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
+from agent_core.home import door
+from agent_core.home.secrets import REDACTOR
+from agent_core.storage.tables import sessions
+from agent_core.storage.tables.checkpoints import save_state_string
 
 MASK = "[REDACTED]"
 

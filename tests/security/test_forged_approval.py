@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from agent_core.canonical import arg_hash
+from agent_core.contract.canonical import arg_hash
 from tests.support.cli import CliResult, CliRunner
 
 REAL = {"relative_path": "brief.md", "content": "# The model's brief\n"}

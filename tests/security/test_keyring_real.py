@@ -1,4 +1,4 @@
-"""agent_core.secrets against a real Secret Service (private bus + gnome-keyring), plus redaction.
+"""home.secrets against a real Secret Service (private bus + gnome-keyring), plus redaction.
 
 keyring picks its backend (and D-Bus address) once per process, so every keyring operation runs
 in a fresh `python -c` child whose environment points at the throwaway service.
@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from agent_core import secrets
-from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.home import secrets
 from tests.support.secret_service import (
     SecretServiceEnv,
     child_env,
@@ -36,8 +36,8 @@ OTHER_SECRET = "env-override-value-5d1f9a7c"
 # Reads [[op, args, kwargs], ...] as JSON on stdin (so no secret appears in argv), prints results.
 DRIVER = """
 import json, sys, time
-from agent_core import secrets
-from agent_core.errors import BriefDeskError
+from agent_core.home import secrets
+from agent_core.contract.errors import BriefDeskError
 out = []
 for op, args, kwargs in json.load(sys.stdin):
     t0 = time.monotonic()
@@ -215,8 +215,8 @@ BACKEND_THAT_ECHOES = """
 import json, sys, traceback
 import keyring
 from keyring.backend import KeyringBackend
-from agent_core import secrets
-from agent_core.errors import BriefDeskError
+from agent_core.home import secrets
+from agent_core.contract.errors import BriefDeskError
 
 class Echoing(KeyringBackend):
     priority = 1

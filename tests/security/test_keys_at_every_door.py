@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from agent_core.providers.planned import History, PlannedCall, TurnPlan
+from agent_core.models.planned import History, PlannedCall, TurnPlan
 from tests.fixtures.attacks.layout import files_containing
 from tests.support.cli import CliResult, CliRunner
 from tests.support.fake_openai import FakeOpenAI, RecordedRequest
@@ -185,7 +185,7 @@ def test_a_key_echoed_by_the_model_is_masked_in_output_session_items_blobs_and_e
     copied = cli("db", "copy", "--to", url)
     assert copied["verified"] is True, copied
     from agent_core.storage.location import parse_db_url
-    from agent_core.storage.migrate import open_store
+    from agent_core.storage.migrate.home import open_store
     from agent_core.storage.schema import metadata
 
     team = open_store(parse_db_url(url))

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.tools import network
 from tests.fixtures.attacks.listener import Listener
 

@@ -162,7 +162,7 @@ def test_tool_bodies_run_inside_the_guard_and_the_model_provider_does_not(
     ws: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Spies that call through: the real search runs guarded; the real model call does not."""
-    from agent_core.providers.planned import PlannedModel
+    from agent_core.models.planned import PlannedModel
 
     seen: dict[str, list[bool]] = {"tool": [], "model": []}
     real_search, real_model = TOOLS["search_corpus"].body, PlannedModel.get_response

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent_core.secrets import Redactor
+from agent_core.home.secrets import Redactor
 
 MASK = "[REDACTED]"
 

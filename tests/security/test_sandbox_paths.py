@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_core.errors import BriefDeskError, ErrorCode
+from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.tools.sandbox import (
     MAX_COMPONENT_BYTES,
     MAX_PATH_CHARS,

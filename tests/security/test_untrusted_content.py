@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_core.providers.offline import document_body
-from agent_core.tools import research
+from agent_core.corpus import index as research
+from agent_core.models.offline import document_body
 from agent_core.tools.registry import TOOLS
 from tests.support.fake_openai import FakeOpenAI
 

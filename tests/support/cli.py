@@ -41,7 +41,15 @@ class CliRunner:
         check: bool = False,
     ) -> CliResult:
         proc = subprocess.run(
-            [sys.executable, "-m", "agent_core.cli", "--home", str(self.home), "--json", *args],
+            [
+                sys.executable,
+                "-m",
+                "agent_core.cli",
+                "--home",
+                str(self.home),
+                "--json",
+                *args,
+            ],
             capture_output=True,
             text=True,
             env=cli_env(**(env or {})),

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from agent_core.providers.offline import OfflineModel
-from agent_core.providers.planned import History, PastCall, TurnPlan
+from agent_core.models.offline import OfflineModel
+from agent_core.models.planned import History, PastCall, TurnPlan
 
 Planner = Callable[[History], TurnPlan]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agent_core.cli import main
+from agent_core.cli.main import main
 
 
 def strict_json(text: str) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from agent_core.providers.planned import History, PastCall, PlannedCall, TurnPlan
+from agent_core.models.planned import History, PastCall, PlannedCall, TurnPlan
 from tests.support.fake_openai import history_from_messages, offline_planner
 
 STALL_LIMIT_S = 30.0

@@ -21,7 +21,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from agent_core.providers.planned import History, TurnPlan
+from agent_core.models.planned import History, TurnPlan
 from tests.support import pg_cluster
 from tests.support.ci import require_or_skip
 from tests.support.fake_openai import offline_planner

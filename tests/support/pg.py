@@ -107,7 +107,7 @@ def _root_of(passfile: Path) -> Path | None:
 
 def _migrate_template(server: PgServer) -> None:
     from agent_core.storage.location import parse_db_url
-    from agent_core.storage.migrate import open_store
+    from agent_core.storage.migrate.home import open_store
 
     with server.admin() as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {TEMPLATE}")

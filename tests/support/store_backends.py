@@ -97,7 +97,7 @@ class StoreBackend:
 def use_team_database(home: Path, url: str) -> None:
     """The home's `db.url` setting names the team database (no password: PGPASSFILE has it);
     then the home, opened as the app opens it, really is on that database."""
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     setup = Workspace(home)
     try:

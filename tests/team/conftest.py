@@ -36,7 +36,7 @@ class Desk:
         """An in-process Workspace of this desk (BRIEFDESK_DESK set while it is built)."""
         import os
 
-        from agent_core.workspace import Workspace
+        from agent_core.facade.workspace import Workspace
 
         before = os.environ.get("BRIEFDESK_DESK")
         os.environ["BRIEFDESK_DESK"] = self.name
@@ -50,7 +50,7 @@ class Desk:
 
 
 def make_desk(name: str, home: Path, db_url: str) -> Desk:
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     setup = Workspace(home)  # the home's own SQLite file keeps this desk's settings
     setup.set_setting("db.url", db_url)

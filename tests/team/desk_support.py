@@ -11,8 +11,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from agent_core import cli
-from agent_core.storage.leases import Lease, Leases
+from agent_core.cli import main as cli
+from agent_core.storage.team.leases import Lease, Leases
 from tests.team.conftest import Desk
 
 T = TypeVar("T")

@@ -70,7 +70,7 @@ def test_a_proposal_made_on_one_desk_is_decided_on_the_other_and_written_once(
 # milliseconds of each other instead of an import apart.
 RACER = """
 import sys
-from agent_core import cli
+from agent_core.cli import main as cli
 print("ready", flush=True)
 sys.stdin.readline()
 sys.exit(cli.main(sys.argv[1:]))

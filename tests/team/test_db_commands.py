@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from agent_core.providers.offline import slug
+from agent_core.models.offline import slug
 from agent_core.storage.schema import metadata
 from tests.support.cli import REPO_ROOT, CliRunner, cli_env
 from tests.team.conftest import make_desk
@@ -33,7 +33,7 @@ def _free_port() -> int:
 
 
 def _head() -> str:
-    from agent_core.storage.migrate import head_revision
+    from agent_core.storage.migrate.home import head_revision
 
     return head_revision()
 
@@ -42,7 +42,7 @@ def _head() -> str:
 
 
 def test_db_status_of_a_home_names_its_sqlite_file_revision_and_desk(cli: CliRunner) -> None:
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     Workspace(cli.home).close()  # the home exists, migrated as any command leaves it
     result = cli("db", "status", env={"BRIEFDESK_DESK": "desk-x"})
@@ -83,7 +83,7 @@ def test_db_status_answers_while_the_server_is_away_without_the_agents_sdk(
     assert refused.code == 2 and refused.body["error"]["code"] == "storage_unavailable"
     # In one process: the answer, and proof that the SDK was never imported for it.
     probe = (
-        "import sys; from agent_core.cli import main; code = main(sys.argv[1:]); "
+        "import sys; from agent_core.cli.main import main; code = main(sys.argv[1:]); "
         "print('SDK' if 'agents' in sys.modules else 'NO-SDK', file=sys.stderr); sys.exit(code)"
     )
     proc = subprocess.run(
@@ -130,7 +130,7 @@ def test_db_status_of_an_empty_database_initialises_nothing(cli: CliRunner, pg_s
 
 def test_every_table_is_either_copied_or_kept_on_the_desk() -> None:
     """A new table must be classified: copied to the team, or the desk's own."""
-    from agent_core.storage.store_copy import DESK_TABLES, NOT_COPIED, TEAM_TABLES
+    from agent_core.storage.team.store_copy import DESK_TABLES, NOT_COPIED, TEAM_TABLES
 
     named = [t.name for t in (*TEAM_TABLES, *DESK_TABLES, *NOT_COPIED)]
     assert sorted(named) == sorted(metadata.tables) and len(set(named)) == len(named)
@@ -158,8 +158,8 @@ def moved_home(tmp_path: Path) -> dict[str, Any]:
     desk) and a run waiting for approval of an overwrite (its base kept as a blob)."""
     from sqlalchemy import update
 
+    from agent_core.facade.workspace import Workspace
     from agent_core.storage.schema import approvals, runs
-    from agent_core.workspace import Workspace
 
     ws = Workspace(tmp_path / "home")
     try:
@@ -184,12 +184,12 @@ def moved_home(tmp_path: Path) -> dict[str, Any]:
 def test_db_copy_moves_a_home_into_postgresql_and_its_waiting_run_finishes_there(
     moved_home: dict[str, Any], pg_server: Any
 ) -> None:
-    from agent_core.storage.desks import machine_desk_id
+    from agent_core.facade.workspace import Workspace
     from agent_core.storage.location import parse_db_url
-    from agent_core.storage.migrate import open_store
+    from agent_core.storage.migrate.home import open_store
     from agent_core.storage.schema import approvals, blobs, events
-    from agent_core.storage.store_copy import TEAM_TABLES
-    from agent_core.workspace import Workspace
+    from agent_core.storage.team.desks import machine_desk_id
+    from agent_core.storage.team.store_copy import TEAM_TABLES
 
     home, waiting, target = moved_home["home"], moved_home["waiting"], moved_home["target"]
     cli = CliRunner(home)
@@ -252,7 +252,7 @@ def _rows_of(store: Any, table: Any) -> list[Any]:
 
 def test_db_copy_refuses_a_database_that_already_holds_data(tmp_path: Path, pg_url: str) -> None:
     """A team's database is never overwritten or mixed with a home's runs."""
-    from agent_core.workspace import Workspace
+    from agent_core.facade.workspace import Workspace
 
     team = Workspace(tmp_path / "team-desk", db=pg_url)
     try:
@@ -269,9 +269,9 @@ def test_db_copy_refuses_a_database_that_already_holds_data(tmp_path: Path, pg_u
 
 
 def test_db_copy_refuses_while_a_run_is_being_driven(ws: Any, pg_server: Any) -> None:
-    from agent_core.errors import BriefDeskError
-    from agent_core.run import lifecycle
-    from agent_core.storage import runs as run_rows
+    from agent_core.contract.errors import BriefDeskError
+    from agent_core.runs import lifecycle
+    from agent_core.storage.tables import runs as run_rows
 
     run_id = ws.create_run(WAITING_Q)
     with ws.store.write() as conn:  # this very process drives it: a live owner

@@ -25,14 +25,14 @@ from typing import Any
 
 import pytest
 
-from agent_core.errors import BriefDeskError
-from agent_core.providers.planned import History, TurnPlan
-from agent_core.run import lifecycle
-from agent_core.storage.leases import Heartbeat, Holder
+from agent_core.contract.errors import BriefDeskError
+from agent_core.facade.workspace import Workspace
+from agent_core.models.planned import History, TurnPlan
+from agent_core.runs import lifecycle
 from agent_core.storage.location import parse_db_url, with_password
-from agent_core.storage.migrate import open_store
+from agent_core.storage.migrate.home import open_store
 from agent_core.storage.owner import Owner
-from agent_core.workspace import Workspace
+from agent_core.storage.team.leases import Heartbeat, Holder
 from tests.drills.drill_support import DEMO_QUESTION
 from tests.support.cli import REPO_ROOT, cli_env
 from tests.support.fake_openai import FakeOpenAI, offline_planner
@@ -288,7 +288,7 @@ def test_a_heartbeat_that_cannot_reach_the_database_keeps_beating_and_renews_onc
         return sum("could not renew the lease" in r.getMessage() for r in caplog.records)
 
     try:
-        with caplog.at_level(logging.WARNING, logger="agent_core.storage.leases"):
+        with caplog.at_level(logging.WARNING, logger="agent_core.storage.team.leases"):
             wait_until(renewed_at, "a first renewal")
             with pg_server.admin() as admin:
                 admin.execute(f'ALTER DATABASE "{database}" WITH ALLOW_CONNECTIONS false')

@@ -42,7 +42,7 @@ class Login:
         return psycopg.connect(self.url, password=self.password, autocommit=True)
 
     def workspace(self) -> Any:
-        from agent_core.workspace import Workspace
+        from agent_core.facade.workspace import Workspace
 
         at = self.url.replace(f"{self.role}@", f"{self.role}:{self.password}@")
         return Workspace(self.home, db=at)
@@ -359,7 +359,7 @@ def test_the_app_checks_grants_for_the_owner_role_too(desks: Team) -> None:
 def test_grants_and_desk_roles_name_roles_that_can_work(desks: Team) -> None:
     """A grant names an existing role; the owner's own role is never made a desk's (its
     REVOKE would take the owner's rights away)."""
-    from agent_core.errors import BriefDeskError
+    from agent_core.contract.errors import BriefDeskError
 
     ws = desks.owner.workspace()
     try:
@@ -383,7 +383,7 @@ def test_an_upgrade_gives_desk_roles_the_new_tables(desks: Team) -> None:
     from alembic.config import Config
     from sqlalchemy import create_engine
 
-    from agent_core.storage.migrate import MIGRATIONS_DIR
+    from agent_core.storage.migrate.home import MIGRATIONS_DIR
 
     owner = desks.owner
     url = owner.url.replace("postgresql://", "postgresql+psycopg://")

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from agent_core.canonical import sha256_hex
-from agent_core.cli_text import review_view
-from agent_core.providers.offline import slug
+from agent_core.cli.text import review_view
+from agent_core.contract.canonical import sha256_hex
+from agent_core.models.offline import slug
 from agent_core.storage.schema import approvals, blobs
 from tests.team.conftest import Desk
 

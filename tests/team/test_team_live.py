@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_core.storage.timeline import append_event
-from agent_core.workspace import ChangeNotice, NoticeKind, Workspace
+from agent_core.facade.workspace import ChangeNotice, NoticeKind, Workspace
+from agent_core.storage.tables.timeline import append_event
 from tests.support.own_cluster import own_cluster
 
 WAIT_S = 15  # a generous bound for a loaded CI machine; the usual figure is in benchmarks/

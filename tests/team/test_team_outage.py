@@ -22,7 +22,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from agent_core.workspace import Workspace
+from agent_core.facade.workspace import Workspace
 from tests.support.cli import REPO_ROOT, cli_env
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.inprocess_cli import InProcessCli
@@ -35,7 +35,17 @@ KEY = "sk-test-outage-0123456789"
 def cli_json(home: Path, db: str, *args: str, **env: str) -> tuple[int, dict[str, Any], str]:
     """`briefdesk-cli --db DB --json ARGS` in a real process: exit code, its JSON, stderr."""
     proc = subprocess.run(
-        [sys.executable, "-m", "agent_core.cli", "--home", str(home), "--db", db, "--json", *args],
+        [
+            sys.executable,
+            "-m",
+            "agent_core.cli",
+            "--home",
+            str(home),
+            "--db",
+            db,
+            "--json",
+            *args,
+        ],
         capture_output=True,
         text=True,
         timeout=180,

@@ -20,12 +20,12 @@ from typing import Any
 
 from sqlalchemy import text
 
-from agent_core.config import Home
-from agent_core.run.progress import RunProgress
-from agent_core.storage import runs as run_rows
-from agent_core.storage.checkpoints import CheckpointStore
+from agent_core.home.config import Home
+from agent_core.runs.progress import RunProgress
 from agent_core.storage.engine import Store
-from agent_core.storage.migrate import open_store
+from agent_core.storage.migrate.home import open_store
+from agent_core.storage.tables import runs as run_rows
+from agent_core.storage.tables.checkpoints import CheckpointStore
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 DEMO_QUESTION = "How do checkpoints make agent runs durable?"
@@ -65,7 +65,7 @@ def sqlite_backend(home: Path) -> StorageBackend:
     store = open_store(layout.db_path)
 
     def open_workspace() -> Any:
-        from agent_core.workspace import Workspace
+        from agent_core.facade.workspace import Workspace
 
         return Workspace(home)
 
@@ -75,8 +75,8 @@ def sqlite_backend(home: Path) -> StorageBackend:
 def postgresql_backend(home: Path) -> StorageBackend:
     """A team database on the session's real PostgreSQL server, chosen by the home's `db.url`
     setting (as a desk would be set up), so a child process given the same home finds it."""
+    from agent_core.facade.workspace import Workspace
     from agent_core.storage.location import parse_db_url
-    from agent_core.workspace import Workspace
 
     layout = Home(home)
     if not layout.db_path.exists():

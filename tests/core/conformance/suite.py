@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_core import RUNTIME_VERSION
-from agent_core.storage.checkpoints import Checkpoint, ResumeStatus, save_state_string
+from agent_core.storage.tables.checkpoints import Checkpoint, ResumeStatus, save_state_string
 from tests.core.conformance.backends import (
     DEMO_QUESTION,
     REPO_ROOT,
@@ -329,8 +329,8 @@ def test_a_read_transaction_sees_one_moment_whatever_commits_meanwhile(
     proposals): they must not mix two moments, or a decision committed in between shows a run
     waiting for approval with nothing to approve. SQLite's read transaction is one snapshot
     from its first read; PostgreSQL's default (read committed) gives each statement its own."""
-    from agent_core.storage import runs as run_rows
     from agent_core.storage.engine import Store
+    from agent_core.storage.tables import runs as run_rows
 
     insert_run(backend, "run-moment", status="waiting_approval")
     other = Store(backend.store.location)  # another connection, as another process would be

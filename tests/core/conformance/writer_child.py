@@ -22,10 +22,10 @@ from pathlib import Path
 from sqlalchemy import select
 
 from agent_core import RUNTIME_VERSION
-from agent_core.storage import runs as run_rows
-from agent_core.storage.checkpoints import Checkpoint, save_state_string
 from agent_core.storage.schema import runs
-from agent_core.storage.timeline import append_event
+from agent_core.storage.tables import runs as run_rows
+from agent_core.storage.tables.checkpoints import Checkpoint, save_state_string
+from agent_core.storage.tables.timeline import append_event
 from tests.core.conformance.backends import BACKEND_FACTORIES, StorageBackend
 
 

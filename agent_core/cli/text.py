@@ -1,0 +1,203 @@
+"""Readable text for briefdesk-cli without --json: short tables and next-step hints.
+
+Every value that came from a run, a document, a model or a person is shown through
+`terminal_line` (one-line fields) or `terminal_block` (a diff, an answer), and `render_text`
+passes its whole result through `terminal_block` once more: control characters and bidi
+overrides never reach the reviewer's terminal raw.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+from agent_core.contract.terminal_text import terminal_block, terminal_line
+
+MAX_CELL = 60
+
+
+def table(rows: list[dict[str, Any]], columns: list[str]) -> str:
+    """Columns cut at MAX_CELL characters, except the last one, which is always whole (a rule's
+    scope, an audit entry's resource: the part a reviewer must read in full)."""
+    if not rows:
+        return "(none)"
+    cells = [["-" if r.get(c) is None else terminal_line(str(r[c])) for c in columns] for r in rows]
+    widths = [
+        min(MAX_CELL, max(len(c), *(len(row[i]) for row in cells))) for i, c in enumerate(columns)
+    ]
+    widths[-1] = max(len(columns[-1]), *(len(row[-1]) for row in cells))
+
+    def line(values: list[str]) -> str:
+        return "  ".join(v[:w].ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
+
+    return "\n".join([line(columns), line(["-" * w for w in widths]), *(line(r) for r in cells)])
+
+
+def _line(value: object) -> str:
+    return terminal_line(str(value))
+
+
+def run_text(run: dict[str, Any]) -> str:
+    run_id = _line(run["run_id"])
+    lines = [
+        f"run {run_id}  [{_line(run['status'])}]  thread {_line(run['thread_id'])}",
+        f"question: {_line(run['question'])}",
+    ]
+    for ap in run.get("approvals", []):
+        ap_id = _line(ap["id"])
+        lines.append(f"waiting for approval {ap_id}: {_line(ap['tool'])} -> {_line(ap['target'])}")
+        lines.append(f"  expires {_line(ap['expires_at'])}")
+        lines.append(
+            f"  approve: briefdesk-cli approvals approve {ap_id} --reviewer NAME"
+            f" && briefdesk-cli resume {run_id}"
+        )
+    if run.get("question_pending"):
+        lines.append(f"question for you: {_line(run['question_pending'])}")
+        lines.append(
+            f"  answer: briefdesk-cli answer {run_id} --text '...' && briefdesk-cli resume {run_id}"
+        )
+    if run.get("output"):
+        lines.append(f"output: {terminal_block(str(run['output']))}")
+    if run.get("error"):
+        lines.append(f"error: {_line(run['error']['code'])}: {_line(run['error']['message'])}")
+    return "\n".join(lines)
+
+
+def event_line(event: dict[str, Any]) -> str:
+    # json.dumps escapes C0 controls but leaves C1 and bidi characters raw.
+    data = _line(json.dumps(event["data"], ensure_ascii=False))[:100]
+    when = event["at"][11:23]
+    kind, tool = _line(event["kind"]), _line(event["tool"] or "")
+    return f"{event['seq']:>6}  {when}  {kind:<20} {tool:<16} {data}"
+
+
+def _lines(text: str) -> list[str]:
+    """Lines as a file holds them: split at newlines only (str.splitlines also splits at CR,
+    form feed and U+2028, which would show a hidden `\r` as a line break of its own)."""
+    parts = text.split("\n")
+    lines = [p + "\n" for p in parts[:-1]]
+    return [*lines, parts[-1]] if parts[-1] else lines
+
+
+def review_view(described: dict[str, Any]) -> dict[str, Any]:
+    """`approvals show`: the proposal, whether its target changed, and a unified diff."""
+    approval = described["approval"]
+    diff = None
+    if approval.get("content_field"):
+        current = described["current_text"]
+        old = [] if current is None else _lines(current)
+        new = _lines(str(approval["args"][approval["content_field"]]))
+        label = approval["target"]
+        diff = "".join(
+            difflib.unified_diff(old, new, "/dev/null" if current is None else label, label)
+        )
+    return {
+        "approval": approval,
+        "target_changed": described["target_changed"],
+        # `file`: this desk's file as it is now; `proposal_base`: the content kept when another
+        # desk proposed it; `unknown_base`: another desk's, and its content was not kept.
+        "compared_with": described.get("compared_with", "file"),
+        "diff": diff,
+    }
+
+
+def render_text(body: dict[str, Any]) -> str:
+    """The text of one command's result, safe to print on a terminal."""
+    return terminal_block(_render(body))
+
+
+def _render(body: dict[str, Any]) -> str:
+    if "diff" in body and "approval" in body:
+        return show_text(body)
+    if "run_id" in body and "status" in body:
+        return run_text(body)
+    if "runs" in body:
+        columns = ["run_id", "status", "model", "mode", "updated_at", "question"]
+        listed = table(body["runs"], columns)
+        damaged = [  # rows this app cannot read (storage_corrupt): said, never hidden
+            f"unreadable run {_line(d['run_id'])}: {_line(d['error']['message'])}"
+            for d in body.get("damaged", [])
+        ]
+        return "\n".join([listed, *damaged])
+    if "events" in body:
+        return "\n".join(event_line(e) for e in body["events"]) or "(no events)"
+    if "approvals" in body:
+        return table(body["approvals"], ["id", "run_id", "tool", "status", "target", "expires_at"])
+    if "approval" in body:
+        a = body["approval"]
+        return (
+            f"approval {_line(a['id'])} is {_line(a['status'])} (tool {_line(a['tool'])}, "
+            f"target {_line(a['target'])}, arg hash {_line(a['arg_hash'])[:12]})"
+        )
+    if "rules" in body:
+        return table(body["rules"], ["id", "active", "describes"])
+    if "rule" in body:
+        rule = body["rule"]
+        state = "active" if rule["active"] else "revoked"
+        return f"rule {_line(rule['id'])}: {_line(rule['describes'])} ({state})"
+    if "grants" in body:
+        if not body["grants"]:
+            return "(no grants: every reviewer decides every proposal)"
+        return table(body["grants"], ["id", "active", "describes"])
+    if "grant" in body:
+        grant = body["grant"]
+        state = "active" if grant["active"] else "revoked"
+        return f"grant {_line(grant['id'])}: {_line(grant['describes'])} ({state})"
+    if "desk_role" in body:
+        role = body["desk_role"]
+        return "\n".join(
+            [
+                f"role {_line(role['role'])} on database {_line(role['database'])}:",
+                "  reads and writes: " + _line(", ".join(role["read_write"])),
+                "  reads and appends: " + _line(", ".join(role["append_only"])),
+                "  only reads: " + _line(", ".join(role["read_only"])),
+            ]
+        )
+    if "entries" in body:
+        columns = ["at", "entry", "principal", "tool", "decision", "code", "rule_id", "resource"]
+        return table(body["entries"], columns)
+    if "memories" in body:
+        return table(body["memories"], ["id", "user", "purpose", "key", "value", "expires_at"])
+    if "store" in body and isinstance(body["store"], dict):  # db status
+        return "\n".join(f"{_line(k)}: {_line(v)}" for k, v in body["store"].items())
+    if "copied" in body:  # db copy
+        rows = [{"table": name, "rows": count} for name, count in body["copied"].items()]
+        checked = "verified (counts and content hashes)" if body["verified"] else "NOT verified"
+        head = f"copied {_line(body['source'])} to {_line(body['to'])}: {checked}"
+        return "\n".join([head, table(rows, ["table", "rows"])])
+    if "settings" in body:
+        settings = sorted(body["settings"].items())
+        return "\n".join(f"{_line(k)} = {json.dumps(v)}" for k, v in settings)
+    if "stored" in body:
+        stored = "stored" if body["stored"] else "not stored"
+        return f"{_line(body['name'])}: {stored} (backend {_line(body['backend'])})"
+    return "\n".join(f"{_line(k)}: {_line(v)}" for k, v in body.items())
+
+
+def show_text(body: dict[str, Any]) -> str:
+    a = body["approval"]
+    lines = [
+        f"approval {_line(a['id'])} [{_line(a['status'])}] v{_line(a['version'])}: "
+        f"{_line(a['tool'])} ({_line(a['risk'])})",
+        f"target:  {_line(a['target'])}",
+        f"reason:  {_line(a['reason'])}",
+        f"expires: {_line(a['expires_at'])}   arg hash: {_line(a['arg_hash'])[:12]}",
+    ]
+    if body["target_changed"]:
+        lines.append("WARNING: the target changed on disk since this proposal (target_changed)")
+    compared = body.get("compared_with")
+    if compared == "proposal_base":
+        desk = _line(a.get("desk") or "another desk")
+        lines.append(f"diff against the file as {desk} had it when proposing (not on this desk)")
+    elif compared == "unknown_base":
+        lines.append(
+            "WARNING: this overwrites a file on another desk whose content was not kept with "
+            "the proposal; the diff shows only the new content"
+        )
+    if body["diff"] is not None:
+        lines += ["", terminal_block(body["diff"].rstrip("\n")) or "(no change)"]
+    else:
+        args = json.dumps(a["args"], ensure_ascii=False, indent=2)
+        lines += ["", "arguments: " + terminal_block(args)]
+    return "\n".join(lines)

@@ -1,0 +1,329 @@
+"""Preferences as one typed, validated model.
+
+The dotted keys (`openai.base_url`, `network.allowlist`, ...) are a public interface: the CLI's
+`settings get/set` and the settings table use them. Every value is validated on the way in
+(`parse`: `invalid_arguments`) and on the way out of storage (`from_stored`: `storage_corrupt`),
+so readers never see a value that could crash them (nan, inf, a date overflow, a huge read).
+Light on purpose: no SQLAlchemy, no SDK, no tools package.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal, cast
+from urllib.parse import urlsplit
+
+from agent_core.contract import json_input
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.home import limits
+
+ModeName = Literal["default", "acceptEdits", "dangerouslySkipPermissions"]
+OpenAIApi = Literal["chat", "responses"]
+# The values of agent_core.tools.policy.Mode (not imported: it pulls in the tools package).
+MODES: tuple[ModeName, ...] = ("default", "acceptEdits", "dangerouslySkipPermissions")
+OPENAI_APIS: tuple[OpenAIApi, ...] = ("chat", "responses")
+
+MAX_APPROVAL_TTL_S = limits.MAX_SECONDS  # ten years: now + ttl never overflows a date
+MAX_MEMORY_TTL_DAYS = 100 * 365
+MAX_NETWORK_BYTES = 100_000_000  # a fetched page is read into memory and shown to the model
+MAX_NETWORK_CALLS = 1_000
+MAX_REVIEWER_CHARS = 80
+MAX_NAME_CHARS = 200
+MAX_URL_CHARS = 2_048
+MAX_READ_TIMEOUT_S = 3_600
+_ALLOW_ENTRY = re.compile(r"\A(?:\*\.|\.)?[a-z0-9_:\[\]-]+(?:\.[a-z0-9_:\[\]-]+)*\.?\Z")
+
+
+class _Invalid(ValueError):
+    """A value a setting cannot take; the caller turns it into the right error code."""
+
+
+def _key(public: str) -> dict[str, str]:
+    return {"key": public}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The home's preferences; read by public dotted key (`settings["openai.model"]`) or field."""
+
+    reviewer: str | None = field(default=None, metadata=_key("reviewer"))
+    """Who decides approvals by default; None: the OS user name (see Workspace.settings)."""
+    approval_ttl: float = field(default=3600, metadata=_key("approval_ttl"))
+    """Seconds before a pending approval expires (positive, at most ten years)."""
+    mode: ModeName = field(default="default", metadata=_key("mode"))
+    """The permission mode new runs start in."""
+    model: str = field(default="offline", metadata=_key("model"))
+    """The model new runs use: offline, openai or scripted:FILE (checked when a run starts)."""
+    openai_base_url: str = field(
+        default="https://api.openai.com/v1", metadata=_key("openai.base_url")
+    )
+    """The http(s) endpoint of the OpenAI-compatible provider."""
+    openai_model: str = field(default="gpt-4o-mini", metadata=_key("openai.model"))
+    """The model name sent to the OpenAI-compatible provider."""
+    openai_api: OpenAIApi = field(default="chat", metadata=_key("openai.api"))
+    """Which provider API to call: chat completions or responses."""
+    openai_stream: bool = field(default=True, metadata=_key("openai.stream"))
+    """Whether the provider's answer is streamed."""
+    openai_read_timeout: float = field(default=120, metadata=_key("openai.read_timeout"))
+    """Seconds without a byte from the endpoint before a model call is abandoned and retried."""
+    openai_max_response_bytes: int = field(
+        default=16 << 20, metadata=_key("openai.max_response_bytes")
+    )
+    """Bytes of one model response at most, decompressed; past it the call is refused."""
+    network_enabled: bool = field(default=False, metadata=_key("network.enabled"))
+    """Whether fetch_url may reach the allowlist at all (no permission mode enables it)."""
+    network_allowlist: tuple[str, ...] = field(default=(), metadata=_key("network.allowlist"))
+    """Domains fetch_url may reach: "example.org" (and subdomains), "*.example.org" (only those)."""
+    network_max_bytes: int = field(default=200_000, metadata=_key("network.max_bytes"))
+    """Bytes read at most from one fetched page."""
+    network_max_calls: int = field(default=5, metadata=_key("network.max_calls"))
+    """Fetches a run may make at most."""
+    max_parallel_calls: int = field(default=16, metadata=_key("limits.max_parallel_calls"))
+    """Tool calls one model turn may propose at most; past it the whole turn is refused."""
+    memory_ttl_days: float = field(default=90, metadata=_key("memory.ttl_days"))
+    """Days before a long-term memory expires."""
+    db_url: str | None = field(default=None, metadata=_key("db.url"))
+    """The team's PostgreSQL database (never with a password); None: the home's SQLite file."""
+
+    # -- construction ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_stored(cls, stored: Mapping[str, str]) -> Settings:
+        """Build from the settings table (public key -> JSON text); unknown keys are ignored.
+
+        A bad stored value is `storage_corrupt` naming the key, never a crash.
+        """
+        values: dict[str, Any] = {}
+        for key, text in stored.items():
+            name = _FIELD_OF.get(key)
+            if name is None:
+                continue  # a setting a newer or older version knew: not ours to judge
+            try:
+                value = json_input.loads(text)  # nested too deep: storage_corrupt
+                if key == "reviewer" and value == "":
+                    value = None  # older versions stored "" for "the OS user name"
+                values[name] = _VALIDATORS[key](value)
+            except (ValueError, TypeError) as exc:  # JSONDecodeError and _Invalid included
+                raise BriefDeskError(
+                    ErrorCode.STORAGE_CORRUPT,
+                    f"The stored setting {key!r} is unusable ({exc}). "
+                    f"Replace it with `settings set {key} VALUE`.",
+                    key=key,
+                ) from None
+        return cls(**values)
+
+    @staticmethod
+    def parse(key: str, raw: object) -> object:
+        """Validate a value for `key` (the typed field value); `invalid_arguments` otherwise.
+
+        CLI strings are parsed as JSON when they can be ("3600", "true", '["a.org"]', "null").
+        """
+        validator = _VALIDATORS.get(key)
+        if validator is None:
+            raise BriefDeskError(
+                ErrorCode.INVALID_ARGUMENTS,
+                f"Unknown setting {key!r}. Known: {', '.join(sorted(_FIELD_OF))}",
+                key=key,
+            )
+        value = raw
+        if isinstance(raw, str):
+            with contextlib.suppress(json.JSONDecodeError):
+                value = json_input.loads(raw)
+            # A text setting keeps the text as typed: `settings set openai.model 4` is "4".
+            if key in _TEXT_KEYS and value is not None and not isinstance(value, str):
+                value = raw
+        try:
+            return validator(value)
+        except _Invalid as exc:
+            raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, str(exc), key=key) from None
+
+    def with_value(self, key: str, raw: object) -> Settings:
+        """A copy with `key` set to the validated `raw` (see `parse`)."""
+        changes: dict[str, Any] = {_FIELD_OF.get(key, key): self.parse(key, raw)}
+        return replace(self, **changes)  # parse raised for an unknown key
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, object]:
+        """Public key -> JSON value: what `settings get` prints."""
+        return {key: json_value(key, getattr(self, name)) for key, name in _FIELD_OF.items()}
+
+    # Any, as the old dict[str, Any] answered: callers not yet on attributes type-check as before.
+    def __getitem__(self, key: str) -> Any:
+        """By public dotted key, as the old dict was read; KeyError for an unknown key."""
+        name = _FIELD_OF.get(key)
+        if name is None:
+            raise KeyError(key)
+        return json_value(key, getattr(self, name))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in _FIELD_OF else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in _FIELD_OF
+
+    def keys(self) -> tuple[str, ...]:
+        """The public keys. With `__getitem__`, lets `dict(settings)` keep working meanwhile."""
+        return tuple(_FIELD_OF)
+
+
+def json_value(key: str, value: object) -> object:
+    """A field value as JSON shows it (the allowlist is a list there)."""
+    return list(cast("tuple[str, ...]", value)) if key == "network.allowlist" else value
+
+
+# -- validators: value (already JSON-decoded) -> typed value, or _Invalid ------------------------
+
+
+def _number(key: str, bound: limits.Bound) -> Callable[[object], Any]:
+    """The bound's check (agent_core.home.limits: finite, in range), worded for this setting."""
+
+    def check(value: object) -> int | float:
+        try:
+            return bound.check(value)
+        except limits.OutOfRange as exc:
+            raise _Invalid(f"{key} {exc}.") from None
+
+    return check
+
+
+_ttl = _number("approval_ttl", limits.SECONDS)  # the same bound as `run --approval-ttl`
+_read_timeout = _number("openai.read_timeout", limits.Bound(MAX_READ_TIMEOUT_S, "seconds"))
+_memory_ttl = _number("memory.ttl_days", limits.Bound(MAX_MEMORY_TTL_DAYS, "days"))
+
+
+def _count(key: str, maximum: int, unit: str) -> Callable[[object], Any]:
+    return _number(key, limits.Bound(maximum, unit, whole=True))
+
+
+def _flag(key: str) -> Callable[[object], bool]:
+    def check(value: object) -> bool:
+        if not isinstance(value, bool):
+            raise _Invalid(f"{key} takes true or false.")
+        return value
+
+    return check
+
+
+def _choice(key: str, choices: tuple[str, ...]) -> Callable[[object], str]:
+    def check(value: object) -> str:
+        if not isinstance(value, str) or value not in choices:
+            raise _Invalid(f"{key} must be one of {', '.join(choices)}.")
+        return value
+
+    return check
+
+
+def _name(key: str, limit: int) -> Callable[[object], str]:
+    def check(value: object) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise _Invalid(f"{key} takes a non-empty name.")
+        value = value.strip()
+        if len(value) > limit or not value.isprintable():
+            raise _Invalid(f"{key} takes printable text of at most {limit} characters.")
+        return value
+
+    return check
+
+
+def _reviewer(value: object) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and not value.strip():
+        raise _Invalid("reviewer takes a name, or null for the OS user name.")
+    return _name("reviewer", MAX_REVIEWER_CHARS)(value)
+
+
+def _base_url(value: object) -> str:
+    message = "openai.base_url takes an http(s) URL such as https://api.openai.com/v1."
+    if not isinstance(value, str) or not value or len(value) > MAX_URL_CHARS:
+        raise _Invalid(message)
+    if any(ch.isspace() or unicodedata.category(ch).startswith("C") for ch in value):
+        raise _Invalid(message)
+    try:
+        parts = urlsplit(value)
+        _ = parts.port  # raises ValueError on a bad port
+    except ValueError:
+        raise _Invalid(message) from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise _Invalid(message)
+    if parts.username is not None or parts.password is not None:
+        # Keys belong in the OS keyring, never in a settings row.
+        raise _Invalid("openai.base_url must not carry credentials: store the key with `keys set`.")
+    return value
+
+
+def _db_url(value: object) -> str | None:
+    """A PostgreSQL URL without a password, or null/"" for the home's SQLite file."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str) or len(value) > MAX_URL_CHARS or not value.isprintable():
+        raise _Invalid(
+            "db.url takes a PostgreSQL URL such as postgresql://desk@db.example.org/team."
+        )
+    from agent_core.storage.location import parse_db_url
+
+    try:
+        location = parse_db_url(value)
+    except BriefDeskError as exc:
+        raise _Invalid(exc.message) from None
+    if location.url.password is not None:
+        raise _Invalid(
+            "db.url must not carry a password: it would sit in a file. Store it with "
+            f"`briefdesk-cli keys set {location.key_name}` (or use PGPASSFILE)."
+        )
+    return value.strip()
+
+
+def _allowlist(value: object) -> tuple[str, ...]:
+    message = 'network.allowlist takes a list of domains (["example.org"] or "a.org,b.org").'
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    if not isinstance(value, list | tuple):
+        raise _Invalid(message)
+    entries: list[str] = []
+    for raw in value:
+        if not isinstance(raw, str) or not raw.strip():
+            raise _Invalid(message)
+        entry = unicodedata.normalize("NFKC", raw.strip()).lower()
+        if not entry.isascii():
+            # fetch_url compares punycode host names: store the entry the way it will match.
+            try:
+                entry = entry.encode("idna").decode("ascii")
+            except UnicodeError:
+                raise _Invalid(f"{message} Not a domain: {raw!r}.") from None
+        # "*" alone (everything), a URL or path, spaces, quotes: not a domain. IP literals
+        # pass here and are refused by fetch_url whatever the allowlist says.
+        if not _ALLOW_ENTRY.match(entry) or len(entry) > 253:
+            raise _Invalid(f"{message} Not a domain: {raw!r}.")
+        entries.append(entry)
+    return tuple(entries)
+
+
+_VALIDATORS: dict[str, Callable[[object], Any]] = {
+    "reviewer": _reviewer,
+    "approval_ttl": _ttl,
+    "mode": _choice("mode", MODES),
+    "model": _name("model", MAX_NAME_CHARS),
+    "openai.base_url": _base_url,
+    "openai.model": _name("openai.model", MAX_NAME_CHARS),
+    "openai.api": _choice("openai.api", OPENAI_APIS),
+    "openai.stream": _flag("openai.stream"),
+    "openai.read_timeout": _read_timeout,
+    "openai.max_response_bytes": _number("openai.max_response_bytes", limits.RESPONSE_BYTES),
+    "limits.max_parallel_calls": _number("limits.max_parallel_calls", limits.PARALLEL_CALLS),
+    "network.enabled": _flag("network.enabled"),
+    "network.allowlist": _allowlist,
+    "network.max_bytes": _count("network.max_bytes", MAX_NETWORK_BYTES, "bytes"),
+    "network.max_calls": _count("network.max_calls", MAX_NETWORK_CALLS, "calls"),
+    "memory.ttl_days": _memory_ttl,
+    "db.url": _db_url,
+}
+_FIELD_OF: dict[str, str] = {f.metadata["key"]: f.name for f in fields(Settings)}
+_TEXT_KEYS = frozenset({"reviewer", "model", "openai.base_url", "openai.model", "db.url"})
+assert set(_FIELD_OF) == set(_VALIDATORS), "every setting has exactly one validator"

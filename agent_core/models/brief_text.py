@@ -1,0 +1,87 @@
+"""The words a brief is framed in, in English or in Chinese (chosen by the question's script).
+
+Only the frame is localised (title, headings, the notes under open questions); the points are
+the documents' own sentences. A Japanese question (it has kana) keeps the English frame.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from agent_core.models.sentences import STOPWORDS, cjk_keywords, is_cjk_text, terms
+from agent_core.storage.cjk_text import CJK_RUN, KANA
+
+_WORD = re.compile(r"[a-z][a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+@dataclass(frozen=True)
+class BriefText:
+    title: Callable[[str], str]
+    audience: Callable[[str], str]
+    answer_heading: str
+    key_points_heading: str
+    open_heading: str
+    sources_heading: str
+    nothing_found: str
+    not_mentioned: Callable[[str], str]
+    one_source: str
+    not_read: Callable[[str, str], str]
+    nothing_open: str
+
+
+ENGLISH = BriefText(
+    title=lambda q: f"# Brief: {q.strip()}",
+    audience=lambda a: f"_Audience: {a}_",
+    answer_heading="## Answer",
+    key_points_heading="## Key points",
+    open_heading="## Open questions",
+    sources_heading="## Sources",
+    nothing_found="The corpus holds nothing on this question.",
+    not_mentioned=lambda w: f"The documents read never mention “{w}”.",
+    one_source="Every point comes from one document; no second source confirms them.",
+    not_read=lambda sid, title: (
+        f"The search also found `{sid}` ({title}), not read for this brief."
+    ),
+    nothing_open="The documents read use every word of the question; nothing beyond them was "
+    "checked.",
+)
+
+CHINESE = BriefText(
+    title=lambda q: f"# 简报：{q.strip()}",
+    audience=lambda a: f"_读者：{a}_",
+    answer_heading="## 回答",
+    key_points_heading="## 要点",
+    open_heading="## 尚待解答",
+    sources_heading="## 来源",
+    nothing_found="语料库中没有与这个问题相关的内容。",
+    not_mentioned=lambda w: f"所读文档没有提到“{w}”。",
+    one_source="所有要点都来自同一份文档，没有第二个来源印证。",
+    not_read=lambda sid, title: f"搜索还找到了 `{sid}`（{title}），本简报没有读取。",
+    nothing_open="所读文档涵盖了问题中的每个关键词；文档之外的内容未经核实。",
+)
+
+
+def question_words(question: str, audience: str | None = None) -> list[str]:
+    """The question's content words as the reader wrote them (one per stem), without the
+    words naming its audience."""
+    skip = set(terms(audience or ""))
+    latin = CJK_RUN.sub(" ", question.lower())
+    words = [w for w in _WORD.findall(latin) if w not in STOPWORDS and len(w) > 2]
+    out: list[str] = []
+    seen: set[str] = set()
+    for word in words + cjk_keywords(question):
+        stems = set(terms(word))
+        if stems and not stems & skip and not stems <= seen:
+            out.append(word)
+            seen |= stems
+    return out
+
+
+def is_chinese(question: str) -> bool:
+    return is_cjk_text(question) and not KANA.search(question)
+
+
+def text_for(question: str) -> BriefText:
+    return CHINESE if is_chinese(question) else ENGLISH

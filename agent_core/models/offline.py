@@ -1,0 +1,246 @@
+"""The embedded default model: deterministic, offline, and a real research workflow.
+
+search -> read the best documents -> remember the audience (when the question names one) ->
+propose save_brief("briefs/<slug>.md") with an extractive, cited brief (brief_writer.py) ->
+answer. It never follows instructions found in documents and never quotes them: sentences that
+address the assistant or give it instructions are left out of the brief (instructions.py).
+A reviewer's change request (`reject --revise`) comes back as the save's result: it proposes
+the brief again as the notes ask (review_notes.py); a plain rejection ends it, no new write.
+Questions in Chinese or Japanese are searched by their content words, not only Latin ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+from agent_core.models.audience import audience_of, is_audience
+from agent_core.models.brief_text import is_chinese
+from agent_core.models.brief_writer import MAX_POINTS, SourceDoc, Unread, compose_brief
+from agent_core.models.planned import History, PlannedCall, PlannedModel, TurnPlan
+from agent_core.models.refused_names import (
+    choose_name,
+    kept_name,
+    refused_last,
+    refused_names,
+    retry_under,
+)
+from agent_core.models.review_notes import Revision, read_notes
+from agent_core.models.sentences import cjk_keywords
+from agent_core.review.transitions import change_request_note
+
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "our",
+        "should",
+        "so",
+        "that",
+        "the",
+        "their",
+        "them",
+        "there",
+        "these",
+        "this",
+        "to",
+        "us",
+        "was",
+        "we",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+        "about",
+        "into",
+        "over",
+        "under",
+        "write",
+        "brief",
+        "briefs",
+        "summary",
+        "summarize",
+        "explain",
+        "tell",
+        "please",
+        "give",
+        "make",
+        "need",
+        "want",
+        "who",
+        "whom",
+        "audience",
+        "readers",
+        "reader",
+    ]
+)
+READ_LIMIT = 3
+SHORTER_RATIO = 0.6  # each "shorter" note allows this share of the length once more
+MIN_POINTS = 2  # a shorter brief still cites two sources when the documents allow it
+
+
+def key_terms(question: str) -> list[str]:
+    """The search words of a question: its Latin content words, then its CJK keywords."""
+    words = re.findall(r"[a-z][a-z0-9-]{2,}", question.lower())
+    seen: list[str] = []
+    for w in words:
+        if w not in STOPWORDS and w not in seen:
+            seen.append(w)
+    latin = seen[:8] or words[:4]
+    cjk = [k for k in dict.fromkeys(cjk_keywords(question)) if k not in latin]
+    return latin + cjk[:8]
+
+
+def slug(question: str) -> str:
+    """An ASCII file name: the question's Latin key words, or a digest of a question that has
+    none (a Chinese one), so the same question always names the same file."""
+    words = [w for w in key_terms(question) if w.isascii()][:6]
+    if not words:
+        return "brief-" + hashlib.sha256(question.strip().encode()).hexdigest()[:10]
+    return "-".join(words)[:60].strip("-") or "brief"
+
+
+def document_body(wrapped: str) -> str:
+    match = re.search(r"<untrusted_document[^>]*>\n(.*)\n</untrusted_document>", wrapped, re.S)
+    return match.group(1) if match else ""
+
+
+def remembered_audience(notes: list[str]) -> str | None:
+    """The audience from long-term memory, as the runner hands it in a developer note; a
+    remembered topic (stored by an older version: "side effects") is no audience."""
+    for note in notes:
+        match = re.search(r"briefs are for (.{1,80})\.$", note.strip())
+        if match and is_audience(match.group(1)):
+            return match.group(1).strip().lower()
+    return None
+
+
+def _search_hits(output: str) -> list[dict[str, str]]:
+    try:
+        data = json.loads(output)
+    except json.JSONDecodeError:
+        return []
+    return [r for r in data.get("results", []) if isinstance(r, dict)]
+
+
+class OfflineModel(PlannedModel):
+    def plan(self, history: History) -> TurnPlan:
+        question = history.question
+        searches = history.outputs("search_corpus")
+        if not searches:
+            return TurnPlan(
+                [PlannedCall("search_corpus", {"query": " ".join(key_terms(question)), "limit": 5})]
+            )
+        hits = _search_hits(searches[-1].output or "")
+        reads = history.outputs("read_document")
+        if not reads and hits:
+            return TurnPlan(
+                [PlannedCall("read_document", {"path": h["source_id"]}) for h in hits[:READ_LIMIT]]
+            )
+        audience = audience_of(question)
+        if audience is None:
+            audience = remembered_audience(history.notes)
+        elif not history.outputs("remember_audience"):
+            return TurnPlan([PlannedCall("remember_audience", {"audience": audience})])
+        saves = history.outputs("save_brief")
+        notes = [n for c in saves if (n := change_request_note(c.output or "")) is not None]
+        sent_back = bool(saves) and change_request_note(saves[-1].output or "") is not None
+        revision = read_notes(notes)
+        refused = refused_names(saves)  # names asked for that the sandbox refused
+        path = choose_name(revision.path, saves, refused, f"briefs/{slug(question)}.md")
+        chinese = is_chinese(question)
+        retry = retry_under(path, saves, refused)
+        if not saves or sent_back or retry:  # first proposal, changes asked, a name refused
+            titles = {h.get("source_id"): h.get("title", "") for h in hits}
+            docs = [
+                SourceDoc(
+                    str(c.args.get("path", "")),
+                    str(titles.get(c.args.get("path"), "")),
+                    document_body(c.output or ""),
+                )
+                for c in reads
+                if c.output and c.output.startswith("<untrusted_document")
+            ]
+            read = {d.source_id for d in docs}
+            unread = [
+                Unread(str(h.get("source_id", "")), str(h.get("title", "")))
+                for h in hits
+                if h.get("source_id") and h.get("source_id") not in read
+            ]
+            content = _revised_brief(question, docs, audience, unread, revision)
+            return TurnPlan(
+                [PlannedCall("save_brief", {"relative_path": path, "content": content})],
+                say=kept_name(refused, path, chinese) if retry else None,
+            )
+        answer = self._final_answer(saves[-1].output or "", chinese)
+        if refused and not refused_last(saves):  # saved (or decided) under the kept name
+            answer += " " + kept_name(refused, str(saves[-1].args.get("relative_path")), chinese)
+        return TurnPlan(say=answer)
+
+    @staticmethod
+    def _final_answer(save_output: str, chinese: bool = False) -> str:
+        try:
+            data = json.loads(save_output)
+        except json.JSONDecodeError:
+            data = {}
+        reason = (data.get("message") or save_output)[:300]
+        if chinese:
+            if data.get("saved"):
+                return f"简报已保存到 {data.get('path')}（{data.get('bytes')} 字节）。"
+            return "简报没有保存：" + reason
+        if data.get("saved"):
+            return f"The brief is saved at {data.get('path')} ({data.get('bytes')} bytes)."
+        return "The brief was not saved: " + reason
+
+
+def _revised_brief(
+    question: str,
+    docs: list[SourceDoc],
+    audience: str | None,
+    unread: list[Unread],
+    revision: Revision,
+) -> str:
+    """The brief as the reviewers' notes ask (the first proposal: as it comes). Shorter: the
+    most points that fit SHORTER_RATIO of the length per request, one open question."""
+    focus = revision.focus
+    full = compose_brief(question, docs, audience, unread, focus=focus)
+    if not revision.shorter:
+        return full
+    budget = len(full) * SHORTER_RATIO**revision.shorter
+    content = full
+    for limit in range(MAX_POINTS, MIN_POINTS - 1, -1):
+        content = compose_brief(
+            question, docs, audience, unread, focus=focus, max_points=limit, max_open=1
+        )
+        if len(content) <= budget:
+            break
+    return content

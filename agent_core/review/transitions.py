@@ -1,0 +1,186 @@
+"""Approvals are data: a proposal row with a status enum and pure transitions.
+
+Nothing here touches a database; storage/approvals.py persists the transitions with a
+conditional update so that the first reviewer wins.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.statuses import ApprovalStatus
+from agent_core.contract.views import ApprovalView
+
+
+@dataclass(frozen=True)
+class Approval:
+    id: str
+    run_id: str
+    thread_id: str
+    call_id: str
+    tool: str
+    args: dict[str, Any]
+    target: str | None
+    base_hash: str | None
+    risk: str
+    reason: str
+    arg_hash: str
+    state_version: int
+    version: int
+    status: ApprovalStatus
+    created_at: str
+    expires_at: str
+    reviewer: str | None = None
+    decision_reason: str | None = None
+    decided_at: str | None = None
+    decided_by_rule: str | None = None
+    consumed_at: str | None = None
+    desk: str | None = None
+    """The desk whose run proposed it (None: a row from before team mode, this home's)."""
+    base_digest: str | None = None
+    """The blob holding the target's content when proposed (None: a new file, or older row)."""
+
+    def to_json(self) -> ApprovalView:
+        hidden = ("thread_id", "call_id", "base_digest")
+        data = {k: v for k, v in self.__dict__.items() if k not in hidden}
+        data["status"] = str(self.status)
+        return ApprovalView(**data)  # type: ignore[typeddict-item]
+
+    @staticmethod
+    def from_row(row: Any) -> Approval:
+        """A stored proposal; `storage_corrupt` (never a traceback) for one that cannot be read."""
+        values = dict(row._mapping)
+        try:
+            values["args"] = json.loads(values.pop("args_json"))
+            values["status"] = ApprovalStatus(values["status"])
+            if not isinstance(values["args"], dict):
+                raise TypeError("its arguments are not a JSON object")
+            return Approval(**values)
+        except (TypeError, ValueError, KeyError) as exc:
+            raise BriefDeskError(
+                ErrorCode.STORAGE_CORRUPT,
+                f"Approval {values.get('id')!r} of run {values.get('run_id')!r} holds a row "
+                f"this app cannot read ({exc}).",
+            ) from None
+
+
+def is_expired(approval: Approval, now: datetime) -> bool:
+    return datetime.fromisoformat(approval.expires_at) <= now
+
+
+def check_decidable(approval: Approval, now: datetime) -> None:
+    """Raise the contract's error when this proposal can no longer be decided.
+
+    Expired and superseded take precedence over already-resolved.
+    """
+    if approval.status is ApprovalStatus.EXPIRED or (
+        approval.status is ApprovalStatus.PENDING and is_expired(approval, now)
+    ):
+        raise BriefDeskError(
+            ErrorCode.APPROVAL_EXPIRED,
+            f"Approval {approval.id} expired at {approval.expires_at}; "
+            "it can no longer be decided.",
+        )
+    if approval.status is ApprovalStatus.SUPERSEDED:
+        raise BriefDeskError(
+            ErrorCode.APPROVAL_SUPERSEDED,
+            f"Approval {approval.id} was replaced by an edit; decide the newest version instead.",
+        )
+    if approval.status is not ApprovalStatus.PENDING:
+        raise BriefDeskError(
+            ErrorCode.APPROVAL_ALREADY_RESOLVED,
+            f"Approval {approval.id} is already {approval.status}"
+            + (f" by {approval.reviewer}" if approval.reviewer else "")
+            + ".",
+        )
+
+
+DECISIONS = frozenset(
+    {ApprovalStatus.APPROVED, ApprovalStatus.REJECTED, ApprovalStatus.CHANGES_REQUESTED}
+)
+"""What a person (or a rule, for approvals) may make of a pending proposal."""
+
+
+def required_note(reason: str | None) -> str:
+    """A change request's note, stripped; `invalid_arguments` when there is none."""
+    note = (reason or "").strip()
+    if not note:
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS,
+            "Requesting changes needs a note that says what to change (--reason).",
+        )
+    return note
+
+
+def decide(
+    approval: Approval,
+    status: ApprovalStatus,
+    *,
+    reviewer: str,
+    reason: str | None,
+    now_iso: str,
+    rule_id: str | None = None,
+) -> Approval:
+    if status not in DECISIONS:
+        raise ValueError(f"not a decision: {status}")
+    if status is ApprovalStatus.CHANGES_REQUESTED:
+        reason = required_note(reason)
+    return replace(
+        approval,
+        status=status,
+        reviewer=reviewer,
+        decision_reason=reason,
+        decided_at=now_iso,
+        decided_by_rule=rule_id,
+    )
+
+
+def consume(approval: Approval, now_iso: str) -> Approval:
+    if approval.status is not ApprovalStatus.APPROVED:
+        raise BriefDeskError(
+            ErrorCode.APPROVAL_ALREADY_RESOLVED, f"Approval {approval.id} is {approval.status}."
+        )
+    return replace(approval, status=ApprovalStatus.CONSUMED, consumed_at=now_iso)
+
+
+# -- a change request, as the model reads it ------------------------------------------------
+# JSON, so that the offline model reads the note back exactly (whatever its words) and a remote
+# model sees plainly that a person wrote it; the framing is ours and never the note itself.
+
+CHANGES_REQUESTED_RESULT = "changes_requested"
+
+
+def change_request_result(approval: Approval) -> str:
+    """The tool result the model receives for a call a person sent back with a note."""
+    return json.dumps(
+        {
+            "status": CHANGES_REQUESTED_RESULT,
+            "executed": False,
+            "approval_id": approval.id,
+            "reviewer_note": approval.decision_reason or "",
+            "message": (
+                f"A reviewer sent this {approval.tool} call back instead of approving it, so "
+                "nothing was done. Change the call as the reviewer's note asks and propose it "
+                "again; a person reviews the new proposal."
+            ),
+        },
+        ensure_ascii=False,
+    )
+
+
+def change_request_note(tool_output: str) -> str | None:
+    """The reviewer's note when `tool_output` is a change request (see above), else None."""
+    if CHANGES_REQUESTED_RESULT not in tool_output:
+        return None  # most results: no need to parse them
+    try:
+        data = json.loads(tool_output)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(data, dict) or data.get("status") != CHANGES_REQUESTED_RESULT:
+        return None
+    note = data.get("reviewer_note")
+    return note if isinstance(note, str) else ""

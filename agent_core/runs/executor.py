@@ -1,0 +1,241 @@
+"""Running a decided call exactly once: ledger intent, the tool body, confirmation.
+
+A side-effecting call first records its intent under an idempotency key (run, call, tool,
+canonical arguments), then runs, then is confirmed together with its `tool_result` event and
+checkpoint B. A confirmed key replays its recorded result (`executed: false`); a started but
+unconfirmed call is `outcome_unknown` and is settled by its spec's `reconcile`, never redone
+blindly. Every body runs in a worker thread (`asyncio.to_thread`): a slow fetch, a corpus walk
+or a blocked disk never holds the event loop, so polls and a cancel request are still served.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import Connection
+
+from agent_core.contract.canonical import arg_hash, idempotency_key, now_iso
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.events import EventKind
+from agent_core.contract.statuses import ApprovalStatus, SideEffectStatus, ToolOutcomeStatus
+from agent_core.review.transitions import Approval, consume
+from agent_core.runs import approval_binding
+from agent_core.runs.call_records import clip, refuse, tool_result
+from agent_core.runs.checkpointing import save_checkpoint
+from agent_core.runs.context import RunContext
+from agent_core.storage.tables import approvals as approval_rows
+from agent_core.storage.tables import ledger
+from agent_core.storage.tables.blobs import get_blob, put_blob
+from agent_core.storage.tables.timeline import append_event
+from agent_core.tools import network
+from agent_core.tools.registry import spec_for
+from agent_core.tools.specs import ToolArgs, ToolEnv, ToolResult, ToolSpec
+
+OFFLOAD_CHARS = 8_000  # larger results go to a blob; the ledger keeps the digest
+
+
+# Checks and checkpoint A of a call that ran without an SDK pause: the refusal, or None.
+Admit = Callable[[str, str, str], "str | None"]
+
+
+class ToolExecutor:
+    def __init__(self, ctx: RunContext, admit: Admit) -> None:
+        self.ctx = ctx
+        self.store = ctx.store
+        self.run_id = ctx.run_id
+        self.admit = admit
+        self._running: set[asyncio.Future[str]] = set()
+
+    def invoker(self, tool: str, *, unpaused: bool) -> Callable[[Any, str], Awaitable[str]]:
+        """The SDK's on_invoke_tool; `unpaused`: the SDK did not stop before this call."""
+
+        async def invoke(tool_ctx: Any, raw: str) -> str:
+            call_id = str(tool_ctx.tool_call_id)
+            if unpaused:
+                # On the loop, before the body's thread: parallel calls pass their checkpoint
+                # A one by one, in the order the model proposed them.
+                refusal = self.admit(tool, call_id, raw)
+                if refusal is not None:
+                    return refusal
+            running = asyncio.ensure_future(asyncio.to_thread(self.invoke, tool, call_id, raw))
+            self._running.add(running)
+            running.add_done_callback(self._running.discard)
+            return await asyncio.shield(running)  # a thread cannot be cancelled: let it finish
+
+        return invoke
+
+    async def drain(self) -> None:
+        """Wait for every tool body still running (a sibling call failed, or a budget ended
+        the run): the run must not end, and be pruned, under a call that is still writing."""
+        while self._running:
+            await asyncio.gather(*list(self._running), return_exceptions=True)
+
+    def invoke(self, tool: str, call_id: str, raw: str) -> str:
+        self.ctx.check_budgets()
+        spec = spec_for(tool)
+        args = spec.parse(raw)
+        approval: Approval | None = None
+        if spec.has_side_effect:
+            with self.store.read() as conn:
+                approval = approval_rows.latest_for_call(conn, self.run_id, call_id)
+                if approval is None or approval.status not in (
+                    ApprovalStatus.APPROVED,
+                    ApprovalStatus.CONSUMED,
+                ):
+                    return "Refused by BriefDesk: this call has no approval."
+                args = spec.validate(approval.args)  # exactly what the person approved (an edit?)
+                # Defence in depth: the row must be this call's, decided by a person, a live
+                # rule or the run's own mode, whatever the store let someone write.
+                unbound = approval_binding.refusal(
+                    conn, approval, run_id=self.run_id, call_id=call_id, tool=tool,
+                    scope=self.ctx.tool_scope(), model_raw=raw, will_run=args.to_json(),
+                )  # fmt: skip
+            if unbound is not None:
+                return self._refuse_unbound(tool, call_id, approval, unbound)
+        normalized = args.to_json()
+        key = idempotency_key(self.run_id, call_id, tool, normalized)
+        target = approval.target if approval else None
+        with self.ctx.write() as conn:
+            entry = ledger.get_entry(conn, key)
+            if entry is None:
+                ledger.start(
+                    conn,
+                    key,
+                    run_id=self.run_id,
+                    call_id=call_id,
+                    tool=tool,
+                    arg_hash=arg_hash(tool, normalized),
+                    target=target,
+                    expected_hash=spec.expected_hash(args),
+                )
+                append_event(
+                    conn,
+                    self.run_id,
+                    EventKind.TOOL_CALLED,
+                    tool=tool,
+                    data={"call_id": call_id, "args": clip(normalized)},
+                )
+            elif entry.status is not SideEffectStatus.STARTED:
+                return self._replay(conn, tool, call_id, entry)
+        env = ToolEnv(
+            store=self.store,
+            desk_store=self.ctx.desk_store,
+            holder=self.ctx.holder,
+            scope=self.ctx.tool_scope(),
+            run_id=self.run_id,
+            call_id=call_id,
+            target=target,
+            base_hash=approval.base_hash if approval else None,
+            answer=self.ctx.record.progress.answer_for(call_id),
+        )
+        try:
+            result = self._settle_or_run(spec, env, args, key, unknown=entry is not None)
+        except BriefDeskError as error:
+            if error.code == ErrorCode.RUN_OWNED_ELSEWHERE:
+                raise  # taken over while it ran: the ledger row is the new owner's to settle
+            if error.retryable:  # out of space: the run stops; `resume` settles and retries
+                self._leave_unknown(tool, call_id, key, error)
+                raise
+            with self.ctx.write() as conn:
+                ledger.finish(
+                    conn,
+                    key,
+                    SideEffectStatus.FAILED,
+                    str(ToolOutcomeStatus.ERROR),
+                    {"error": error.to_json()},
+                )
+                refuse(conn, self.run_id, call_id, tool, error, resource=target)
+                save_checkpoint(self.ctx, conn, "B", call_id, "model")
+            return f"Refused by BriefDesk ({error.code}): {error.message}"
+        self._confirm(tool, call_id, key, result, approval)
+        return result.text
+
+    def _refuse_unbound(
+        self, tool: str, call_id: str, approval: Approval, error: BriefDeskError
+    ) -> str:
+        """An approval that does not authorise its call: a `blocked` event and a refused
+        result, nothing run (the run goes on: the model reads the refusal)."""
+        with self.ctx.write() as conn:
+            refuse(conn, self.run_id, call_id, tool, error, resource=approval.target)
+            save_checkpoint(self.ctx, conn, "B", call_id, "model")
+        return f"Refused by BriefDesk ({error.code}): {error.message}"
+
+    def _leave_unknown(self, tool: str, call_id: str, key: str, error: BriefDeskError) -> None:
+        """A call stopped by a retryable error stays `started` in the ledger: its outcome is
+        unknown (the write may have landed before the failure), so `resume` settles it by the
+        target's hash before running it again, never twice."""
+        facts = {"call_id": call_id, "idempotency_key": key, "code": error.code}
+        try:
+            with self.ctx.write() as conn:
+                append_event(conn, self.run_id, EventKind.OUTCOME_UNKNOWN, tool=tool, data=facts)
+                tool_result(
+                    conn, self.run_id, tool, call_id, str(ToolOutcomeStatus.ERROR),
+                    executed=False, code=error.code, retryable=True,
+                )  # fmt: skip
+        except BriefDeskError:  # the database's own disk is full: the `started` row says it
+            pass
+
+    def _settle_or_run(
+        self, spec: ToolSpec, env: ToolEnv, args: ToolArgs, key: str, *, unknown: bool
+    ) -> ToolResult:
+        if unknown and spec.reconcile is not None:
+            # Started before a crash, never confirmed: did the effect happen?
+            facts = {"call_id": env.call_id, "idempotency_key": key}
+            with self.ctx.write() as conn:
+                append_event(
+                    conn, self.run_id, EventKind.OUTCOME_UNKNOWN, tool=spec.name, data=facts
+                )
+            settled = spec.reconcile(env, args)
+            if settled is not None:
+                with self.ctx.write() as conn:
+                    append_event(
+                        conn,
+                        self.run_id,
+                        EventKind.RECONCILED,
+                        tool=spec.name,
+                        data={**facts, "path": env.target},
+                    )
+                return settled
+        if spec.network_access:
+            return spec.body(env, args)
+        with network.socket_guard(frozenset()):
+            return spec.body(env, args)
+
+    def _confirm(
+        self,
+        tool: str,
+        call_id: str,
+        key: str,
+        result: ToolResult,
+        approval: Approval | None,
+    ) -> None:
+        record = result.to_record()
+        with self.ctx.write() as conn:
+            if len(result.text) > OFFLOAD_CHARS:
+                record["text"] = None
+                record["blob"] = put_blob(conn, result.text.encode("utf-8"), run_id=self.run_id)
+            ledger.finish(conn, key, SideEffectStatus.CONFIRMED, str(result.outcome), record)
+            summary = clip(result.summary)
+            tool_result(
+                conn, self.run_id, tool, call_id, str(result.outcome), executed=True,
+                **(summary if isinstance(summary, dict) else {}),
+            )  # fmt: skip
+            found = result.summary.get("sources_found") or []
+            read = [result.summary["source_id"]] if "source_id" in result.summary else []
+            progress = self.ctx.record.progress
+            self.ctx.record.advance(conn, next_step="model", **progress.with_sources(found, read))
+            if approval is not None and approval.status is ApprovalStatus.APPROVED:
+                approval_rows.transition(conn, approval, consume(approval, now_iso()))
+            save_checkpoint(self.ctx, conn, "B", call_id, "model", confirmed=key)
+
+    def _replay(self, conn: Connection, tool: str, call_id: str, entry: ledger.LedgerEntry) -> str:
+        record = dict(entry.result or {})
+        if entry.status is SideEffectStatus.FAILED:
+            error = record.get("error", {})
+            text = f"Refused by BriefDesk ({error.get('code')}): {error.get('message')}"
+        else:
+            text = record.get("text") or get_blob(conn, record["blob"]).decode("utf-8")
+        tool_result(conn, self.run_id, tool, call_id, entry.outcome, executed=False, replayed=True)
+        return text

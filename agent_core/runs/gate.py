@@ -1,0 +1,386 @@
+"""The gate every tool call passes before it runs: record, validate, decide.
+
+`record_model_turn` sees the model's calls as they arrive (unknown tools are refused here, so a
+deceived model's call becomes a refusal and the run goes on). `handle_pause` decides each call
+at the SDK's approval pause (checkpoint A) and returns what the run should do as data: go on,
+or stop waiting for a person. Execution is the executor's job (run/executor.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from openai.types.responses import ResponseFunctionToolCall
+from sqlalchemy import Connection, select
+
+from agent_core.contract.canonical import arg_hash, iso, now_iso, utcnow
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.events import EventKind
+from agent_core.contract.statuses import ApprovalStatus, RunStatus, ToolOutcomeStatus
+from agent_core.home import crash
+from agent_core.review.transitions import Approval, change_request_result, is_expired
+from agent_core.runs.call_records import clip, refuse, tool_result
+from agent_core.runs.checkpointing import save_checkpoint
+from agent_core.runs.context import RunContext
+from agent_core.storage.dialect_insert import insert_for
+from agent_core.storage.schema import rules as rules_table
+from agent_core.storage.schema import tool_calls
+from agent_core.storage.tables import approvals as approval_rows
+from agent_core.storage.tables import audit
+from agent_core.storage.tables import runs as run_rows
+from agent_core.storage.tables.timeline import append_event
+from agent_core.tools import network
+from agent_core.tools.policy import Decision, Verdict, decide, risk_label, rules_from_rows
+from agent_core.tools.proposal_base import keep_base
+from agent_core.tools.registry import TOOLS
+from agent_core.tools.specs import ArgsJSON, Tier, ToolSpec
+from agent_core.tools.validation import describe_resource, printable, validate_call
+
+if TYPE_CHECKING:
+    from agents import RunState
+    from agents.items import ModelResponse
+
+    from agent_core.runs.model_bounds import ScreenedTurn
+
+LISTED_CALLS = 100
+
+
+@dataclass(frozen=True)
+class PauseOutcome:
+    """What the driver does after a pause: continue (None) or stop with this status."""
+
+    stop_status: RunStatus | None = None
+
+
+class ToolGate:
+    def __init__(self, ctx: RunContext) -> None:
+        self.ctx = ctx
+        self.store = ctx.store
+        self.run_id = ctx.run_id
+
+    # -- model turns ----------------------------------------------------------------------
+
+    def record_model_turn(
+        self, response: ModelResponse, screened: ScreenedTurn | None = None
+    ) -> None:
+        calls = [o for o in response.output if isinstance(o, ResponseFunctionToolCall)]
+        texts = [
+            part.text
+            for o in response.output
+            if getattr(o, "type", None) == "message"
+            for part in getattr(o, "content", [])
+            if hasattr(part, "text")
+        ]
+        progress = self.ctx.record.progress
+        with self.ctx.write() as conn:
+            turn = progress.turns + 1
+            proposed = progress.tool_calls
+            fresh: list[ResponseFunctionToolCall] = []
+            # A refused turn's calls get no row: none runs, none counts against the budget.
+            for call in [] if screened is not None and screened.refused else calls:
+                inserted = conn.execute(
+                    insert_for(conn, tool_calls)
+                    .values(
+                        run_id=self.run_id,
+                        call_id=call.call_id,
+                        idx=proposed + len(fresh) + 1,
+                        turn=turn,
+                        tool=call.name,
+                        raw_args=call.arguments,
+                        created_at=now_iso(),
+                    )
+                    .on_conflict_do_nothing()
+                ).rowcount
+                if inserted:
+                    fresh.append(call)
+            self.ctx.record.advance(
+                conn,
+                turns=turn,
+                tool_calls=proposed + len(fresh),
+                tokens=progress.tokens + _tokens_of(response),
+                next_step="tools" if calls else "answer",
+            )
+            append_event(
+                conn,
+                self.run_id,
+                EventKind.MODEL_TURN,
+                data={
+                    "turn": turn,
+                    # Model text: bounded (a refused turn may name thousands of calls).
+                    "calls": [printable(c.name, 80) for c in calls[:LISTED_CALLS]],
+                    "text": clip(" ".join(texts), 500) if texts else None,
+                },
+            )
+            if screened is not None:
+                screened.record(conn, self.run_id, turn)
+            for call in fresh:
+                if call.name not in TOOLS:
+                    error = BriefDeskError(
+                        ErrorCode.UNKNOWN_TOOL, f"There is no tool named {call.name[:80]!r}."
+                    )
+                    name = printable(call.name, 80)
+                    refuse(conn, self.run_id, call.call_id, name, error, resource=name)
+
+    # -- the pause ------------------------------------------------------------------------
+
+    def handle_pause(self, state: RunState[Any]) -> PauseOutcome:
+        self.ctx.record.reload()
+        self.ctx.check_budgets()  # a cancel request or the wall-time budget ends it here
+        stop: RunStatus | None = None
+        for item in state.get_interruptions():
+            raw_item: Any = item.raw_item
+            call_id = str(getattr(raw_item, "call_id", None) or raw_item.get("call_id"))
+            tool = str(item.tool_name)
+            raw = str(getattr(raw_item, "arguments", None) or "{}")
+            verdict = self._decide_one(state, item, call_id, tool, raw)
+            if verdict is RunStatus.EXPIRED or (verdict is not None and stop is None):
+                stop = verdict
+        return PauseOutcome(stop)
+
+    def admit_unpaused(self, tool: str, call_id: str, raw: str) -> str | None:
+        """A read the SDK runs without a pause (ToolSpec.runs_without_pause): the checks of a
+        pause, then checkpoint A. Returns the refusal the model is told, or None to run it."""
+        self.ctx.check_budgets()
+        row, index = self._call_row(call_id)
+        if row is not None and row.decision == "deny":
+            return f"Refused by BriefDesk ({row.code})."
+        spec = TOOLS[tool]
+        try:
+            self._validate(spec, raw)
+        except BriefDeskError as error:
+            return self._refuse(tool, call_id, raw, error)
+        with self.ctx.write() as conn:
+            save_checkpoint(self.ctx, conn, "A", call_id, f"run {tool}")
+        crash.before_tool(index)
+        return None
+
+    def _refuse(self, tool: str, call_id: str, raw: str, error: BriefDeskError) -> str:
+        """Record a refused call (blocked, its result, an audit row); returns what the model
+        is told."""
+        facts = self.ctx.facts
+        resource = describe_resource(tool, raw, corpus=facts.corpus, artifacts=facts.artifacts)
+        with self.ctx.write() as conn:
+            refuse(conn, self.run_id, call_id, tool, error, resource=resource)
+        return f"Refused by BriefDesk ({error.code}): {error.message}"
+
+    def _call_row(self, call_id: str) -> tuple[Any, int]:
+        """The call's row and its index in the run, refused past the tool-call budget."""
+        with self.store.read() as conn:
+            row = conn.execute(
+                select(tool_calls).where(
+                    tool_calls.c.run_id == self.run_id, tool_calls.c.call_id == call_id
+                )
+            ).first()
+        index = int(row.idx) if row is not None else 0
+        budget = self.ctx.facts.limits.max_tool_calls
+        if index > budget:
+            raise BriefDeskError(
+                ErrorCode.BUDGET_EXCEEDED,
+                f"The run used its {budget} tool calls (call {index} refused).",
+            )
+        return row, index
+
+    def _decide_one(
+        self, state: Any, item: Any, call_id: str, tool: str, raw: str
+    ) -> RunStatus | None:
+        row, index = self._call_row(call_id)
+        if row is not None and row.decision == "deny":
+            state.reject(item, rejection_message=f"Refused by BriefDesk ({row.code}).")
+            return None
+        spec = TOOLS[tool]
+        try:
+            args, target = self._validate(spec, raw)
+            if spec.has_side_effect:
+                self._refuse_if_rejected_before(spec, args, call_id)
+        except BriefDeskError as error:
+            state.reject(item, rejection_message=self._refuse(tool, call_id, raw, error))
+            return None
+        if spec.tier is Tier.INTERACTION:
+            return self._question(state, item, call_id, args, index)
+        with self.store.read() as conn:
+            rules = rules_from_rows(list(conn.execute(select(rules_table))))
+            revision = approval_rows.next_revision(conn, self.run_id)  # > 1: a person decides
+        decision = decide(
+            spec.tier, tool, mode=self.ctx.mode, target=target, run_id=self.run_id, rules=rules,
+            revision=revision,
+        )  # fmt: skip
+        if spec.has_side_effect:
+            return self._gated(state, item, call_id, spec, args, target, decision, index)
+        self._approve(state, item, call_id, tool, index)
+        return None
+
+    def _validate(self, spec: ToolSpec, raw: str) -> tuple[ArgsJSON, str | None]:
+        used = None
+        if spec.network_access:
+            with self.store.read() as conn:
+                used = network.calls_used(conn, self.run_id)
+        return validate_call(spec.name, raw, self.ctx.tool_scope(network_calls_used=used))
+
+    def _refuse_if_rejected_before(self, spec: ToolSpec, args: ArgsJSON, call_id: str) -> None:
+        with self.store.read() as conn:
+            earlier = approval_rows.rejected_in_thread(
+                conn, self.ctx.facts.thread_id, arg_hash(spec.name, args)
+            )
+        if earlier is not None and earlier.call_id != call_id:
+            raise BriefDeskError(
+                ErrorCode.PREVIOUSLY_REJECTED,
+                f"A reviewer already rejected this exact {spec.name} in this thread "
+                f"({earlier.id}).",
+            )
+
+    def _approve(self, state: Any, item: Any, call_id: str, tool: str, index: int) -> None:
+        with self.ctx.write() as conn:
+            save_checkpoint(self.ctx, conn, "A", call_id, f"run {tool}")
+        crash.before_tool(index)
+        state.approve(item)
+
+    def _question(
+        self, state: Any, item: Any, call_id: str, args: ArgsJSON, index: int
+    ) -> RunStatus | None:
+        if self.ctx.record.progress.answer_for(call_id) is not None:
+            self._approve(state, item, call_id, "ask_question", index)
+            return None
+        question = str(args["question"])
+        with self.ctx.write() as conn:
+            row = run_rows.get_run_row(conn, self.run_id)
+            if row.question_pending != question:
+                run_rows.update_run(conn, self.run_id, question_pending=question)
+                self.ctx.record.advance(conn, waiting_call=call_id, next_step="wait for an answer")
+                append_event(
+                    conn,
+                    self.run_id,
+                    EventKind.QUESTION_ASKED,
+                    tool="ask_question",
+                    data={"call_id": call_id, "question": question},
+                )
+                save_checkpoint(self.ctx, conn, "A", call_id, "wait for an answer")
+        return RunStatus.WAITING_INPUT
+
+    def _gated(
+        self,
+        state: Any,
+        item: Any,
+        call_id: str,
+        spec: ToolSpec,
+        args: ArgsJSON,
+        target: str | None,
+        decision: Decision,
+        index: int,
+    ) -> RunStatus | None:
+        tool = spec.name
+        with self.ctx.write() as conn:
+            approval = approval_rows.latest_for_call(conn, self.run_id, call_id)
+            if approval is None:
+                approval = self._propose(conn, call_id, spec, args, target, decision)
+                if approval.status is ApprovalStatus.PENDING:
+                    save_checkpoint(self.ctx, conn, "A", call_id, f"wait for approval of {tool}")
+                    return RunStatus.WAITING_APPROVAL
+            if approval.status is ApprovalStatus.PENDING:
+                if is_expired(approval, utcnow()):
+                    expired = approval_rows.transition(
+                        conn,
+                        approval,
+                        replace(approval, status=ApprovalStatus.EXPIRED, decided_at=now_iso()),
+                    )
+                    approval_rows.append_approval_event(
+                        conn, expired, EventKind.APPROVAL_DECIDED, reviewer=None
+                    )
+                    return RunStatus.EXPIRED
+                return RunStatus.WAITING_APPROVAL
+            if approval.status is ApprovalStatus.EXPIRED:
+                return RunStatus.EXPIRED
+            if approval.status is ApprovalStatus.REJECTED:
+                self.ctx.record.advance(conn, rejected=True)
+            if approval.status is ApprovalStatus.CHANGES_REQUESTED:
+                # Not executed, not a rejection: the model reads the note and may propose again.
+                tool_result(
+                    conn, self.run_id, tool, call_id, str(ToolOutcomeStatus.ERROR),
+                    executed=False, approval_id=approval.id, changes_requested=True,
+                )  # fmt: skip
+                self.ctx.record.advance(conn, next_step=f"revise {tool}")
+        if approval.status is ApprovalStatus.CHANGES_REQUESTED:
+            state.reject(item, rejection_message=change_request_result(approval))
+            return None
+        if approval.status is ApprovalStatus.REJECTED:
+            reason = f" Reason: {approval.decision_reason}" if approval.decision_reason else ""
+            state.reject(
+                item,
+                rejection_message=(
+                    f"The reviewer rejected {tool} (approval {approval.id}); nothing was "
+                    f"written.{reason} Do not propose another write."
+                ),
+            )
+            return None
+        self._approve(state, item, call_id, tool, index)
+        return None
+
+    def _propose(
+        self,
+        conn: Connection,
+        call_id: str,
+        spec: ToolSpec,
+        args: ArgsJSON,
+        target: str | None,
+        decision: Decision,
+    ) -> Approval:
+        now = utcnow()
+        ttl = self.ctx.facts.limits.approval_ttl
+        auto = decision.verdict is Verdict.ALLOW
+        base_hash = spec.base_hash(target)
+        approval = Approval(
+            id=approval_rows.new_approval_id(),
+            run_id=self.run_id,
+            thread_id=self.ctx.facts.thread_id,
+            call_id=call_id,
+            tool=spec.name,
+            args=dict(args),
+            target=target,
+            base_hash=base_hash,
+            risk=risk_label(spec.tier),
+            reason=decision.reason,
+            arg_hash=arg_hash(spec.name, args),
+            state_version=self.ctx.record.progress.state_version,
+            version=1,
+            status=ApprovalStatus.APPROVED if auto else ApprovalStatus.PENDING,
+            created_at=iso(now) or "",
+            expires_at=iso(now + timedelta(seconds=ttl)) or "",
+            reviewer=decision.principal if auto else None,
+            decided_at=iso(now) if auto else None,
+            decided_by_rule=decision.rule_id or (decision.principal if auto else None),
+            desk=self.ctx.desk,  # the run's desk
+            # What it replaces, for reviewers whose machine does not have the file.
+            base_digest=keep_base(conn, spec, target, base_hash, run_id=self.run_id),
+        )
+        approval_rows.insert_approval(conn, approval)
+        approval_rows.append_approval_event(
+            conn, approval, EventKind.APPROVAL_REQUESTED, reviewer=approval.reviewer, target=target
+        )
+        if auto:
+            approval_rows.append_approval_event(
+                conn, approval, EventKind.APPROVAL_DECIDED, reviewer=approval.reviewer,
+                rule=decision.rule_id,
+            )  # fmt: skip
+            audit.record(
+                conn,
+                entry="decision",
+                principal=decision.principal,
+                run_id=self.run_id,
+                tool=spec.name,
+                arg_hash=approval.arg_hash,
+                resource=target,
+                rule_id=decision.rule_id,
+                decision="approved",
+                detail=decision.reason,
+            )
+        self.ctx.record.advance(
+            conn,
+            next_step=f"run {spec.name}" if auto else f"wait for approval of {spec.name}",
+        )
+        return approval
+
+
+def _tokens_of(response: ModelResponse) -> int:
+    usage = getattr(response, "usage", None)
+    return int(getattr(usage, "total_tokens", 0) or 0)

@@ -1,0 +1,76 @@
+"""The owning process's copy of one run: its progress (cached: only the owner writes it), its
+limits and folders. Status changes go through run/lifecycle.py, never through here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from agent_core.runs.progress import RunLimits, RunProgress
+from agent_core.storage.engine import Store
+from agent_core.storage.schema import runs
+from agent_core.storage.tables import runs as run_rows
+
+
+@dataclass(frozen=True)
+class RunFacts:
+    """What does not change while a run lives: its folders, mode, model and limits."""
+
+    run_id: str
+    thread_id: str
+    question: str
+    model: str
+    mode: str
+    corpus: Path
+    artifacts: Path
+    limits: RunLimits
+    desk: str | None = None
+    """The desk the run belonged to when loaded (None: a row from before desks)."""
+
+    @staticmethod
+    def of(row: Any) -> RunFacts:
+        return RunFacts(
+            run_id=row.run_id,
+            thread_id=row.thread_id,
+            question=row.question,
+            model=row.model,
+            mode=row.mode,
+            corpus=Path(row.corpus_dir),
+            artifacts=Path(row.artifacts_dir),
+            limits=RunLimits.loads(row.limits_json),
+            desk=row.desk,
+        )
+
+
+class RunRecord:
+    """Only the owner of a running run writes its progress, so it is cached here."""
+
+    def __init__(self, store: Store, run_id: str) -> None:
+        self.store = store
+        self.run_id = run_id
+        with store.read() as conn:
+            row = run_rows.get_run_row(conn, run_id)
+        self.facts = RunFacts.of(row)
+        self.progress = RunProgress.loads(row.state_json).checked()  # budgets compare these
+
+    def cancel_requested(self) -> bool:
+        with self.store.read() as conn:
+            value = conn.execute(
+                select(runs.c.cancel_requested).where(runs.c.run_id == self.run_id)
+            ).scalar()
+        return bool(value)
+
+    def advance(self, conn: Connection, **changes: Any) -> RunProgress:
+        """Write the next version of the progress in the caller's transaction."""
+        self.progress = self.progress.advance(**changes)
+        run_rows.update_run(conn, self.run_id, state_json=self.progress.dumps())
+        return self.progress
+
+    def reload(self) -> None:
+        """Someone else (an `answer`) may have written while the run was waiting."""
+        with self.store.read() as conn:
+            row = run_rows.get_run_row(conn, self.run_id)
+            self.progress = RunProgress.loads(row.state_json).checked()

@@ -1,0 +1,163 @@
+"""Persistence of approval proposals. Transitions are conditional updates: first writer wins."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select, update
+
+from agent_core.contract.canonical import now_iso, utcnow
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.statuses import ApprovalStatus
+from agent_core.review.transitions import Approval, check_decidable
+from agent_core.storage.schema import approvals
+from agent_core.storage.tables.timeline import append_event
+
+
+def new_approval_id() -> str:
+    return "ap-" + uuid.uuid4().hex[:12]
+
+
+def insert_approval(conn: Connection, approval: Approval) -> None:
+    values = {k: v for k, v in approval.__dict__.items() if k != "args"}
+    values["args_json"] = json.dumps(approval.args, ensure_ascii=False, sort_keys=True)
+    values["status"] = str(approval.status)
+    conn.execute(insert(approvals).values(**values))
+
+
+def get_approval(conn: Connection, approval_id: str) -> Approval:
+    row = conn.execute(select(approvals).where(approvals.c.id == approval_id)).first()
+    if row is None:
+        raise BriefDeskError(ErrorCode.NOT_FOUND, f"No approval {approval_id!r} in this home.")
+    return Approval.from_row(row)
+
+
+def list_approvals(
+    conn: Connection, *, status: str | None = None, run_id: str | None = None
+) -> list[Approval]:
+    query = select(approvals).order_by(approvals.c.created_at, approvals.c.version)
+    if status:
+        query = query.where(approvals.c.status == status)
+    if run_id:
+        query = query.where(approvals.c.run_id == run_id)
+    return [Approval.from_row(r) for r in conn.execute(query)]
+
+
+def pending_by_run(conn: Connection, run_ids: list[str] | None = None) -> dict[str, list[Approval]]:
+    """Pending proposals grouped by run, in one query (of the given runs, or of all)."""
+    query = (
+        select(approvals)
+        .where(approvals.c.status == str(ApprovalStatus.PENDING))
+        .order_by(approvals.c.created_at, approvals.c.version)
+    )
+    if run_ids is not None:
+        query = query.where(approvals.c.run_id.in_(run_ids))
+    grouped: dict[str, list[Approval]] = {}
+    for row in conn.execute(query):
+        grouped.setdefault(row.run_id, []).append(Approval.from_row(row))
+    return grouped
+
+
+def latest_for_call(conn: Connection, run_id: str, call_id: str) -> Approval | None:
+    row = conn.execute(
+        select(approvals)
+        .where(approvals.c.run_id == run_id, approvals.c.call_id == call_id)
+        .order_by(approvals.c.version.desc())
+        .limit(1)
+    ).first()
+    return None if row is None else Approval.from_row(row)
+
+
+def rejected_in_thread(conn: Connection, thread_id: str, arg_hash: str) -> Approval | None:
+    row = conn.execute(
+        select(approvals)
+        .where(
+            approvals.c.thread_id == thread_id,
+            approvals.c.arg_hash == arg_hash,
+            approvals.c.status == str(ApprovalStatus.REJECTED),
+        )
+        .limit(1)
+    ).first()
+    return None if row is None else Approval.from_row(row)
+
+
+def next_revision(conn: Connection, run_id: str) -> int:
+    """The contract's `revision` of the run's next proposal: n+1 after n requests for changes."""
+    requested = conn.execute(
+        select(func.count())
+        .select_from(approvals)
+        .where(
+            approvals.c.run_id == run_id,
+            approvals.c.status == str(ApprovalStatus.CHANGES_REQUESTED),
+        )
+    ).scalar_one()
+    return int(requested) + 1
+
+
+def transition(conn: Connection, before: Approval, after: Approval) -> Approval:
+    """Write `after` only if the row is still exactly `before` (status and version)."""
+    changes: dict[str, Any] = {
+        "status": str(after.status),
+        "reviewer": after.reviewer,
+        "decision_reason": after.decision_reason,
+        "decided_at": after.decided_at,
+        "decided_by_rule": after.decided_by_rule,
+        "consumed_at": after.consumed_at,
+    }
+    result = conn.execute(
+        update(approvals)
+        .where(
+            approvals.c.id == before.id,
+            approvals.c.status == str(before.status),
+            approvals.c.version == before.version,
+        )
+        .values(**changes)
+    )
+    if result.rowcount != 1:
+        # Someone else won the race: answer with what they left.
+        check_decidable(get_approval(conn, before.id), utcnow())
+        raise BriefDeskError(
+            ErrorCode.APPROVAL_ALREADY_RESOLVED, f"Approval {before.id} was decided elsewhere."
+        )
+    return after
+
+
+def expire_due(conn: Connection) -> list[Approval]:
+    """Mark every pending proposal past its expiry as expired; returns those changed."""
+    now = now_iso()
+    rows = conn.execute(
+        select(approvals).where(
+            approvals.c.status == str(ApprovalStatus.PENDING), approvals.c.expires_at <= now
+        )
+    ).all()
+    changed = []
+    for row in rows:
+        result = conn.execute(
+            update(approvals)
+            .where(approvals.c.id == row.id, approvals.c.status == str(ApprovalStatus.PENDING))
+            .values(status=str(ApprovalStatus.EXPIRED), decided_at=now)
+        )
+        if result.rowcount == 1:
+            changed.append(get_approval(conn, row.id))
+    return changed
+
+
+def append_approval_event(
+    conn: Connection,
+    approval: Approval,
+    kind: str,
+    *,
+    reviewer: str | None,
+    status: str | None = None,
+    **extra: Any,
+) -> None:
+    """The contract's approval event (approval_id, status, reviewer), in the caller's write."""
+    data = {
+        "approval_id": approval.id,
+        "status": status or str(approval.status),
+        "reviewer": reviewer,
+        **extra,
+    }
+    append_event(conn, approval.run_id, kind, tool=approval.tool, data=data)

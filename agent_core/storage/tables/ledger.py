@@ -1,0 +1,99 @@
+"""The side-effect ledger: intent before the effect, confirmation after, keyed for idempotency."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, insert, select, update
+
+from agent_core.contract.canonical import now_iso
+from agent_core.contract.statuses import SideEffectStatus
+from agent_core.storage.schema import ledger
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    idempotency_key: str
+    run_id: str
+    call_id: str
+    tool: str
+    arg_hash: str
+    status: SideEffectStatus
+    target: str | None
+    expected_hash: str | None
+    outcome: str | None
+    result: dict[str, Any] | None
+    confirmed_at: str | None
+
+
+def _entry(row: Any) -> LedgerEntry:
+    return LedgerEntry(
+        idempotency_key=row.idempotency_key,
+        run_id=row.run_id,
+        call_id=row.call_id,
+        tool=row.tool,
+        arg_hash=row.arg_hash,
+        status=SideEffectStatus(row.status),
+        target=row.target,
+        expected_hash=row.expected_hash,
+        outcome=row.outcome,
+        result=None if row.result_json is None else json.loads(row.result_json),
+        confirmed_at=row.confirmed_at,
+    )
+
+
+def get_entry(conn: Connection, key: str) -> LedgerEntry | None:
+    row = conn.execute(select(ledger).where(ledger.c.idempotency_key == key)).first()
+    return None if row is None else _entry(row)
+
+
+def confirmed_keys(conn: Connection, run_id: str) -> list[str]:
+    rows = conn.execute(
+        select(ledger.c.idempotency_key)
+        .where(ledger.c.run_id == run_id, ledger.c.status == SideEffectStatus.CONFIRMED)
+        .order_by(ledger.c.confirmed_at)
+    )
+    return [r[0] for r in rows]
+
+
+def start(
+    conn: Connection,
+    key: str,
+    *,
+    run_id: str,
+    call_id: str,
+    tool: str,
+    arg_hash: str,
+    target: str | None = None,
+    expected_hash: str | None = None,
+) -> None:
+    conn.execute(
+        insert(ledger).values(
+            idempotency_key=key,
+            run_id=run_id,
+            call_id=call_id,
+            tool=tool,
+            arg_hash=arg_hash,
+            status=SideEffectStatus.STARTED,
+            target=target,
+            expected_hash=expected_hash,
+            started_at=now_iso(),
+        )
+    )
+
+
+def finish(
+    conn: Connection, key: str, status: SideEffectStatus, outcome: str, result: dict[str, Any]
+) -> None:
+    conn.execute(
+        update(ledger)
+        .where(ledger.c.idempotency_key == key)
+        .values(
+            status=status,
+            outcome=outcome,
+            result_json=json.dumps(result, ensure_ascii=False),
+            confirmed_at=now_iso(),
+        )
+    )
