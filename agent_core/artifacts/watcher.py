@@ -66,10 +66,10 @@ from sqlalchemy import ColumnElement, Connection, func, select, true
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from agent_core.contract.canonical import now_iso
 from agent_core.contract.events import Event, EventKind
 from agent_core.contract.statuses import TERMINAL_RUN_STATUSES, RunStatus, SideEffectStatus
 from agent_core.home import crash
+from agent_core.home.clock import now_iso
 from agent_core.home.mounts import pseudo_mount_points, system_folder_reason
 from agent_core.storage.dialect_insert import insert_for
 from agent_core.storage.engine import Store

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, overload
 
 
 def canonical_json(value: Any) -> str:
@@ -27,13 +27,9 @@ def idempotency_key(run_id: str, call_id: str, tool: str, args: dict[str, Any]) 
     return sha256_hex("\n".join([run_id, call_id, tool, canonical_json(args)]))
 
 
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
+@overload
+def iso(dt: datetime) -> str: ...
+@overload
+def iso(dt: None) -> None: ...
 def iso(dt: datetime | None) -> str | None:
     return None if dt is None else dt.astimezone(UTC).isoformat(timespec="milliseconds")
-
-
-def now_iso() -> str:
-    return iso(utcnow())  # type: ignore[return-value]

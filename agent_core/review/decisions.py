@@ -15,12 +15,13 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select
 
-from agent_core.contract.canonical import arg_hash, now_iso, utcnow
+from agent_core.contract.canonical import arg_hash
 from agent_core.contract.errors import BriefDeskError, ErrorCode, ErrorJSON
 from agent_core.contract.events import EventKind
 from agent_core.contract.json_input import object_argument
 from agent_core.contract.statuses import ApprovalStatus, RunStatus
 from agent_core.contract.views import ApprovalView, DamagedRunView, RuleView, RunView
+from agent_core.home.clock import now_iso, utcnow
 from agent_core.home.preferences import Settings
 from agent_core.review.transitions import (
     Approval,

@@ -8,8 +8,8 @@ from functools import lru_cache
 from sqlalchemy import Connection
 
 from agent_core import RUNTIME_VERSION
-from agent_core.contract.canonical import now_iso
 from agent_core.contract.events import EventKind
+from agent_core.home.clock import now_iso
 from agent_core.runs.context import RunContext
 from agent_core.runs.progress import RunLimits
 from agent_core.storage.tables.checkpoints import insert_checkpoint, save_state_string, state_digest

@@ -16,10 +16,11 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from agent_core.contract.canonical import arg_hash, idempotency_key, now_iso
+from agent_core.contract.canonical import arg_hash, idempotency_key
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus, SideEffectStatus, ToolOutcomeStatus
+from agent_core.home.clock import now_iso
 from agent_core.review.transitions import Approval, consume
 from agent_core.runs import approval_binding
 from agent_core.runs.call_records import clip, refuse, tool_result

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 from openai.types.responses import ResponseFunctionToolCall
 from sqlalchemy import Connection, select
 
-from agent_core.contract.canonical import arg_hash, iso, now_iso, utcnow
+from agent_core.contract.canonical import arg_hash, iso
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus, RunStatus, ToolOutcomeStatus
 from agent_core.home import crash
+from agent_core.home.clock import now_iso, utcnow
 from agent_core.review.transitions import Approval, change_request_result, is_expired
 from agent_core.runs.call_records import clip, refuse, tool_result
 from agent_core.runs.checkpointing import save_checkpoint

@@ -23,11 +23,11 @@ from sqlalchemy import Connection, delete, func, select, update
 from sqlalchemy.engine import Row
 
 from agent_core import RUNTIME_VERSION
-from agent_core.contract.canonical import now_iso
 from agent_core.contract.errors import BriefDeskError, ErrorCode, ErrorJSON
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus, RunStatus
 from agent_core.contract.views import OwnerView
+from agent_core.home.clock import now_iso
 from agent_core.runs.progress import RunProgress
 from agent_core.storage.schema import audit as audit_table
 from agent_core.storage.schema import checkpoints, events, runs

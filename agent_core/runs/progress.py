@@ -11,9 +11,9 @@ import json
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from agent_core.contract.canonical import now_iso
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.home import limits
+from agent_core.home.clock import now_iso
 
 
 @dataclass(frozen=True)

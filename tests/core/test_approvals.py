@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from agent_core.contract.canonical import utcnow
 from agent_core.contract.errors import BriefDeskError
 from agent_core.contract.statuses import ApprovalStatus
+from agent_core.home.clock import utcnow
 from agent_core.review.transitions import Approval, check_decidable, consume, decide
 from agent_core.storage.schema import approvals, audit, ledger
 

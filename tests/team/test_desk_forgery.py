@@ -26,7 +26,8 @@ import psycopg
 import pytest
 from psycopg.rows import dict_row
 
-from agent_core.contract.canonical import arg_hash, utcnow
+from agent_core.contract.canonical import arg_hash
+from agent_core.home.clock import utcnow
 from tests.support.cli import CliResult
 from tests.team.desk_support import wait_until
 from tests.team.test_grants import Login, Team

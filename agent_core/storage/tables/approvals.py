@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
 
-from agent_core.contract.canonical import now_iso, utcnow
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.statuses import ApprovalStatus
+from agent_core.home.clock import now_iso, utcnow
 from agent_core.review.transitions import Approval, check_decidable
 from agent_core.storage.schema import approvals
 from agent_core.storage.tables.timeline import append_event

@@ -6,8 +6,8 @@ from typing import cast
 
 from sqlalchemy import Connection, insert, select
 
-from agent_core.contract.canonical import now_iso
 from agent_core.contract.views import AuditEntryView
+from agent_core.home.clock import now_iso
 from agent_core.home.secrets import REDACTOR
 from agent_core.storage.schema import audit
 

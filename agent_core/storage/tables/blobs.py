@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
-from agent_core.contract.canonical import now_iso, sha256_hex
+from agent_core.contract.canonical import sha256_hex
 from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.home.clock import now_iso
 from agent_core.storage.prepared import Prepared
 from agent_core.storage.schema import approvals, blobs, checkpoints, ledger, runs
 

@@ -19,7 +19,8 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, exists, func, insert, select
 
-from agent_core.contract.canonical import now_iso, sha256_hex
+from agent_core.contract.canonical import sha256_hex
+from agent_core.home.clock import now_iso
 from agent_core.home.door import mask_json_text
 from agent_core.storage.engine import Store
 from agent_core.storage.prepared import Prepared

@@ -22,9 +22,9 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, text, update
 
-from agent_core.contract.canonical import now_iso
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.views import GrantView
+from agent_core.home.clock import now_iso
 from agent_core.storage.location import StoreKind
 from agent_core.storage.schema import grants
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
-from agent_core.contract.canonical import now_iso
 from agent_core.contract.statuses import SideEffectStatus
+from agent_core.home.clock import now_iso
 from agent_core.storage.schema import ledger
 
 

@@ -17,7 +17,8 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, text
 
-from agent_core.contract.canonical import iso, now_iso, utcnow
+from agent_core.contract.canonical import iso
+from agent_core.home.clock import now_iso, utcnow
 from agent_core.storage.schema import memories
 
 POLICY_VERSION = 1

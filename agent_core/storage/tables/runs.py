@@ -7,9 +7,9 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
-from agent_core.contract.canonical import now_iso
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.statuses import RunStatus
+from agent_core.home.clock import now_iso
 from agent_core.storage.owner import Owner
 from agent_core.storage.schema import runs
 from agent_core.storage.team.leases import Leases

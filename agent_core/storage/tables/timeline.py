@@ -7,9 +7,9 @@ from typing import Any
 
 from sqlalchemy import Connection, func, insert, select
 
-from agent_core.contract.canonical import now_iso
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import Event
+from agent_core.home.clock import now_iso
 from agent_core.home.secrets import REDACTOR
 from agent_core.storage.engine import NEW_EVENTS
 from agent_core.storage.prepared import Prepared
