@@ -14,9 +14,10 @@ from enum import StrEnum
 from pathlib import Path
 
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError
 
-from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.errors import BriefDeskError
+from agent_core.home.db_url import db_key_name as key_name_of
+from agent_core.home.db_url import parse_postgres_url
 
 DB_ENV = "BRIEFDESK_DB"
 PG_DRIVER = "postgresql+psycopg"
@@ -66,47 +67,13 @@ def sqlite_location(db_path: Path) -> StoreLocation:
 def parse_db_url(raw: str) -> StoreLocation:
     """A PostgreSQL URL (`postgresql://` or `postgresql+psycopg://`) or `invalid_arguments`."""
     text = (raw or "").strip()
-    try:
-        url = make_url(text)
-    except (ArgumentError, ValueError):  # ValueError: a port that is no number ("[::1:1")
-        url = None
-    if (
-        url is None
-        or not 0 < (5432 if url.port is None else url.port) < 65536  # libpq: later, less clear
-        or url.get_backend_name() != "postgresql"
-        or url.get_driver_name()
-        not in (
-            "psycopg",
-            "psycopg2",  # SQLAlchemy's default driver name for a bare postgresql:// URL
-        )
-    ):
-        raise BriefDeskError(
-            ErrorCode.INVALID_ARGUMENTS,
-            f"{_shown_raw(text)!r} is not a PostgreSQL URL. Give one such as "
-            "postgresql://briefdesk@db.example.org:5432/briefdesk, or leave --db out to use "
-            "the SQLite file in the home.",
-        )
-    if not url.database:
-        raise BriefDeskError(
-            ErrorCode.INVALID_ARGUMENTS,
-            f"{_shown_raw(text)!r} names no database: add /DBNAME at its end.",
-        )
-    return StoreLocation(StoreKind.POSTGRESQL, url.set(drivername=PG_DRIVER))
-
-
-def _shown_raw(text: str) -> str:
-    """A URL that failed to parse, with anything between '://' and '@' hidden."""
-    head, sep, rest = text.partition("://")
-    if sep and "@" in rest:
-        return f"{head}://***@{rest.split('@', 1)[1]}"
-    return text
+    parse_postgres_url(text)  # checked as text below storage, for the preferences too
+    return StoreLocation(StoreKind.POSTGRESQL, make_url(text).set(drivername=PG_DRIVER))
 
 
 def db_key_name(url: URL) -> str:
     """`db.USER.HOST.PORT.DB`: a keyring name (letters, digits, '.', '_', '-') per login."""
-    parts = [url.username or "", url.host or "localhost", str(url.port or 5432), url.database or ""]
-    safe = ["".join(c if c.isalnum() or c in "_-" else "_" for c in p) for p in parts]
-    return ("db." + ".".join(safe))[:64]
+    return key_name_of(url.username, url.host, url.port, url.database or "")
 
 
 def chosen_db_url(explicit: str | None, stored: str | None) -> str | None:

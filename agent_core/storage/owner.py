@@ -24,7 +24,7 @@ def process_create_time(pid: int) -> float | None:
     """
     try:
         proc = psutil.Process(pid)
-        started = proc.create_time()
+        started = float(proc.create_time())
         try:
             if proc.status() == psutil.STATUS_ZOMBIE:
                 return None  # exited, only waiting for its parent to reap it

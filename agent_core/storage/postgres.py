@@ -16,15 +16,16 @@ the host and what to check. A connection the server dropped is never handed out 
 
 from __future__ import annotations
 
-import os
-from typing import Any
+import select
+from collections.abc import Mapping
+from pathlib import Path
 
 from sqlalchemy import Connection, Engine, create_engine, event
-from sqlalchemy.exc import DBAPIError, DisconnectionError
-from sqlalchemy.pool import ConnectionPoolEntry, QueuePool
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import QueuePool
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
-from agent_core.storage import engine as sqlite_engine
+from agent_core.storage import store
 from agent_core.storage.location import StoreLocation
 from agent_core.storage.team import changes
 
@@ -35,7 +36,7 @@ CONNECT_TIMEOUT_S = 5
 IDLE_IN_TRANSACTION_MS = 15_000
 
 
-def connect_args() -> dict[str, Any]:
+def connect_args() -> dict[str, str | int]:
     """libpq options: answer fast when the server is away, notice a dead connection, and wait
     for a lock as long as SQLite's busy timeout before `storage_locked`."""
     return {
@@ -47,7 +48,7 @@ def connect_args() -> dict[str, Any]:
         "application_name": "briefdesk",
         # A desk frozen or cut off mid-transaction would hold the team's writer lock: the
         # server ends such a session after IDLE_IN_TRANSACTION_MS (ours last milliseconds).
-        "options": f"-c lock_timeout={sqlite_engine.BUSY_TIMEOUT_MS} "
+        "options": f"-c lock_timeout={store.BUSY_TIMEOUT_MS} "
         f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}",
     }
 
@@ -69,31 +70,23 @@ def make_engine(location: StoreLocation, *, writer: bool) -> Engine:
         isolation_level="READ COMMITTED" if writer else "REPEATABLE READ",
     )
 
-    @event.listens_for(engine, "connect")
-    def _on_connect(_dbapi_conn: Any, record: ConnectionPoolEntry) -> None:
-        record.info["pid"] = os.getpid()
-
-    @event.listens_for(engine, "checkout")
-    def _on_checkout(_dbapi_conn: Any, record: ConnectionPoolEntry, proxy: Any) -> None:
-        if record.info.get("pid") != os.getpid():  # inherited through fork: never touch it
-            sqlite_engine._INHERITED.append(record.dbapi_connection)
-            record.dbapi_connection = proxy.dbapi_connection = None  # type: ignore[misc]
-            raise DisconnectionError("connection made by another process")
+    store.refuse_inherited_connections(engine)
 
     if writer:
 
         @event.listens_for(engine, "begin")
         def _on_begin(conn: Connection) -> None:
             driver = conn.connection.driver_connection
-            driver.execute("SELECT pg_advisory_xact_lock(%s)", (WRITER_LOCK_KEY,))  # type: ignore[union-attr]
+            assert driver is not None  # a connection that is beginning is open
+            driver.execute("SELECT pg_advisory_xact_lock(%s)", (WRITER_LOCK_KEY,))
 
         @event.listens_for(engine, "before_execute")
         def _on_execute(
             conn: Connection,
             statement: object,
-            multiparams: Any,
-            params: dict[str, Any],
-            _options: Any,
+            multiparams: object,
+            params: Mapping[str, object],
+            _options: object,
         ) -> None:
             # Whoever writes `runs`, the commit's notice names the run (see storage/changes.py).
             changes.note_runs_statement(conn, statement, multiparams, params)
@@ -108,7 +101,8 @@ def notify_changes(conn: Connection, origin: str) -> None:
     payload = changes.payload_of(conn, origin)
     if payload is not None:
         driver = conn.connection.driver_connection
-        driver.execute("SELECT pg_notify(%s, %s)", (changes.CHANNEL, payload))  # type: ignore[union-attr]
+        assert driver is not None  # inside the committing transaction: open
+        driver.execute("SELECT pg_notify(%s, %s)", (changes.CHANNEL, payload))
 
 
 # SQLSTATE classes and codes (PostgreSQL appendix A).
@@ -142,7 +136,7 @@ def translate_error(exc: BaseException, location: StoreLocation) -> BriefDeskErr
         return BriefDeskError(
             ErrorCode.STORAGE_LOCKED,
             f"The database at {location.host} stayed locked by another desk for "
-            f"{sqlite_engine.BUSY_TIMEOUT_MS / 1000:g} s. Try again.",
+            f"{store.BUSY_TIMEOUT_MS / 1000:g} s. Try again.",
         )
     if (
         state in _LOGIN_REFUSED
@@ -234,3 +228,51 @@ def unavailable(location: StoreLocation, why: str, check: str | None = None) -> 
     )
     error.retryable = True
     return error
+
+
+class PostgresStore(store.Store):
+    """The store of a team: a write engine and a read engine over its PostgreSQL database."""
+
+    def __init__(self, location: StoreLocation) -> None:
+        self.db_path = Path(location.shown)  # for messages only: there is no file
+        super().__init__(
+            location,
+            write_engine=make_engine(location, writer=True),
+            read_engine=make_engine(location, writer=False),
+            check_held=True,  # a server may drop an idle connection
+        )
+
+    def translate_error(self, exc: BaseException) -> BriefDeskError | None:
+        return translate_error(exc, self.location)
+
+    def is_driver_error(self, exc: BaseException) -> bool:
+        """A psycopg error raised on the driver itself (the prepared hot path, a dropped
+        server)."""
+        return type(exc).__module__.startswith("psycopg") and isinstance(exc, Exception)
+
+    def before_commit(self, conn: Connection) -> None:
+        # Other desks' windows hear of each commit (NOTIFY is delivered at commit only).
+        notify_changes(conn, self.origin)
+
+    def _gone_quiet(self, conn: Connection, engine: Engine) -> bool:
+        """True when the server closed a held connection while it was idle (a restart, an
+        administrator), so the next transaction opens a new one instead of failing: what the
+        pool's pre-ping does at checkout, which a held connection does not go through again.
+
+        Between transactions the server has nothing to say to us; if the socket is readable
+        it said goodbye (or closed it), and only then is a real ping worth its round trip.
+        """
+        try:
+            dbapi = conn.connection.dbapi_connection
+            if dbapi is None:
+                return True
+            readable, _, _ = select.select([dbapi.fileno()], [], [], 0)
+            return bool(readable) and not engine.dialect.do_ping(dbapi)
+        except Exception:  # the ping failed, or the socket is gone: a new connection
+            return True
+
+    def integrity_check(self) -> str:
+        """PostgreSQL checks its pages itself: a round trip shows the server answers."""
+        with self.read() as conn:
+            conn.exec_driver_sql("SELECT 1")
+        return "ok"

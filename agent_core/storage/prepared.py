@@ -10,10 +10,12 @@ inside the transaction SQLAlchemy manages. Errors are the driver's own (`sqlite3
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from sqlalchemy import Connection
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement
 from sqlalchemy.sql.expression import Executable
 
 Param = str | int | float | bytes | None
@@ -22,7 +24,8 @@ Param = str | int | float | bytes | None
 class DriverCursor(Protocol):
     """What the hot path reads back from a DB-API cursor."""
 
-    rowcount: int
+    @property
+    def rowcount(self) -> int: ...
 
     def fetchone(self) -> tuple[object, ...] | None: ...
 
@@ -30,7 +33,7 @@ class DriverCursor(Protocol):
 # One compiled form: SQL text, bind names in positional order (None for named paramstyles),
 # and the values fixed in the statement itself (a LIMIT, a constant), which are binds too; a
 # bind the caller leaves out is None, as SQLAlchemy would send it.
-_Compiled = tuple[str, tuple[str, ...] | None, dict[str, Any]]
+_Compiled = tuple[str, tuple[str, ...] | None, dict[str, object]]
 
 
 class Prepared:
@@ -42,9 +45,10 @@ class Prepared:
         self._compiled: dict[str, _Compiled] = {}
 
     def _compile(self, conn: Connection) -> _Compiled:
-        compiled = self.statement.compile(  # type: ignore[attr-defined]
-            dialect=conn.dialect, column_keys=self.keys
-        )
+        statement = self.statement
+        assert isinstance(statement, ClauseElement)  # an INSERT, UPDATE or SELECT of a Table
+        compiled = statement.compile(dialect=conn.dialect, column_keys=self.keys)
+        assert isinstance(compiled, SQLCompiler)
         order = compiled.positiontup
         if order is None:  # named paramstyle: every bind, in one dict
             found: _Compiled = (compiled.string, None, dict(compiled.params))
@@ -58,14 +62,15 @@ class Prepared:
         # Per call: no statement object, no result object, no dict copy unless constants.
         found = self._compiled.get(conn.dialect.name) or self._compile(conn)
         sql, order, fixed = found
-        if fixed:
-            params = {**fixed, **params}
-        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        values: Mapping[str, object] = {**fixed, **params} if fixed else params
+        driver = conn.connection.dbapi_connection
+        assert driver is not None  # a connection inside a transaction is always open
+        cursor = driver.cursor()
         if order is not None:  # qmark / numeric drivers (sqlite3)
-            cursor.execute(sql, [params.get(k) for k in order])
+            cursor.execute(sql, [values.get(k) for k in order])
         else:
-            cursor.execute(sql, params)
-        return cursor  # type: ignore[return-value]
+            cursor.execute(sql, values)
+        return cursor
 
     def scalar(self, conn: Connection, **params: Param) -> object:
         """The first column of the first row, or None."""

@@ -13,9 +13,10 @@ import pytest
 from sqlalchemy import text
 
 from agent_core.contract.events import EventKind
-from agent_core.storage import engine as engine_module
-from agent_core.storage.engine import Store
+from agent_core.contract.statuses import RunStatus
+from agent_core.storage import store as store_module
 from agent_core.storage.migrate.home import open_store
+from agent_core.storage.store import Store
 from agent_core.storage.tables import runs as run_rows
 from agent_core.storage.tables.timeline import append_event
 from tests.core.conformance.backends import insert_run, sqlite_backend
@@ -42,7 +43,7 @@ def test_both_engines_use_wal_full_sync_and_a_busy_timeout(store: Store) -> None
             assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
             assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == SYNCHRONOUS_FULL
             busy = conn.exec_driver_sql("PRAGMA busy_timeout").scalar()
-            assert busy == engine_module.BUSY_TIMEOUT_MS > 0
+            assert busy == store_module.BUSY_TIMEOUT_MS > 0
             assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
     # WAL is a property of the file: a plain connection sees it too.
     other = _other(store.db_path)
@@ -53,11 +54,11 @@ def test_both_engines_use_wal_full_sync_and_a_busy_timeout(store: Store) -> None
 def test_busy_timeout_can_be_lowered_through_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv(engine_module.BUSY_TIMEOUT_ENV, "250")
-    assert engine_module.busy_timeout_from_env() == 250
+    monkeypatch.setenv(store_module.BUSY_TIMEOUT_ENV, "250")
+    assert store_module.busy_timeout_from_env() == 250
     for bad in ("", "soon", "0", "-5"):
-        monkeypatch.setenv(engine_module.BUSY_TIMEOUT_ENV, bad)
-        assert engine_module.busy_timeout_from_env() == engine_module.DEFAULT_BUSY_TIMEOUT_MS
+        monkeypatch.setenv(store_module.BUSY_TIMEOUT_ENV, bad)
+        assert store_module.busy_timeout_from_env() == store_module.DEFAULT_BUSY_TIMEOUT_MS
 
 
 def test_a_write_transaction_takes_the_write_lock_at_begin(store: Store) -> None:
@@ -118,8 +119,12 @@ def test_an_event_commits_with_the_state_change_it_reports(tmp_path: Path) -> No
     try:
         with pytest.raises(RuntimeError, match="crash between"), backend.store.write() as conn:
             append_event(conn, "run-t", EventKind.RUN_FINISHED, data={"status": "succeeded"})
-            run_rows.update_run(
-                conn, "run-t", status="succeeded", state_json=json.dumps({"next_step": "done"})
+            run_rows.move_status(
+                conn,
+                "run-t",
+                expected=RunStatus.INTERRUPTED,
+                target=RunStatus.SUCCEEDED,
+                changes={"state_json": json.dumps({"next_step": "done"})},
             )
             raise RuntimeError("crash between the change and the commit")
         assert _event_count(backend.store, "run-t") == 0
@@ -127,7 +132,8 @@ def test_an_event_commits_with_the_state_change_it_reports(tmp_path: Path) -> No
 
         with backend.store.write() as conn:  # the same transaction, completed
             append_event(conn, "run-t", EventKind.RUN_FINISHED, data={"status": "succeeded"})
-            run_rows.update_run(conn, "run-t", status="succeeded")
+            moved = RunStatus.INTERRUPTED, RunStatus.SUCCEEDED
+            run_rows.move_status(conn, "run-t", expected=moved[0], target=moved[1], changes={})
         assert _event_count(backend.store, "run-t") == 1
         assert backend.scalar("SELECT status FROM runs WHERE run_id='run-t'") == "succeeded"
     finally:

@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import Connection, text
 
 from agent_core.home.config import Home
-from agent_core.storage.engine import Store
 from agent_core.storage.migrate.home import open_store
+from agent_core.storage.store import Store
 
 # name -> (columns in order, searchable columns, the CREATE statement the app relies on)
 FTS_TABLES = {

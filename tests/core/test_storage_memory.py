@@ -4,7 +4,6 @@ deleting a user's data clears the table, the FTS index (memories_fts) and the ca
 from __future__ import annotations
 
 import sqlite3
-import time
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 from sqlalchemy import text
 
 from agent_core.facade.workspace import Workspace
+from agent_core.home.clock import ManualClock
 from agent_core.storage.tables import memory
 from tests.support.cli import CliRunner
 
@@ -84,7 +84,9 @@ def test_a_new_fact_replaces_the_old_one_in_table_index_and_cache(ws: Any, home:
     assert _table(home, "SELECT memory_id FROM memories_fts") == [(newer["id"],)]
 
 
-def test_expired_memories_are_never_returned(ws: Any, home: Path) -> None:
+def test_expired_memories_are_never_returned(
+    ws: Any, home: Path, manual_clock: ManualClock
+) -> None:
     _remember(ws, "alice", "executives", ttl_days=-1)
     with ws.store.write() as conn:  # written long ago by raw SQL, long expired
         conn.execute(
@@ -104,7 +106,7 @@ def test_expired_memories_are_never_returned(ws: Any, home: Path) -> None:
     # Fresh when cached, expired a moment later: the cache must not hand it out.
     _remember(ws, "carol", "students", ttl_days=0.6 / 86400)
     assert _recall(ws, "carol") == ["students"]
-    time.sleep(0.7)
+    manual_clock.advance(0.7)
     assert _recall(ws, "carol") == []
     assert ws.memories() == []
 

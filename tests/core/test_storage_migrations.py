@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -16,7 +17,7 @@ from alembic.script import ScriptDirectory
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.facade.workspace import Workspace
-from agent_core.storage.migrate import home as migrate
+from agent_core.storage.migrate import revisions
 from agent_core.storage.migrate.home import HEAD, KNOWN_REVISIONS, open_store, upgrade
 from tests.core.conformance.backends import REPO_ROOT, child_env
 from tests.support.cli import CliRunner
@@ -106,14 +107,13 @@ def test_opening_an_old_database_upgrades_it_and_keeps_a_backup(home: Path) -> N
     assert len(list(home.glob("state.db.bak-*"))) == 1
 
 
+# The start line is a pipe all children read: closing its one write end releases them at once.
 OPENER = """
-import sys, time
+import sys
 from pathlib import Path
 from agent_core.storage.migrate.home import open_store
-go = Path(sys.argv[2])
 print("ready", flush=True)
-while not go.exists():
-    time.sleep(0.002)
+sys.stdin.buffer.read()
 open_store(Path(sys.argv[1])).dispose()
 print("opened")
 """
@@ -124,21 +124,23 @@ def test_processes_opening_at_once_migrate_exactly_once(tmp_path: Path, start: s
     db = tmp_path / "home" / "state.db"
     if start == "old":
         _old_database(db)
-    go = tmp_path / "go"
+    start_line, go = os.pipe()
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", OPENER, str(db), str(go)],
+            [sys.executable, "-c", OPENER, str(db)],
             cwd=REPO_ROOT,
             env=child_env(),
             text=True,
+            stdin=start_line,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
         for _ in range(4)
     ]
+    os.close(start_line)
     for proc in procs:  # every child has imported everything and waits at the line
         assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-    go.touch()
+    os.close(go)
     results = [p.communicate(timeout=60) for p in procs]
     for proc, (out, err) in zip(procs, results, strict=True):
         assert proc.returncode == 0, err
@@ -197,13 +199,13 @@ def test_a_newer_database_is_refused_and_left_untouched(home: Path, cli: CliRunn
 
 
 def test_known_revisions_are_the_script_directorys() -> None:
-    script = ScriptDirectory(str(migrate.MIGRATIONS_DIR))
+    script = ScriptDirectory(str(revisions.MIGRATIONS_DIR))
     in_order = tuple(reversed([rev.revision for rev in script.walk_revisions()]))
-    assert KNOWN_REVISIONS == migrate.known_revisions() == in_order
+    assert KNOWN_REVISIONS == revisions.known_revisions() == in_order
     assert in_order[0] == "0001"
-    assert HEAD == migrate.head_revision() == script.get_current_head()
+    assert HEAD == revisions.head_revision() == script.get_current_head()
     # The text-only look that lets an up-to-date database skip Alembic agrees with it.
-    assert migrate._declared_head() == HEAD
+    assert revisions.declared_head() == HEAD
 
 
 CHECK_IMPORTS = """
@@ -239,13 +241,13 @@ def test_an_up_to_date_database_opens_without_loading_alembic(tmp_path: Path) ->
 def probe_migrations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A copy of the migrations folder that the app uses instead of its own."""
     folder = tmp_path / "migrations"
-    shutil.copytree(migrate.MIGRATIONS_DIR, folder, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(migrate, "MIGRATIONS_DIR", folder)
-    migrate.known_revisions.cache_clear()
-    migrate._declared_head.cache_clear()
+    shutil.copytree(revisions.MIGRATIONS_DIR, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(revisions, "MIGRATIONS_DIR", folder)
+    revisions.known_revisions.cache_clear()
+    revisions.declared_head.cache_clear()
     yield folder / "versions"
-    migrate.known_revisions.cache_clear()
-    migrate._declared_head.cache_clear()
+    revisions.known_revisions.cache_clear()
+    revisions.declared_head.cache_clear()
 
 
 PROBE_REVISION = '''"""A later revision, in the annotated style newer Alembic templates write."""
@@ -284,11 +286,11 @@ def test_a_new_version_file_is_known_without_editing_a_list(
     db = tmp_path / "home" / "state.db"
     open_store(db).dispose()  # at today's head
     (probe_migrations / "9999_probe.py").write_text(PROBE_REVISION.format(parent=parent))
-    migrate.known_revisions.cache_clear()  # as in the next process, of the newer app
-    migrate._declared_head.cache_clear()
+    revisions.known_revisions.cache_clear()  # as in the next process, of the newer app
+    revisions.declared_head.cache_clear()
 
-    assert migrate.known_revisions() == (*KNOWN_REVISIONS, "9999")
-    assert migrate._declared_head() == declared
+    assert revisions.known_revisions() == (*KNOWN_REVISIONS, "9999")
+    assert revisions.declared_head() == declared
     open_store(db).dispose()
     assert _revision(db) == "9999"
     assert "probe" in _tables(db)

@@ -18,8 +18,8 @@ from sqlalchemy import event
 
 from agent_core.contract.events import EventKind, EventView
 from agent_core.facade.workspace import Workspace
-from agent_core.storage.engine import Store
 from agent_core.storage.migrate.home import open_store
+from agent_core.storage.store import Store
 from agent_core.storage.tables.timeline import append_event
 
 

@@ -9,25 +9,26 @@ this app knows are the migrations folder's, as Alembic's ScriptDirectory reads t
 
 from __future__ import annotations
 
-import ast
 import contextlib
-import functools
 import os
-import re
 import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from filelock import FileLock, Timeout
-from sqlalchemy import Connection
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
-from agent_core.storage import engine
-from agent_core.storage.engine import Store, translate_db_error
+from agent_core.storage import store as store_base
 from agent_core.storage.location import StoreKind, StoreLocation
-
-MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+from agent_core.storage.migrate.revisions import (
+    declared_head,
+    head_revision,
+    known_revisions,
+    run_migrations,
+)
+from agent_core.storage.sqlite import SqliteStore, translate_db_error
+from agent_core.storage.store import Store
 
 # Still importable as constants, computed on first use by the module __getattr__ below: loading
 # the script directory imports Alembic (~125 ms), too much for every CLI command.
@@ -43,66 +44,12 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@functools.cache
-def known_revisions() -> tuple[str, ...]:
-    """The migrations folder's revisions, oldest first, as Alembic's ScriptDirectory reads them."""
-    from alembic.script import ScriptDirectory
-
-    script = ScriptDirectory(str(MIGRATIONS_DIR))
-    script.get_current_head()  # raises on several heads: the history must stay one line
-    return tuple(reversed([s.revision for s in script.walk_revisions()]))
-
-
-def head_revision() -> str:
-    return known_revisions()[-1]
-
-
-# `revision = "0002"` / `down_revision: str | None = "0001"` at the start of a line.
-_DECLARATION = re.compile(r"^(revision|down_revision)\b[^=\n]*=(.*)$", re.MULTILINE)
-
-
-@functools.cache
-def _declared_head() -> str | None:
-    """The head as the version files declare it, read as text (well under 1 ms), not by Alembic.
-
-    Used only to recognise an up-to-date database, so that it never pays for the Alembic
-    import; every other decision asks `known_revisions()`. Anything not plainly declared once
-    (a merge, a computed value, several heads) gives None, and the caller asks Alembic.
-    tests/core/test_storage_migrations.py checks that this agrees with ScriptDirectory.
-    """
-    revisions: set[str] = set()
-    parents: set[str] = set()
-    for path in (MIGRATIONS_DIR / "versions").glob("*.py"):
-        if path.name.startswith((".#", "__init__")):  # what ScriptDirectory skips too
-            continue
-        found = _DECLARATION.findall(path.read_text(encoding="utf-8"))
-        if sorted(name for name, _ in found) != ["down_revision", "revision"]:
-            return None
-        try:
-            declared = {name: ast.literal_eval(value.strip()) for name, value in found}
-        except (ValueError, SyntaxError):
-            return None
-        revision, parent = declared["revision"], declared["down_revision"]
-        if not isinstance(revision, str) or not (parent is None or isinstance(parent, str)):
-            return None
-        revisions.add(revision)
-        if parent is not None:
-            parents.add(parent)
-    heads = revisions - parents
-    return heads.pop() if len(heads) == 1 else None
-
-
-def declared_head() -> str | None:
-    """The head as the version files declare it (no Alembic import); see `_declared_head`."""
-    return _declared_head()
-
-
 def current_revision(db_path: Path) -> str | None:
     if not db_path.exists() or db_path.stat().st_size == 0:
         return None
     try:
         conn = sqlite3.connect(
-            f"file:{db_path}?mode=ro", uri=True, timeout=engine.BUSY_TIMEOUT_MS / 1000
+            f"file:{db_path}?mode=ro", uri=True, timeout=store_base.BUSY_TIMEOUT_MS / 1000
         )
         try:
             conn.execute("PRAGMA schema_version").fetchone()  # fails fast on a non-database
@@ -179,22 +126,11 @@ def backup_database(db_path: Path, revision: str) -> Path:
     return target
 
 
-def run_migrations(conn: Connection, target: str) -> None:
-    """Alembic's upgrade to `target` on an open connection (the caller holds the lock)."""
-    from alembic import command
-    from alembic.config import Config
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
-    cfg.attributes["connection"] = conn
-    command.upgrade(cfg, target)
-
-
 def upgrade(db_path: Path, target: str | None = None) -> None:
     """Upgrade the database to `target` (any known revision; the head by default) under the lock."""
     target = target or head_revision()
 
-    store = Store(db_path)
+    store = SqliteStore(db_path)
     try:
         with _exclusive_lock(db_path.with_name(db_path.name + ".migrate.lock")):
             revision = current_revision(db_path)  # again, inside the lock: someone may have won
@@ -227,8 +163,8 @@ def open_store(where: Path | StoreLocation) -> Store:
     db_path = where
     db_path.parent.mkdir(parents=True, exist_ok=True)
     revision = current_revision(db_path)
-    if revision is not None and revision == _declared_head():
-        return Store(db_path)  # up to date: the common case never imports Alembic
+    if revision is not None and revision == declared_head():
+        return SqliteStore(db_path)  # up to date: the common case never imports Alembic
     known = known_revisions()
     if revision is not None and revision not in known:
         raise BriefDeskError(
@@ -248,4 +184,4 @@ def open_store(where: Path | StoreLocation) -> Store:
             if mapped is None:
                 raise
             raise mapped from None
-    return Store(db_path)
+    return SqliteStore(db_path)

@@ -13,9 +13,9 @@ from sqlalchemy import Connection
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.storage import postgres
-from agent_core.storage.engine import Store
 from agent_core.storage.location import StoreLocation
-from agent_core.storage.migrate import home as migrate
+from agent_core.storage.migrate import revisions
+from agent_core.storage.store import Store
 from agent_core.storage.team import desk_roles
 
 
@@ -35,13 +35,13 @@ def stored_revision(conn: Connection) -> str | None:
 
 
 def open_team_store(location: StoreLocation) -> Store:
-    store = Store(location)
+    store = postgres.PostgresStore(location)
     try:
         with store.read() as conn:
             revision = stored_revision(conn)
-        if revision is not None and revision == migrate.declared_head():
+        if revision is not None and revision == revisions.declared_head():
             return store  # up to date: no Alembic import
-        known = migrate.known_revisions()
+        known = revisions.known_revisions()
         _refuse_too_new(location, revision, known)
         if revision != known[-1]:
             _upgrade(store, location, known)
@@ -58,7 +58,7 @@ def _upgrade(store: Store, location: StoreLocation, known: tuple[str, ...]) -> N
             revision = stored_revision(conn)  # again, inside the lock: someone may have won
             _refuse_too_new(location, revision, known)
             if revision != known[-1]:
-                migrate.run_migrations(conn, known[-1])
+                revisions.run_migrations(conn, known[-1])
                 desk_roles.reapply(conn)  # desks' own roles: privileges on any new table
     except BriefDeskError as exc:
         if exc.code == ErrorCode.NOT_AUTHORIZED:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Any
+from dataclasses import asdict
 
 from sqlalchemy import Connection, func, insert, select, update
 
+from agent_core.contract.approvals import Approval, check_decidable
 from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.json_types import JsonValue
 from agent_core.contract.statuses import ApprovalStatus
 from agent_core.home.clock import now_iso, utcnow
-from agent_core.review.transitions import Approval, check_decidable
 from agent_core.storage.schema import approvals
 from agent_core.storage.tables.timeline import append_event
 
@@ -21,10 +22,11 @@ def new_approval_id() -> str:
 
 
 def insert_approval(conn: Connection, approval: Approval) -> None:
-    values = {k: v for k, v in approval.__dict__.items() if k != "args"}
-    values["args_json"] = json.dumps(approval.args, ensure_ascii=False, sort_keys=True)
+    values = asdict(approval)
+    del values["args"]
+    values["args_json"] = json.dumps(dict(approval.args), ensure_ascii=False, sort_keys=True)
     values["status"] = str(approval.status)
-    conn.execute(insert(approvals).values(**values))
+    conn.execute(insert(approvals).values(values))
 
 
 def get_approval(conn: Connection, approval_id: str) -> Approval:
@@ -98,14 +100,6 @@ def next_revision(conn: Connection, run_id: str) -> int:
 
 def transition(conn: Connection, before: Approval, after: Approval) -> Approval:
     """Write `after` only if the row is still exactly `before` (status and version)."""
-    changes: dict[str, Any] = {
-        "status": str(after.status),
-        "reviewer": after.reviewer,
-        "decision_reason": after.decision_reason,
-        "decided_at": after.decided_at,
-        "decided_by_rule": after.decided_by_rule,
-        "consumed_at": after.consumed_at,
-    }
     result = conn.execute(
         update(approvals)
         .where(
@@ -113,7 +107,14 @@ def transition(conn: Connection, before: Approval, after: Approval) -> Approval:
             approvals.c.status == str(before.status),
             approvals.c.version == before.version,
         )
-        .values(**changes)
+        .values(
+            status=str(after.status),
+            reviewer=after.reviewer,
+            decision_reason=after.decision_reason,
+            decided_at=after.decided_at,
+            decided_by_rule=after.decided_by_rule,
+            consumed_at=after.consumed_at,
+        )
     )
     if result.rowcount != 1:
         # Someone else won the race: answer with what they left.
@@ -124,8 +125,21 @@ def transition(conn: Connection, before: Approval, after: Approval) -> Approval:
     return after
 
 
+def any_due(conn: Connection) -> bool:
+    """Is a pending proposal past its expiry (by the core's clock)? One cheap read."""
+    due = conn.execute(
+        select(approvals.c.id)
+        .where(
+            approvals.c.status == str(ApprovalStatus.PENDING), approvals.c.expires_at <= now_iso()
+        )
+        .limit(1)
+    ).first()
+    return due is not None
+
+
 def expire_due(conn: Connection) -> list[Approval]:
-    """Mark every pending proposal past its expiry as expired; returns those changed."""
+    """Mark every pending proposal past its expiry (by the core's clock) as expired; returns
+    those changed."""
     now = now_iso()
     rows = conn.execute(
         select(approvals).where(
@@ -151,10 +165,10 @@ def append_approval_event(
     *,
     reviewer: str | None,
     status: str | None = None,
-    **extra: Any,
+    **extra: JsonValue,
 ) -> None:
     """The contract's approval event (approval_id, status, reviewer), in the caller's write."""
-    data = {
+    data: dict[str, JsonValue] = {
         "approval_id": approval.id,
         "status": status or str(approval.status),
         "reviewer": reviewer,

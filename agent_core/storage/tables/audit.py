@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import cast
-
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, RowMapping, insert, select
 
 from agent_core.contract.views import AuditEntryView
 from agent_core.home.clock import now_iso
@@ -61,4 +59,34 @@ def list_entries(
         query = query.where(audit.c.run_id == run_id)
     if principal:
         query = query.where(audit.c.principal == principal)
-    return [cast(AuditEntryView, dict(r._mapping)) for r in conn.execute(query)]
+    return [_entry(r._mapping) for r in conn.execute(query)]
+
+
+def _entry(row: RowMapping) -> AuditEntryView:
+    """One row as the CLI prints it: every column, in the table's order."""
+    return AuditEntryView(
+        id=int(row["id"]),
+        at=row["at"],
+        run_id=row["run_id"],
+        entry=row["entry"],
+        principal=row["principal"],
+        tool=row["tool"],
+        arg_hash=row["arg_hash"],
+        resource=row["resource"],
+        rule_id=row["rule_id"],
+        code=row["code"],
+        decision=row["decision"],
+        detail=row["detail"],
+        db_role=row["db_role"],
+    )
+
+
+def latest_detail(conn: Connection, run_id: str, entry: str) -> str | None:
+    """The detail of the run's latest audit row of kind `entry` (None: it has none)."""
+    row = conn.execute(
+        select(audit.c.detail)
+        .where(audit.c.run_id == run_id, audit.c.entry == entry)
+        .order_by(audit.c.id.desc())
+        .limit(1)
+    ).first()
+    return None if row is None else str(row.detail)

@@ -1,16 +1,16 @@
-"""What the executor reads to tell whether an approval authorises a call (run/approval_binding.py):
-every version proposed for the call, the call as the model made it, and a rule by its id."""
+"""What the executor reads to tell whether an approval authorises a call (runs/approval_binding.py):
+every version proposed for the call and the call as the model made it (a rule by its id:
+rules.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import Connection, select
 
+from agent_core.contract.approvals import Approval
 from agent_core.contract.statuses import ApprovalStatus
-from agent_core.review.transitions import Approval
-from agent_core.storage.schema import approvals, rules, tool_calls
+from agent_core.storage.schema import approvals, tool_calls
 
 
 @dataclass(frozen=True)
@@ -38,10 +38,6 @@ def model_call(conn: Connection, run_id: str, call_id: str) -> ModelCall | None:
         )
     ).first()
     return None if row is None else ModelCall(str(row.tool), str(row.raw_args))
-
-
-def rule_row(conn: Connection, rule_id: str) -> Any | None:
-    return conn.execute(select(rules).where(rules.c.id == rule_id)).first()
 
 
 def changes_requested_before(conn: Connection, run_id: str, created_at: str) -> bool:

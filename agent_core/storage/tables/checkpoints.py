@@ -15,16 +15,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
 
-from sqlalchemy import Connection, bindparam, exists, func, insert, select
+from sqlalchemy import Connection, Row, bindparam, delete, exists, func, insert, select
 
 from agent_core.contract.canonical import sha256_hex
+from agent_core.contract.json_types import JsonObject
 from agent_core.home.clock import now_iso
 from agent_core.home.door import mask_json_text
-from agent_core.storage.engine import Store
 from agent_core.storage.prepared import Prepared
 from agent_core.storage.schema import blobs, checkpoints, runs
+from agent_core.storage.store import Store
 from agent_core.storage.tables.blobs import delete_blob, get_blob, put_blob
 
 _STATE_DIGEST_OF_RUN = select(runs.c.state_digest).where(runs.c.run_id == bindparam("run_id"))
@@ -70,8 +70,8 @@ class Checkpoint:
     run_id: str
     boundary: str  # "A" before a tool runs, "B" after its result is confirmed, "S" at start
     next_step: str
-    run_state: dict[str, Any]
-    budgets: dict[str, Any]
+    run_state: JsonObject
+    budgets: JsonObject
     runtime_version: str
     confirmed: list[str] = field(default_factory=list)  # keys confirmed at this boundary
     call_id: str | None = None
@@ -128,7 +128,14 @@ def state_digest(conn: Connection, run_id: str) -> str | None:
     return None if found is None else str(found)
 
 
-def _row_to_checkpoint(row: Any) -> Checkpoint:
+# id, run_id, sequence, boundary, call_id, next_step, run_state_json, budgets_json,
+# confirmed_json, runtime_version, state_digest, created_at
+_CheckpointRow = Row[
+    tuple[int, str, int, str, str | None, str, str, str, str, str, str | None, str]
+]
+
+
+def _row_to_checkpoint(row: _CheckpointRow) -> Checkpoint:
     return Checkpoint(
         run_id=row.run_id,
         boundary=row.boundary,
@@ -160,7 +167,7 @@ def insert_checkpoint(
 ) -> int:
     """One checkpoint row, numbered after the run's last one; returns its sequence.
 
-    `CheckpointStore.save` and the tool boundary (run/checkpointing.py) both write through
+    `CheckpointStore.save` and the tool boundary (runs/checkpointing.py) both write through
     here; the boundary passes JSON it made (the limits' once per run), not a `Checkpoint`.
     """
     last = _LAST_SEQUENCE.scalar(conn, run_id=run_id)
@@ -226,9 +233,7 @@ class CheckpointStore:
                 return ResumePoint(ResumeStatus.NOT_FOUND)
             if cp.runtime_version != runtime_version:
                 return ResumePoint(ResumeStatus.MIGRATION_REQUIRED, cp)
-            digest = conn.execute(
-                select(runs.c.state_digest).where(runs.c.run_id == run_id)
-            ).scalar()
+            digest = state_digest(conn, run_id)
             state = get_blob(conn, digest).decode("utf-8") if digest else None
             return ResumePoint(ResumeStatus.READY, cp, state)
 
@@ -239,3 +244,21 @@ class CheckpointStore:
                     select(func.count()).where(checkpoints.c.run_id == run_id)
                 ).scalar_one()
             )
+
+
+def has_checkpoint(conn: Connection, run_id: str) -> bool:
+    query = select(checkpoints.c.id).where(checkpoints.c.run_id == run_id).limit(1)
+    return conn.execute(query).first() is not None
+
+
+def prune_to_latest(conn: Connection, run_id: str) -> int:
+    """Delete every checkpoint of the run but its latest one; returns how many went."""
+    latest = conn.execute(
+        select(func.max(checkpoints.c.sequence)).where(checkpoints.c.run_id == run_id)
+    ).scalar()
+    if latest is None:
+        return 0
+    result = conn.execute(
+        delete(checkpoints).where(checkpoints.c.run_id == run_id, checkpoints.c.sequence < latest)
+    )
+    return int(result.rowcount or 0)

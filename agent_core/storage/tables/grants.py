@@ -18,9 +18,8 @@ from __future__ import annotations
 import posixpath
 import uuid
 from dataclasses import dataclass
-from typing import Any
 
-from sqlalchemy import Connection, insert, select, text, update
+from sqlalchemy import Connection, RowMapping, insert, select, text, update
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.views import GrantView
@@ -43,16 +42,16 @@ class Grant:
     revoked_at: str | None
 
     @classmethod
-    def from_row(cls, row: Any) -> Grant:
+    def from_row(cls, row: RowMapping) -> Grant:
         return cls(
-            id=row.id,
-            reviewer=row.reviewer,
-            tool=row.tool,
-            folder=row.folder,
-            role=row.db_role,
-            created_by=row.created_by,
-            created_at=row.created_at,
-            revoked_at=row.revoked_at,
+            id=str(row["id"]),
+            reviewer=str(row["reviewer"]),
+            tool=_text_or_none(row["tool"]),
+            folder=_text_or_none(row["folder"]),
+            role=_text_or_none(row["db_role"]),
+            created_by=str(row["created_by"]),
+            created_at=str(row["created_at"]),
+            revoked_at=_text_or_none(row["revoked_at"]),
         )
 
     def covers(self, reviewer: str, tool: str, path: str | None, role: str | None) -> bool:
@@ -105,6 +104,10 @@ def normal_folder(folder: str) -> str:
     return "/" + posixpath.normpath(text).lstrip("/")
 
 
+def _text_or_none(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
 def database_role(conn: Connection) -> str | None:
     """The role this connection decides through (PostgreSQL's current_user); None on SQLite."""
     if conn.dialect.name != StoreKind.POSTGRESQL.value:
@@ -114,7 +117,7 @@ def database_role(conn: Connection) -> str | None:
 
 def list_grants(conn: Connection) -> list[Grant]:
     rows = conn.execute(select(grants).order_by(grants.c.created_at, grants.c.id))
-    return [Grant.from_row(r) for r in rows]
+    return [Grant.from_row(r._mapping) for r in rows]
 
 
 def require(conn: Connection, *, reviewer: str, tool: str, path: str | None, doing: str) -> None:
@@ -179,7 +182,7 @@ def revoke_grant(conn: Connection, grant_id: str) -> Grant:
     if row.revoked_at is None:
         conn.execute(update(grants).where(grants.c.id == grant_id).values(revoked_at=now_iso()))
         row = conn.execute(select(grants).where(grants.c.id == grant_id)).one()
-    return Grant.from_row(row)
+    return Grant.from_row(row._mapping)
 
 
 def role_exists(conn: Connection, role: str) -> bool:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, Row, func, insert, select, update
 
+from agent_core.contract.json_types import JsonMapping, JsonObject
 from agent_core.contract.statuses import SideEffectStatus
 from agent_core.home.clock import now_iso
 from agent_core.storage.schema import ledger
@@ -24,11 +24,15 @@ class LedgerEntry:
     target: str | None
     expected_hash: str | None
     outcome: str | None
-    result: dict[str, Any] | None
+    result: JsonObject | None
     confirmed_at: str | None
 
 
-def _entry(row: Any) -> LedgerEntry:
+# The ledger's columns, in the table's order (see storage/schema.py).
+_LedgerRow = Row[tuple[str, ...]]
+
+
+def _entry(row: _LedgerRow) -> LedgerEntry:
     return LedgerEntry(
         idempotency_key=row.idempotency_key,
         run_id=row.run_id,
@@ -85,7 +89,7 @@ def start(
 
 
 def finish(
-    conn: Connection, key: str, status: SideEffectStatus, outcome: str, result: dict[str, Any]
+    conn: Connection, key: str, status: SideEffectStatus, outcome: str, result: JsonMapping
 ) -> None:
     conn.execute(
         update(ledger)
@@ -97,3 +101,18 @@ def finish(
             confirmed_at=now_iso(),
         )
     )
+
+
+def count_unfailed(
+    conn: Connection, run_id: str, tool: str, *, exclude_call: str | None = None
+) -> int:
+    """Entries of `tool` in the run that did not fail (a budget counts them), `exclude_call`
+    aside."""
+    query = select(func.count()).where(
+        ledger.c.run_id == run_id,
+        ledger.c.tool == tool,
+        ledger.c.status != str(SideEffectStatus.FAILED),
+    )
+    if exclude_call is not None:
+        query = query.where(ledger.c.call_id != exclude_call)
+    return int(conn.execute(query).scalar_one())

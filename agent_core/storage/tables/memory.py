@@ -13,21 +13,22 @@ from __future__ import annotations
 import json
 import uuid
 from datetime import timedelta
-from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, text
+from sqlalchemy import Connection, RowMapping, delete, insert, select, text
 
 from agent_core.contract.canonical import iso
+from agent_core.contract.json_types import JsonMapping
+from agent_core.contract.views import MemoryView
 from agent_core.home.clock import now_iso, utcnow
 from agent_core.storage.schema import memories
 
 POLICY_VERSION = 1
 # (database file, tenant, user, purpose) -> that namespace's rows as last read.
 CacheKey = tuple[str, str, str, str]
-_cache: dict[CacheKey, list[dict[str, Any]]] = {}
+_cache: dict[CacheKey, list[MemoryView]] = {}
 
 
-def cache_snapshot() -> dict[CacheKey, list[dict[str, Any]]]:
+def cache_snapshot() -> dict[CacheKey, list[MemoryView]]:
     return {k: list(v) for k, v in _cache.items()}
 
 
@@ -71,9 +72,9 @@ def remember(
     purpose: str,
     key: str,
     value: str,
-    provenance: dict[str, Any],
+    provenance: JsonMapping,
     ttl_days: float,
-) -> dict[str, Any]:
+) -> MemoryView:
     purge_expired(conn)
     # One current fact per key: a new audience replaces the old one.
     old_ids = [
@@ -88,34 +89,59 @@ def remember(
         )
     ]
     _delete_ids(conn, old_ids)
-    row = {
-        "id": "mem-" + uuid.uuid4().hex[:12],
-        "tenant": tenant,
-        "user": user,
-        "purpose": purpose,
-        "key": key,
-        "value": value,
-        "provenance_json": json.dumps(provenance),
-        "created_at": now_iso(),
-        "expires_at": iso(utcnow() + timedelta(days=ttl_days)),
-        "policy_version": POLICY_VERSION,
-    }
-    conn.execute(insert(memories).values(**row))
+    # Through JSON and back: what is returned is what a later read of the row returns.
+    provenance_json = json.dumps(dict(provenance))
+    fact = MemoryView(
+        id="mem-" + uuid.uuid4().hex[:12],
+        tenant=tenant,
+        user=user,
+        purpose=purpose,
+        key=key,
+        value=value,
+        created_at=now_iso(),
+        expires_at=iso(utcnow() + timedelta(days=ttl_days)),
+        policy_version=POLICY_VERSION,
+        provenance=json.loads(provenance_json),
+    )
+    conn.execute(
+        insert(memories).values(
+            id=fact["id"],
+            tenant=tenant,
+            user=user,
+            purpose=purpose,
+            key=key,
+            value=value,
+            provenance_json=provenance_json,
+            created_at=fact["created_at"],
+            expires_at=fact["expires_at"],
+            policy_version=POLICY_VERSION,
+        )
+    )
     conn.execute(
         text("INSERT INTO memories_fts(memory_id, value) VALUES (:i, :v)"),
-        {"i": row["id"], "v": value},
+        {"i": fact["id"], "v": value},
     )
     _forget_from_cache(conn, user=user, tenant=tenant, purpose=purpose)
-    return _public(row)
+    return fact
 
 
-def _public(row: Any) -> dict[str, Any]:
-    data = dict(row)
-    data["provenance"] = json.loads(data.pop("provenance_json"))
-    return data
+def _public(row: RowMapping) -> MemoryView:
+    provenance = json.loads(row["provenance_json"])
+    return MemoryView(
+        id=str(row["id"]),
+        tenant=str(row["tenant"]),
+        user=str(row["user"]),
+        purpose=str(row["purpose"]),
+        key=str(row["key"]),
+        value=str(row["value"]),
+        created_at=str(row["created_at"]),
+        expires_at=str(row["expires_at"]),
+        policy_version=int(row["policy_version"]),
+        provenance=provenance if isinstance(provenance, dict) else {},
+    )
 
 
-def recall(conn: Connection, *, tenant: str, user: str, purpose: str) -> list[dict[str, Any]]:
+def recall(conn: Connection, *, tenant: str, user: str, purpose: str) -> list[MemoryView]:
     """Unexpired memories of one namespace (cached; expired entries are never returned)."""
     now = now_iso()
     where = (memories.c.tenant == tenant, memories.c.user == user, memories.c.purpose == purpose)
@@ -129,7 +155,7 @@ def recall(conn: Connection, *, tenant: str, user: str, purpose: str) -> list[di
     return [m for m in cached if m["expires_at"] > now]
 
 
-def list_all(conn: Connection) -> list[dict[str, Any]]:
+def list_all(conn: Connection) -> list[MemoryView]:
     now = now_iso()
     rows = conn.execute(
         select(memories).where(memories.c.expires_at > now).order_by(memories.c.created_at)

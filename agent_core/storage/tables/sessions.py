@@ -6,17 +6,17 @@ A new thread inherits nothing.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select
 
+from agent_core.contract.json_types import JsonObject
 from agent_core.home.door import mask_incoming
 from agent_core.storage.schema import session_items
 
 
 def load_items(
     conn: Connection, thread_id: str, *, exclude_run: str | None = None
-) -> list[dict[str, Any]]:
+) -> list[JsonObject]:
     query = select(session_items.c.item_json).where(session_items.c.thread_id == thread_id)
     if exclude_run is not None:
         query = query.where(session_items.c.run_id != exclude_run)
@@ -25,7 +25,7 @@ def load_items(
 
 
 def replace_run_items(
-    conn: Connection, thread_id: str, run_id: str, items: list[dict[str, Any]]
+    conn: Connection, thread_id: str, run_id: str, items: list[JsonObject]
 ) -> None:
     conn.execute(delete(session_items).where(session_items.c.run_id == run_id))
     items = mask_incoming(items)  # what a later run of the thread is sent: no key in it

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import cast
 
-from sqlalchemy import Connection, func, insert, select
+from sqlalchemy import Connection, Row, func, insert, select
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import Event
+from agent_core.contract.json_types import JsonMapping, JsonObject
 from agent_core.home.clock import now_iso
 from agent_core.home.secrets import REDACTOR
-from agent_core.storage.engine import NEW_EVENTS
 from agent_core.storage.prepared import Prepared
 from agent_core.storage.schema import events
+from agent_core.storage.store import NEW_EVENTS
 
 # Compiled once: every tool boundary appends events.
 # RETURNING: a driver's lastrowid is SQLite's; both backends return the new seq this way.
@@ -30,11 +31,12 @@ def append_event(
     kind: str,
     *,
     tool: str | None = None,
-    data: dict[str, Any] | None = None,
+    data: JsonMapping | None = None,
     at: str | None = None,
 ) -> int:
     """Append one event (redacted) in the caller's transaction; `at` defaults to now."""
-    payload = REDACTOR.redact_json(data or {})
+    # Callers hand JSON-able values (the encoder below refuses anything else).
+    payload = cast(JsonObject, REDACTOR.redact_json(dict(data or {})))
     at = at or now_iso()
     result = _INSERT_EVENT(
         conn,
@@ -54,7 +56,10 @@ def append_event(
     return seq
 
 
-def _to_event(row: Any) -> Event:
+_EventRow = Row[tuple[int, str | None, str, str, str | None, str]]
+
+
+def _to_event(row: _EventRow) -> Event:
     try:
         data = json.loads(row.data_json)
         if not isinstance(data, dict):
@@ -89,3 +94,19 @@ def read_events(
 
 def last_seq(conn: Connection) -> int:
     return int(conn.execute(select(func.coalesce(func.max(events.c.seq), 0))).scalar_one())
+
+
+def has_events(conn: Connection, run_id: str) -> bool:
+    query = select(events.c.seq).where(events.c.run_id == run_id).limit(1)
+    return conn.execute(query).first() is not None
+
+
+def last_at(conn: Connection, run_id: str, kinds: list[str]) -> str | None:
+    """When the run's latest event of one of `kinds` happened (None: it has none)."""
+    at = conn.execute(
+        select(events.c.at)
+        .where(events.c.run_id == run_id, events.c.kind.in_(kinds))
+        .order_by(events.c.seq.desc())
+        .limit(1)
+    ).scalar()
+    return None if at is None else str(at)

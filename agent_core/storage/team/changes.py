@@ -16,17 +16,16 @@ always come with an approval event naming their run.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any
+from collections.abc import Mapping
 
 from sqlalchemy import Connection, Delete, Insert, Update
 from sqlalchemy.sql import operators, visitors
 from sqlalchemy.sql.elements import BinaryExpression, BindParameter, ColumnClause
 
-from agent_core.contract.errors import ErrorJSON
 from agent_core.contract.events import Event
-from agent_core.storage.engine import CHANGED_RUNS, NEW_EVENTS
+from agent_core.contract.json_types import JsonObject, JsonValue
+from agent_core.contract.notices import ChangeNotice, NoticeKind
+from agent_core.storage.store import CHANGED_RUNS, NEW_EVENTS
 
 CHANNEL = "briefdesk_changes"
 PAYLOAD_VERSION = 1
@@ -35,7 +34,7 @@ SOME_RUN = "*"  # a statement changed runs this module could not name: read them
 
 
 def note_runs_statement(
-    conn: Connection, statement: object, multiparams: Any, params: dict[str, Any] | None
+    conn: Connection, statement: object, multiparams: object, params: Mapping[str, object] | None
 ) -> None:
     """Before a statement runs on the write engine: if it writes `runs`, record which runs."""
     if not isinstance(statement, (Insert, Update, Delete)):
@@ -45,12 +44,13 @@ def note_runs_statement(
     touched = conn.info.get(CHANGED_RUNS)
     if touched is None:
         return
-    sets = [p for p in (multiparams or ()) if isinstance(p, dict)] or [{}]  # executemany: each
+    batches = multiparams if isinstance(multiparams, (list, tuple)) else ()
+    sets = [p for p in batches if isinstance(p, dict)] or [{}]  # executemany: each
     named = [n for one in sets for n in _runs_named(statement, {**one, **(params or {})})]
     touched.update(named if named else (SOME_RUN,))
 
 
-def _runs_named(statement: Insert | Update | Delete, params: dict[str, Any]) -> list[str]:
+def _runs_named(statement: Insert | Update | Delete, params: Mapping[str, object]) -> list[str]:
     """The run ids a statement writes: its `run_id` value (INSERT), or the `run_id = X` and
     `run_id IN (...)` terms of its WHERE clause; empty when it names none."""
     if isinstance(statement, Insert):
@@ -75,32 +75,6 @@ def _runs_named(statement: Insert | Update | Delete, params: dict[str, Any]) -> 
     return found
 
 
-class NoticeKind(StrEnum):
-    CHANGED = "changed"
-    """A commit (of any desk) appended events or changed runs or proposals."""
-    RESYNC = "resync"
-    """Listening (re)started: notices sent meanwhile were missed, so read everything again."""
-    LOST = "lost"
-    """The listening connection failed (`error` says why); it reconnects by itself."""
-
-
-@dataclass(frozen=True)
-class ChangeNotice:
-    """One thing a listener hears, handed to its callback."""
-
-    kind: NoticeKind
-    seq: int | None = None
-    """The newest event seq of the commit; None when it appended none."""
-    run_ids: tuple[str, ...] | None = ()
-    """The runs whose rows or events changed, sorted; None: too many to name (read them all)."""
-    events: int = 0
-    """How many events the commit appended."""
-    own: bool = False
-    """Sent by a commit through the listener's own Store (its followers heard of it)."""
-    error: ErrorJSON | None = None
-    """For LOST: why listening stopped (`storage_unavailable` with what to check)."""
-
-
 def payload_of(conn: Connection, origin: str) -> str | None:
     """The notice payload for what the transaction on `conn` changed; None: nothing to say."""
     events: list[Event] = conn.info.get(NEW_EVENTS) or []
@@ -109,12 +83,13 @@ def payload_of(conn: Connection, origin: str) -> str | None:
         return None
     names = touched | {e.run_id for e in events if e.run_id is not None}
     named = SOME_RUN not in names and len(names) <= MAX_NAMED_RUNS
-    body: dict[str, Any] = {
+    runs: list[JsonValue] | None = [name for name in sorted(names)] if named else None
+    body: JsonObject = {
         "v": PAYLOAD_VERSION,
         "origin": origin,
         "seq": max((e.seq for e in events), default=None),
         "events": len(events),
-        "runs": sorted(names) if named else None,
+        "runs": runs,
     }
     return json.dumps(body, separators=(",", ":"))
 

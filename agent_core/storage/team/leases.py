@@ -9,6 +9,8 @@ that uses it runs on the one machine.
 Times are read on the database server's clock (`clock_timestamp()`), when renewing and when
 judging: desks whose clocks disagree by minutes still agree on whether a lease lapsed. (Not
 `now()`: that is the start of the transaction, which may have waited for the writer lock.)
+On a home's SQLite file the time is the core's clock (home/clock.py), and a caller may pass
+`now` itself, so lease tests move a ManualClock instead of waiting for a lease to lapse.
 One row per desk, whatever number of processes or runs it drives: any of them renews it.
 """
 
@@ -18,7 +20,6 @@ import logging
 import math
 import os
 import threading
-import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,12 +28,13 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import ColumnElement, Connection, Float, cast, literal, select, text
 
+from agent_core.home import clock
 from agent_core.storage.dialect_insert import insert_for
 from agent_core.storage.owner import Owner
 from agent_core.storage.schema import leases
 
 if TYPE_CHECKING:
-    from agent_core.storage.engine import Store
+    from agent_core.storage.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -82,23 +84,39 @@ class Lease:
         return datetime.fromtimestamp(self.expires_at, UTC).isoformat(timespec="seconds")
 
 
-def _server_now(conn: Connection) -> ColumnElement[float]:
-    """The current time as SQL: the server's clock on PostgreSQL (see the module doc)."""
+def _now_sql(conn: Connection) -> ColumnElement[float]:
+    """The current time as SQL: the server's clock on PostgreSQL (see the module doc), the
+    core's clock on SQLite."""
     if conn.dialect.name == "postgresql":
-        return cast(text("extract(epoch from clock_timestamp())"), Float)  # type: ignore[return-value]
-    return literal(time.time(), Float)
+        return cast(text("extract(epoch from clock_timestamp())"), Float)
+    return literal(clock.utcnow().timestamp(), Float)
 
 
-def renew(conn: Connection, holder: Holder, length: float | None = None) -> Lease:
-    """Take or extend `holder`'s desk lease for `length` seconds from now (server time)."""
+def lease_now(conn: Connection) -> float:
+    """The time leases are renewed and judged by, in epoch seconds (see `_now_sql`)."""
+    return float(conn.execute(select(_now_sql(conn))).scalar_one())
+
+
+def renew(
+    conn: Connection, holder: Holder, length: float | None = None, *, now: float | None = None
+) -> Lease:
+    """Take or extend `holder`'s desk lease for `length` seconds from `now` (by default the
+    time of `lease_now`)."""
     length = lease_seconds() if length is None else length
-    now = conn.execute(select(_server_now(conn))).scalar_one()
+    start = lease_now(conn) if now is None else now
+    lease = Lease(
+        desk=holder.desk,
+        host=holder.owner.host,
+        pid=holder.owner.pid,
+        renewed_at=start,
+        expires_at=start + length,
+    )
     values = {
-        "desk": holder.desk,
-        "host": holder.owner.host,
-        "pid": holder.owner.pid,
-        "renewed_at": float(now),
-        "expires_at": float(now) + length,
+        "desk": lease.desk,
+        "host": lease.host,
+        "pid": lease.pid,
+        "renewed_at": lease.renewed_at,
+        "expires_at": lease.expires_at,
     }
     stmt = insert_for(conn, leases).values(**values)
     conn.execute(
@@ -107,7 +125,7 @@ def renew(conn: Connection, holder: Holder, length: float | None = None) -> Leas
             set_={k: stmt.excluded[k] for k in ("host", "pid", "renewed_at", "expires_at")},
         )
     )
-    return Lease(**values)  # type: ignore[arg-type]
+    return lease
 
 
 @dataclass(frozen=True)
@@ -120,10 +138,21 @@ class Leases:
     held: Mapping[str, Lease] = field(default_factory=dict)
 
     @staticmethod
-    def read(conn: Connection, viewer: str | None) -> Leases:
-        now = conn.execute(select(_server_now(conn))).scalar_one()
+    def read(conn: Connection, viewer: str | None, *, now: float | None = None) -> Leases:
+        """Every desk's lease, judged at `now` (by default the time of `lease_now`)."""
+        seen_at = lease_now(conn) if now is None else now
         rows = conn.execute(select(leases)).all()
-        return Leases(viewer, float(now), {r.desk: Lease(**r._mapping) for r in rows})
+        held = {
+            r.desk: Lease(
+                desk=str(r.desk),
+                host=str(r.host),
+                pid=int(r.pid),
+                renewed_at=float(r.renewed_at),
+                expires_at=float(r.expires_at),
+            )
+            for r in rows
+        }
+        return Leases(viewer, seen_at, held)
 
     def live(self, desk: str | None) -> Lease | None:
         """`desk`'s lease if it has not lapsed; None for a lapsed lease, or none at all."""

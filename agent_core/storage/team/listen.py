@@ -17,14 +17,15 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agent_core.contract.errors import ErrorJSON
+from agent_core.contract.notices import ChangeNotice, NoticeKind
 from agent_core.storage.team import changes
-from agent_core.storage.team.changes import ChangeNotice, NoticeKind
 
 if TYPE_CHECKING:
     import psycopg
+    from psycopg.rows import TupleRow
 
     from agent_core.storage.location import StoreLocation
 
@@ -87,15 +88,18 @@ class ChangeListener:
             finally:
                 conn.close()
 
-    def _connect(self) -> psycopg.Connection[Any]:
+    def _connect(self) -> psycopg.Connection[TupleRow]:
         import psycopg
+        from psycopg.conninfo import make_conninfo
 
         from agent_core.storage.postgres import connect_args
 
         args = {**connect_args(), "application_name": "briefdesk-listen"}
         args.pop("options", None)  # the writers' lock timeout means nothing here
         url = self.location.url.set(drivername="postgresql")
-        conn = psycopg.connect(url.render_as_string(hide_password=False), autocommit=True, **args)
+        # What psycopg.connect does with keyword options, spelled out for the type checker.
+        conninfo = make_conninfo(url.render_as_string(hide_password=False), **args)
+        conn = psycopg.connect(conninfo, autocommit=True)
         try:
             conn.execute(f"LISTEN {changes.CHANNEL}")
         except BaseException:
@@ -103,7 +107,7 @@ class ChangeListener:
             raise
         return conn
 
-    def _listen(self, conn: psycopg.Connection[Any]) -> None:
+    def _listen(self, conn: psycopg.Connection[TupleRow]) -> None:
         """Until asked to stop, or the connection fails (raises)."""
         while not self._stopping.is_set():
             for notify in conn.notifies(timeout=WAKE_S):

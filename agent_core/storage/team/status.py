@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import TypedDict
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
-from agent_core.storage.engine import Store
 from agent_core.storage.location import StoreKind, StoreLocation
 from agent_core.storage.migrate import home as migrate
+from agent_core.storage.migrate import revisions
+from agent_core.storage.postgres import PostgresStore
 
 
 class StoreStatusView(TypedDict):
@@ -68,7 +69,7 @@ def _probe_sqlite(location: StoreLocation, desk: str) -> StoreStatusView:
 def _probe_team(location: StoreLocation, desk: str) -> StoreStatusView:
     from agent_core.storage.migrate.team import stored_revision
 
-    store = Store(location)  # no connection yet: the read below is the only one
+    store = PostgresStore(location)  # no connection yet: the read below is the only one
     try:
         with store.read() as conn:
             revision = stored_revision(conn)
@@ -84,13 +85,13 @@ def _probe_team(location: StoreLocation, desk: str) -> StoreStatusView:
 
 
 def _revision_note(revision: str | None, what: str) -> str | None:
-    head = migrate.declared_head() or migrate.head_revision()
+    head = revisions.declared_head() or revisions.head_revision()
     if revision == head:
         return None
     if revision is None:
         by_whom = " (by a role that owns the database)" if what == "database" else ""
         return f"The {what} is not initialised yet: BriefDesk creates it on first use{by_whom}."
-    if revision not in migrate.known_revisions():
+    if revision not in revisions.known_revisions():
         return (
             f"Schema {revision} was written by a newer BriefDesk (this one writes {head}): "
             "upgrade BriefDesk on this desk to use it."

@@ -21,13 +21,14 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from sqlalchemy import Connection, Float, Table, insert, select, text
+from sqlalchemy.types import TypeEngine
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.json_types import JsonValue
 from agent_core.contract.statuses import RunStatus
-from agent_core.storage.engine import Store
 from agent_core.storage.location import StoreKind, StoreLocation
 from agent_core.storage.schema import (
     approvals,
@@ -48,6 +49,7 @@ from agent_core.storage.schema import (
     settings,
     tool_calls,
 )
+from agent_core.storage.store import Store
 from agent_core.storage.tables import runs as run_rows
 
 TEAM_TABLES: tuple[Table, ...] = (
@@ -187,7 +189,7 @@ def _refuse_live_runs(conn: Connection, desk: str) -> None:
     from agent_core.storage.team.leases import seen_from
 
     book = seen_from(conn, desk)  # a team database as the source: its desks' leases
-    for row in conn.execute(select(runs).where(runs.c.status == str(RunStatus.RUNNING))):
+    for row in run_rows.running_rows(conn):
         if run_rows.effective_status(row, book) is RunStatus.RUNNING:
             raise BriefDeskError(
                 ErrorCode.RUN_IN_PROGRESS,
@@ -196,7 +198,7 @@ def _refuse_live_runs(conn: Connection, desk: str) -> None:
             )
 
 
-def _rows_of(conn: Connection, table: Table) -> Iterator[dict[str, Any]]:
+def _rows_of(conn: Connection, table: Table) -> Iterator[dict[str, object]]:
     # yield_per: the source streams (a server-side cursor on PostgreSQL), never whole tables.
     result = conn.execute(select(table).execution_options(yield_per=BATCH_ROWS))
     for row in result:
@@ -206,7 +208,7 @@ def _rows_of(conn: Connection, table: Table) -> Iterator[dict[str, Any]]:
 def _copy_table(src: Connection, out: Connection, table: Table, desk: str) -> TableCheck:
     stamp = table.name in _STAMPED_WITH_DESK
     digests: list[bytes] = []
-    batch: list[dict[str, Any]] = []
+    batch: list[dict[str, object]] = []
     size = 0
     for values in _rows_of(src, table):
         if stamp and values.get("desk") is None:
@@ -222,7 +224,7 @@ def _copy_table(src: Connection, out: Connection, table: Table, desk: str) -> Ta
     return _summary(digests)
 
 
-def _check_table(rows: Iterator[dict[str, Any]], table: Table) -> TableCheck:
+def _check_table(rows: Iterator[dict[str, object]], table: Table) -> TableCheck:
     return _summary([_row_digest(table, values) for values in rows])
 
 
@@ -233,13 +235,13 @@ def _summary(digests: list[bytes]) -> TableCheck:
     return TableCheck(len(digests), whole.hexdigest())
 
 
-def _row_digest(table: Table, values: dict[str, Any]) -> bytes:
+def _row_digest(table: Table, values: dict[str, object]) -> bytes:
     """sha256 of one row, encoded the same whatever the backend returned it as."""
     encoded = [_canonical(values[column.name], column.type) for column in table.columns]
     return hashlib.sha256(json.dumps(encoded, ensure_ascii=False).encode("utf-8")).digest()
 
 
-def _canonical(value: Any, kind: Any) -> Any:
+def _canonical(value: object, kind: TypeEngine[object]) -> JsonValue:
     if value is None:
         return None
     if isinstance(value, (bytes, bytearray, memoryview)):

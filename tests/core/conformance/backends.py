@@ -22,8 +22,8 @@ from sqlalchemy import text
 
 from agent_core.home.config import Home
 from agent_core.runs.progress import RunProgress
-from agent_core.storage.engine import Store
 from agent_core.storage.migrate.home import open_store
+from agent_core.storage.store import Store
 from agent_core.storage.tables import runs as run_rows
 from agent_core.storage.tables.checkpoints import CheckpointStore
 

@@ -1,4 +1,5 @@
-"""The `backend` fixture: one per factory in BACKEND_FACTORIES (today SQLite), on a fresh home."""
+"""The `backend` fixture: one per factory in BACKEND_FACTORIES (SQLite and PostgreSQL), on a fresh
+home."""
 
 from __future__ import annotations
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,14 +17,13 @@ from agent_core import RUNTIME_VERSION
 from agent_core.storage.tables.checkpoints import Checkpoint, ResumeStatus, save_state_string
 from tests.core.conformance.backends import (
     DEMO_QUESTION,
-    REPO_ROOT,
     StorageBackend,
-    child_env,
     insert_run,
     release,
     spawn_writer,
     wait_ready,
 )
+from tests.support.cli import CliRunner
 
 OLD_RUNTIME = "briefdesk-runtime/0"
 
@@ -223,25 +220,9 @@ def test_checkpoint_of_another_runtime_is_refused_and_nothing_changes(
     before = _snapshot(backend, run_id)
     artifacts = sorted(p.name for p in (backend.home / "artifacts").rglob("*"))
 
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "agent_core.cli",
-            "--home",
-            str(backend.home),
-            "--json",
-            "resume",
-            run_id,
-        ],
-        capture_output=True,
-        text=True,
-        env=child_env(),
-        cwd=REPO_ROOT,
-        timeout=120,
-    )
+    proc = CliRunner(backend.home)("resume", run_id)  # a real process, as a person runs it
     body = json.loads(proc.stdout)
-    assert proc.returncode != 0
+    assert proc.code != 0
     assert body["api"] == 1 and body["error"]["code"] == "migration_required", body
     assert "Traceback" not in proc.stderr
     assert _snapshot(backend, run_id) == before
@@ -329,11 +310,11 @@ def test_a_read_transaction_sees_one_moment_whatever_commits_meanwhile(
     proposals): they must not mix two moments, or a decision committed in between shows a run
     waiting for approval with nothing to approve. SQLite's read transaction is one snapshot
     from its first read; PostgreSQL's default (read committed) gives each statement its own."""
-    from agent_core.storage.engine import Store
     from agent_core.storage.tables import runs as run_rows
 
     insert_run(backend, "run-moment", status="waiting_approval")
-    other = Store(backend.store.location)  # another connection, as another process would be
+    # Another connection, as another process would hold it.
+    other = type(backend.store)(backend.store.location)
     try:
         with backend.store.read() as conn:
             before = run_rows.get_run_row(conn, "run-moment").question
