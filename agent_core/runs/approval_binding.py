@@ -24,11 +24,12 @@ from itertools import pairwise
 
 from sqlalchemy import Connection
 
+from agent_core.contract.approvals import Approval
 from agent_core.contract.canonical import arg_hash
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.statuses import ApprovalStatus
-from agent_core.review.transitions import Approval
 from agent_core.storage.tables import authority
+from agent_core.storage.tables import rules as rule_rows
 from agent_core.storage.tables import runs as run_rows
 from agent_core.tools.policy import Mode, Verdict, decide, rules_from_rows
 from agent_core.tools.registry import spec_for
@@ -133,7 +134,7 @@ def _check_decider(conn: Connection, approval: Approval, run_id: str, tool: str)
         if policy.verdict is not Verdict.ALLOW or policy.principal != decided_by:
             raise _Unbound(f"{decided_by} does not approve {tool} in its {stored} run")
         return
-    row = authority.rule_row(conn, decided_by)
+    row = rule_rows.get_rule(conn, decided_by)
     live = rules_from_rows([row]) if row is not None else []  # a revoked rule is not live
     if not live or not live[0].covers(tool, approval.target, run_id):
         raise _Unbound(f"no live rule {decided_by!r} covers it")

@@ -11,8 +11,8 @@ from sqlalchemy import Connection
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ToolOutcomeStatus
-from agent_core.storage.schema import tool_calls
 from agent_core.storage.tables import audit
+from agent_core.storage.tables import tool_calls as call_rows
 from agent_core.storage.tables.timeline import append_event
 from agent_core.tools.validation import printable
 
@@ -75,11 +75,7 @@ def refuse(
         or (RULE_FOR_CODE.get(ErrorCode(error.code), "policy") if known else "policy")
     )
     if mark_call:
-        conn.execute(
-            tool_calls.update()
-            .where(tool_calls.c.run_id == run_id, tool_calls.c.call_id == call_id)
-            .values(decision="deny", code=error.code)
-        )
+        call_rows.deny_call(conn, run_id, call_id, error.code)
     clipped = printable(resource) if resource else None
     append_event(
         conn,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -10,10 +9,11 @@ from dataclasses import dataclass, field
 from sqlalchemy import Connection
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.home import clock
 from agent_core.home.preferences import Settings
-from agent_core.runs import lifecycle
+from agent_core.runs.ownership import check_held
 from agent_core.runs.record import RunFacts, RunRecord
-from agent_core.storage.engine import Store
+from agent_core.storage.store import Store
 from agent_core.storage.team.leases import Holder
 from agent_core.tools.policy import Mode
 from agent_core.tools.specs import ToolScope
@@ -37,7 +37,7 @@ class RunContext:
     """This desk's own store (corpus index, memory) when `store` is a team database."""
     holder: Holder | None = None
     """Team mode: this desk and process; every write of the run checks it still holds it."""
-    started_clock: float = field(default_factory=time.monotonic)
+    started_clock: float = field(default_factory=clock.monotonic)
     # The SDK RunState of the current pause, until the first write of the pause saves it (with
     # checkpoint A, in one commit).
     unsaved_state: str | None = None
@@ -74,7 +74,7 @@ class RunContext:
         (`run_owned_elsewhere`) stops here, having written nothing."""
         with self.store.write() as conn:
             if self.holder is not None:
-                lifecycle.check_held(conn, self.run_id, self.holder)
+                check_held(conn, self.run_id, self.holder)
             yield conn
 
     def take_unsaved_state(self) -> str | None:
@@ -82,7 +82,7 @@ class RunContext:
         return state
 
     def active_seconds(self) -> float:
-        return self.record.progress.active_s + (time.monotonic() - self.started_clock)
+        return self.record.progress.active_s + (clock.monotonic() - self.started_clock)
 
     def check_budgets(self, *, next_turn: bool = False, next_call: bool = False) -> None:
         """Stop at this boundary if a cancel was requested or a budget is spent."""
@@ -90,7 +90,7 @@ class RunContext:
         progress = self.record.progress
         if self.holder is not None:  # taken over meanwhile: stop before the next model call
             with self.store.read() as conn:
-                lifecycle.check_held(conn, self.run_id, self.holder)
+                check_held(conn, self.run_id, self.holder)
         if self.record.cancel_requested():
             raise StopRun()
         if next_turn and progress.turns >= limits.max_turns:

@@ -11,17 +11,17 @@ or a blocked disk never holds the event loop, so polls and a cancel request are 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection
 
+from agent_core.contract.approvals import Approval, consume
 from agent_core.contract.canonical import arg_hash, idempotency_key
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus, SideEffectStatus, ToolOutcomeStatus
 from agent_core.home.clock import now_iso
-from agent_core.review.transitions import Approval, consume
 from agent_core.runs import approval_binding
 from agent_core.runs.call_records import clip, refuse, tool_result
 from agent_core.runs.checkpointing import save_checkpoint
@@ -33,6 +33,11 @@ from agent_core.storage.tables.timeline import append_event
 from agent_core.tools import network
 from agent_core.tools.registry import spec_for
 from agent_core.tools.specs import ToolArgs, ToolEnv, ToolResult, ToolSpec
+
+if TYPE_CHECKING:
+    from agents.tool_context import ToolContext
+
+    from agent_core.runs.model_bounds import Invoke
 
 OFFLOAD_CHARS = 8_000  # larger results go to a blob; the ledger keeps the digest
 
@@ -49,10 +54,10 @@ class ToolExecutor:
         self.admit = admit
         self._running: set[asyncio.Future[str]] = set()
 
-    def invoker(self, tool: str, *, unpaused: bool) -> Callable[[Any, str], Awaitable[str]]:
+    def invoker(self, tool: str, *, unpaused: bool) -> Invoke:
         """The SDK's on_invoke_tool; `unpaused`: the SDK did not stop before this call."""
 
-        async def invoke(tool_ctx: Any, raw: str) -> str:
+        async def invoke(tool_ctx: ToolContext[None], raw: str) -> str:
             call_id = str(tool_ctx.tool_call_id)
             if unpaused:
                 # On the loop, before the body's thread: parallel calls pass their checkpoint
@@ -223,8 +228,9 @@ class ToolExecutor:
                 conn, self.run_id, tool, call_id, str(result.outcome), executed=True,
                 **(summary if isinstance(summary, dict) else {}),
             )  # fmt: skip
-            found = result.summary.get("sources_found") or []
-            read = [result.summary["source_id"]] if "source_id" in result.summary else []
+            listed = result.summary.get("sources_found")
+            found = [str(s) for s in listed] if isinstance(listed, list) else []
+            read = [str(result.summary["source_id"])] if "source_id" in result.summary else []
             progress = self.ctx.record.progress
             self.ctx.record.advance(conn, next_step="model", **progress.with_sources(found, read))
             if approval is not None and approval.status is ApprovalStatus.APPROVED:
@@ -234,9 +240,11 @@ class ToolExecutor:
     def _replay(self, conn: Connection, tool: str, call_id: str, entry: ledger.LedgerEntry) -> str:
         record = dict(entry.result or {})
         if entry.status is SideEffectStatus.FAILED:
-            error = record.get("error", {})
+            error = record.get("error")
+            error = error if isinstance(error, dict) else {}
             text = f"Refused by BriefDesk ({error.get('code')}): {error.get('message')}"
         else:
-            text = record.get("text") or get_blob(conn, record["blob"]).decode("utf-8")
+            stored = record.get("text")
+            text = str(stored) if stored else get_blob(conn, str(record["blob"])).decode("utf-8")
         tool_result(conn, self.run_id, tool, call_id, entry.outcome, executed=False, replayed=True)
         return text

@@ -3,34 +3,33 @@
 `record_model_turn` sees the model's calls as they arrive (unknown tools are refused here, so a
 deceived model's call becomes a refusal and the run goes on). `handle_pause` decides each call
 at the SDK's approval pause (checkpoint A) and returns what the run should do as data: go on,
-or stop waiting for a person. Execution is the executor's job (run/executor.py).
+or stop waiting for a person. Execution is the executor's job (runs/executor.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from openai.types.responses import ResponseFunctionToolCall
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection
 
+from agent_core.contract.approvals import Approval, change_request_result, is_expired
 from agent_core.contract.canonical import arg_hash, iso
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus, RunStatus, ToolOutcomeStatus
 from agent_core.home import crash
 from agent_core.home.clock import now_iso, utcnow
-from agent_core.review.transitions import Approval, change_request_result, is_expired
 from agent_core.runs.call_records import clip, refuse, tool_result
 from agent_core.runs.checkpointing import save_checkpoint
 from agent_core.runs.context import RunContext
-from agent_core.storage.dialect_insert import insert_for
-from agent_core.storage.schema import rules as rules_table
-from agent_core.storage.schema import tool_calls
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import audit
+from agent_core.storage.tables import rules as rule_rows
 from agent_core.storage.tables import runs as run_rows
+from agent_core.storage.tables import tool_calls as call_rows
 from agent_core.storage.tables.timeline import append_event
 from agent_core.tools import network
 from agent_core.tools.policy import Decision, Verdict, decide, risk_label, rules_from_rows
@@ -41,7 +40,7 @@ from agent_core.tools.validation import describe_resource, printable, validate_c
 
 if TYPE_CHECKING:
     from agents import RunState
-    from agents.items import ModelResponse
+    from agents.items import ModelResponse, ToolApprovalItem
 
     from agent_core.runs.model_bounds import ScreenedTurn
 
@@ -81,20 +80,15 @@ class ToolGate:
             fresh: list[ResponseFunctionToolCall] = []
             # A refused turn's calls get no row: none runs, none counts against the budget.
             for call in [] if screened is not None and screened.refused else calls:
-                inserted = conn.execute(
-                    insert_for(conn, tool_calls)
-                    .values(
-                        run_id=self.run_id,
-                        call_id=call.call_id,
-                        idx=proposed + len(fresh) + 1,
-                        turn=turn,
-                        tool=call.name,
-                        raw_args=call.arguments,
-                        created_at=now_iso(),
-                    )
-                    .on_conflict_do_nothing()
-                ).rowcount
-                if inserted:
+                if call_rows.record_call(
+                    conn,
+                    self.run_id,
+                    call.call_id,
+                    idx=proposed + len(fresh) + 1,
+                    turn=turn,
+                    tool=call.name,
+                    raw_args=call.arguments,
+                ):
                     fresh.append(call)
             self.ctx.record.advance(
                 conn,
@@ -126,15 +120,14 @@ class ToolGate:
 
     # -- the pause ------------------------------------------------------------------------
 
-    def handle_pause(self, state: RunState[Any]) -> PauseOutcome:
+    def handle_pause(self, state: RunState[None]) -> PauseOutcome:
         self.ctx.record.reload()
         self.ctx.check_budgets()  # a cancel request or the wall-time budget ends it here
         stop: RunStatus | None = None
         for item in state.get_interruptions():
-            raw_item: Any = item.raw_item
-            call_id = str(getattr(raw_item, "call_id", None) or raw_item.get("call_id"))
+            call_id = str(_raw_field(item, "call_id"))
             tool = str(item.tool_name)
-            raw = str(getattr(raw_item, "arguments", None) or "{}")
+            raw = str(getattr(item.raw_item, "arguments", None) or "{}")
             verdict = self._decide_one(state, item, call_id, tool, raw)
             if verdict is RunStatus.EXPIRED or (verdict is not None and stop is None):
                 stop = verdict
@@ -166,15 +159,11 @@ class ToolGate:
             refuse(conn, self.run_id, call_id, tool, error, resource=resource)
         return f"Refused by BriefDesk ({error.code}): {error.message}"
 
-    def _call_row(self, call_id: str) -> tuple[Any, int]:
+    def _call_row(self, call_id: str) -> tuple[call_rows.ToolCallRow | None, int]:
         """The call's row and its index in the run, refused past the tool-call budget."""
         with self.store.read() as conn:
-            row = conn.execute(
-                select(tool_calls).where(
-                    tool_calls.c.run_id == self.run_id, tool_calls.c.call_id == call_id
-                )
-            ).first()
-        index = int(row.idx) if row is not None else 0
+            row = call_rows.get_call(conn, self.run_id, call_id)
+        index = row.idx if row is not None else 0
         budget = self.ctx.facts.limits.max_tool_calls
         if index > budget:
             raise BriefDeskError(
@@ -184,7 +173,7 @@ class ToolGate:
         return row, index
 
     def _decide_one(
-        self, state: Any, item: Any, call_id: str, tool: str, raw: str
+        self, state: RunState[None], item: ToolApprovalItem, call_id: str, tool: str, raw: str
     ) -> RunStatus | None:
         row, index = self._call_row(call_id)
         if row is not None and row.decision == "deny":
@@ -199,9 +188,9 @@ class ToolGate:
             state.reject(item, rejection_message=self._refuse(tool, call_id, raw, error))
             return None
         if spec.tier is Tier.INTERACTION:
-            return self._question(state, item, call_id, args, index)
+            return self._question(state, item, call_id, spec, args, index)
         with self.store.read() as conn:
-            rules = rules_from_rows(list(conn.execute(select(rules_table))))
+            rules = rules_from_rows(rule_rows.list_rules(conn))
             revision = approval_rows.next_revision(conn, self.run_id)  # > 1: a person decides
         decision = decide(
             spec.tier, tool, mode=self.ctx.mode, target=target, run_id=self.run_id, rules=rules,
@@ -231,17 +220,27 @@ class ToolGate:
                 f"({earlier.id}).",
             )
 
-    def _approve(self, state: Any, item: Any, call_id: str, tool: str, index: int) -> None:
+    def _approve(
+        self, state: RunState[None], item: ToolApprovalItem, call_id: str, tool: str, index: int
+    ) -> None:
         with self.ctx.write() as conn:
             save_checkpoint(self.ctx, conn, "A", call_id, f"run {tool}")
         crash.before_tool(index)
         state.approve(item)
 
     def _question(
-        self, state: Any, item: Any, call_id: str, args: ArgsJSON, index: int
+        self,
+        state: RunState[None],
+        item: ToolApprovalItem,
+        call_id: str,
+        spec: ToolSpec,
+        args: ArgsJSON,
+        index: int,
     ) -> RunStatus | None:
+        """An interaction-tier call: the run waits for a person's answer (once answered, the
+        call runs and hands the model the answer)."""
         if self.ctx.record.progress.answer_for(call_id) is not None:
-            self._approve(state, item, call_id, "ask_question", index)
+            self._approve(state, item, call_id, spec.name, index)
             return None
         question = str(args["question"])
         with self.ctx.write() as conn:
@@ -253,7 +252,7 @@ class ToolGate:
                     conn,
                     self.run_id,
                     EventKind.QUESTION_ASKED,
-                    tool="ask_question",
+                    tool=spec.name,
                     data={"call_id": call_id, "question": question},
                 )
                 save_checkpoint(self.ctx, conn, "A", call_id, "wait for an answer")
@@ -261,8 +260,8 @@ class ToolGate:
 
     def _gated(
         self,
-        state: Any,
-        item: Any,
+        state: RunState[None],
+        item: ToolApprovalItem,
         call_id: str,
         spec: ToolSpec,
         args: ArgsJSON,
@@ -385,3 +384,12 @@ class ToolGate:
 def _tokens_of(response: ModelResponse) -> int:
     usage = getattr(response, "usage", None)
     return int(getattr(usage, "total_tokens", 0) or 0)
+
+
+def _raw_field(item: ToolApprovalItem, name: str) -> object:
+    """A field of the call the SDK paused at: an attribute of its item, or a key of its dict."""
+    raw = item.raw_item
+    value = getattr(raw, name, None)
+    if value is None and isinstance(raw, dict):
+        value = raw.get(name)
+    return value

@@ -24,7 +24,7 @@ import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from openai.types.responses import ResponseFunctionToolCall
 from sqlalchemy import Connection
@@ -38,11 +38,14 @@ from agent_core.storage.tables.timeline import append_event
 from agent_core.tools.validation import printable
 
 if TYPE_CHECKING:
-    from agents.items import ModelResponse
+    from agents.items import ModelResponse, TResponseOutputItem
+    from agents.run_context import RunContextWrapper
+    from agents.tool_context import ToolContext
 
 FAN_OUT_RULE = "limits.max_parallel_calls"
 CALL_ID_RULE = "tools.call_id"
-Invoke = Callable[[Any, str], Awaitable[str]]
+Invoke = Callable[["ToolContext[None]", str], Awaitable[str]]
+"""A tool's `on_invoke_tool`: the SDK's tool context and the raw arguments."""
 
 
 @asynccontextmanager
@@ -132,7 +135,7 @@ class TurnScreen:
 
     def screen(self, response: ModelResponse) -> ScreenedTurn:
         seen: set[str] = set()
-        kept: list[Any] = []
+        kept: list[TResponseOutputItem] = []
         duplicates: list[ResponseFunctionToolCall] = []
         for item in response.output:
             if isinstance(item, ResponseFunctionToolCall):
@@ -152,14 +155,16 @@ class TurnScreen:
             )
         return screened
 
-    async def pauses(self, _ctx: Any, _params: dict[str, Any], call_id: str) -> bool:
+    async def pauses(
+        self, _ctx: RunContextWrapper[None], _params: dict[str, object], call_id: str
+    ) -> bool:
         """`needs_approval` of a tool that pauses: never for a call of a refused turn."""
         return call_id not in self._refusals
 
     def guard(self, invoke: Invoke) -> Invoke:
         """A tool's `on_invoke_tool` that answers a refused turn's call with its refusal."""
 
-        async def guarded(tool_ctx: Any, raw: str) -> str:
+        async def guarded(tool_ctx: ToolContext[None], raw: str) -> str:
             refusal = self._refusals.get(str(tool_ctx.tool_call_id))
             if refusal is not None:
                 return refusal
@@ -168,7 +173,7 @@ class TurnScreen:
         return guarded
 
 
-def _never_pausing(item: Any) -> Any:
+def _never_pausing(item: TResponseOutputItem) -> TResponseOutputItem:
     """A refused call whose arguments are not a JSON object, given `{}` instead: the SDK asks
     `needs_approval` only about arguments it can parse, and pauses for every other call."""
     if not isinstance(item, ResponseFunctionToolCall):

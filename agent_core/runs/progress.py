@@ -9,11 +9,33 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import TypedDict, Unpack
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.home import limits
 from agent_core.home.clock import now_iso
+
+
+class ProgressChanges(TypedDict, total=False):
+    """The fields `RunProgress.advance` may change (the version it bumps itself)."""
+
+    turns: int
+    tool_calls: int
+    tokens: int
+    sources_found: tuple[str, ...]
+    sources_read: tuple[str, ...]
+    next_step: str
+    active_s: float
+    answers: tuple[tuple[str, str], ...]
+    waiting_call: str | None
+    rejected: bool
+
+
+class SourceChanges(TypedDict):
+    """The evidence fields after new source ids were merged in (`RunProgress.with_sources`)."""
+
+    sources_found: tuple[str, ...]
+    sources_read: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -31,13 +53,13 @@ class RunProgress:
     sources_read: tuple[str, ...] = ()
     """Source ids read in full, first-read order."""
     next_step: str = "model"
-    """What the run does next, for people (`model`, `run save_brief`, `done`, ...)."""
+    """What the run does next, for people (`model`, `run <tool>`, `done`, ...)."""
     active_s: float = 0.0
     """Seconds a process spent driving the run (the wall-time budget counts these)."""
     answers: tuple[tuple[str, str], ...] = ()
-    """(call_id, answer) for each answered `ask_question`."""
+    """(call_id, answer) for each answered question (the interaction tool's)."""
     waiting_call: str | None = None
-    """The `ask_question` call the run waits on, while `waiting_input`."""
+    """The question call the run waits on, while `waiting_input`."""
     rejected: bool = False
     """A person rejected a write of this run: it ends `cancelled`, not `succeeded`."""
     state_version: int = 0
@@ -45,7 +67,7 @@ class RunProgress:
     created: str = field(default_factory=now_iso)
     """When the run was created (ISO time)."""
 
-    def advance(self, **changes: Any) -> RunProgress:
+    def advance(self, **changes: Unpack[ProgressChanges]) -> RunProgress:
         return replace(self, **changes, state_version=self.state_version + 1)
 
     def answer_for(self, call_id: str) -> str | None:
@@ -59,7 +81,7 @@ class RunProgress:
 
     def with_sources(
         self, found: list[str] | None = None, read: list[str] | None = None
-    ) -> dict[str, tuple[str, ...]]:
+    ) -> SourceChanges:
         """The evidence fields after merging new source ids (first-seen order kept)."""
         return {
             "sources_found": _merge(self.sources_found, found or []),

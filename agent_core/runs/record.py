@@ -1,17 +1,16 @@
 """The owning process's copy of one run: its progress (cached: only the owner writes it), its
-limits and folders. Status changes go through run/lifecycle.py, never through here."""
+limits and folders. Status changes go through runs/lifecycle.py, never through here."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Unpack
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection
 
-from agent_core.runs.progress import RunLimits, RunProgress
-from agent_core.storage.engine import Store
-from agent_core.storage.schema import runs
+from agent_core.runs.progress import ProgressChanges, RunLimits, RunProgress
+from agent_core.storage.store import Store
 from agent_core.storage.tables import runs as run_rows
 
 
@@ -31,7 +30,7 @@ class RunFacts:
     """The desk the run belonged to when loaded (None: a row from before desks)."""
 
     @staticmethod
-    def of(row: Any) -> RunFacts:
+    def of(row: run_rows.RunRow) -> RunFacts:
         return RunFacts(
             run_id=row.run_id,
             thread_id=row.thread_id,
@@ -58,12 +57,9 @@ class RunRecord:
 
     def cancel_requested(self) -> bool:
         with self.store.read() as conn:
-            value = conn.execute(
-                select(runs.c.cancel_requested).where(runs.c.run_id == self.run_id)
-            ).scalar()
-        return bool(value)
+            return run_rows.cancel_requested(conn, self.run_id)
 
-    def advance(self, conn: Connection, **changes: Any) -> RunProgress:
+    def advance(self, conn: Connection, **changes: Unpack[ProgressChanges]) -> RunProgress:
         """Write the next version of the progress in the caller's transaction."""
         self.progress = self.progress.advance(**changes)
         run_rows.update_run(conn, self.run_id, state_json=self.progress.dumps())

@@ -1,6 +1,6 @@
 """One run lifecycle: the transition table row by row, and the bugs that lived at a run's edges.
 
-Each bug test failed before run/lifecycle.py existed: a cancel marked pending proposals
+Each bug test failed before runs/lifecycle.py existed: a cancel marked pending proposals
 `rejected` with no event and no audit row (and a later run was then refused with
 `previously_rejected`), only one of four ends pruned checkpoints, and a new run was stored as
 `interrupted`.
@@ -12,9 +12,7 @@ database named by the home's `db.url` setting (the `ws` fixture at the end).
 from __future__ import annotations
 
 import asyncio
-import re
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -25,8 +23,10 @@ from sqlalchemy import select, text
 
 from agent_core.contract.statuses import RunStatus
 from agent_core.facade.workspace import Workspace
+from agent_core.home import clock
+from agent_core.home.clock import ManualClock
 from agent_core.runs import lifecycle
-from agent_core.runs.lifecycle import IllegalTransition, Transition, target_of
+from agent_core.runs.transitions import IllegalTransition, Transition, target_of
 from agent_core.storage.schema import runs
 from agent_core.tools.registry import TOOLS
 
@@ -71,19 +71,6 @@ def test_no_ended_run_moves_except_a_retryable_failure() -> None:
         if status.is_terminal:
             movable = {t for t in Transition if status in EXPECTED[t][0]}
             assert movable == ({Transition.RESUME} if status is S.FAILED else set())
-
-
-def test_only_the_lifecycle_module_writes_a_run_status() -> None:
-    writes = re.compile(r"(update_run|insert_run|update\(runs\))[^\n]*(\n[^\n]*){0,12}status=")
-    offenders = []
-    for path in (REPO / "agent_core").rglob("*.py"):
-        if path.name == "lifecycle.py":
-            continue
-        text = path.read_text()
-        for match in writes.finditer(text):
-            if ")" not in match.group(0).split("status=")[0].split("(", 1)[1]:
-                offenders.append(f"{path.relative_to(REPO)}: {match.group(0)[:60]!r}")
-    assert offenders == []
 
 
 def test_an_illegal_transition_raises_and_changes_nothing(ws: Workspace) -> None:
@@ -167,12 +154,12 @@ def _ended_by(ws: Workspace, how: str) -> str:
         ws.reject(run["approvals"][0]["id"], reviewer="ana")
         run = ws.resume(run["run_id"])
     elif how == "expired":
-        run = ws.start_run(QUESTION, approval_ttl=0.5)
-        deadline = time.monotonic() + 30
-        while ws.get_run(run["run_id"])["status"] != "expired":
-            assert time.monotonic() < deadline, "the proposal never expired"
-            time.sleep(0.1)
-        ws.sweep_expired()  # reads only show it; the sweep (a timer tick, a command) records it
+        stopped = ManualClock()
+        with clock.use(stopped):
+            run = ws.start_run(QUESTION, approval_ttl=0.5)
+            stopped.advance(1)
+            assert ws.get_run(run["run_id"])["status"] == "expired"
+            ws.sweep_expired()  # reads only show it; the sweep (a timer tick, a command) records it
         run = ws.get_run(run["run_id"])
     else:  # failed: a budget of 2 tool calls ends it
         run = ws.start_run(QUESTION, max_tool_calls=2)

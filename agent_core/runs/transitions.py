@@ -1,0 +1,120 @@
+"""The transition table of a run's status, and its one writer (`move`).
+
+runs/lifecycle.py says what each transition implies (events, approvals, owners); this module
+says which moves are legal and makes them, conditional on the status as read, so a run that
+another process moved meanwhile is never moved twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from sqlalchemy import Connection
+
+from agent_core.contract.errors import BriefDeskError, ErrorCode, ErrorJSON
+from agent_core.contract.statuses import RunStatus
+from agent_core.storage.tables import runs as run_rows
+
+
+class Transition(StrEnum):
+    START = "start"
+    """First drive of a created run."""
+    RESUME = "resume"
+    """A process takes over a run that waits, was interrupted or failed retryably."""
+    WAIT_APPROVAL = "wait_approval"
+    """The driver stops at a proposal a person must decide."""
+    WAIT_INPUT = "wait_input"
+    """The driver stops at a question a person must answer."""
+    SUCCEED = "succeed"
+    """The model gave its final answer."""
+    FAIL = "fail"
+    """An error or a budget ended the run."""
+    CANCEL = "cancel"
+    """A person cancelled the run, or rejected its write (it ends `cancelled`)."""
+    EXPIRE = "expire"
+    """Its pending proposal expired before anyone decided."""
+    RELEASE = "release"
+    """The driving process gives the run back without ending it (it could not continue)."""
+    TAKE_OVER = "take_over"
+    """A person takes the run from an owner this machine cannot prove alive (recorded under
+    another host name, or dead; in team mode, another desk whose lease lapsed): it becomes
+    `interrupted` (and this desk's), and the next resume continues it."""
+
+
+WAITING = frozenset({RunStatus.WAITING_APPROVAL, RunStatus.WAITING_INPUT})
+NOT_ENDED = frozenset({RunStatus.CREATED, RunStatus.RUNNING, RunStatus.INTERRUPTED, *WAITING})
+
+
+@dataclass(frozen=True)
+class Rule:
+    sources: frozenset[RunStatus]
+    target: RunStatus
+
+
+TRANSITIONS: dict[Transition, Rule] = {
+    Transition.START: Rule(frozenset({RunStatus.CREATED}), RunStatus.RUNNING),
+    # RUNNING: only when its owner is dead or is this process (checked by `claim`);
+    # FAILED: only when its error is retryable (checked by `claim`).
+    Transition.RESUME: Rule(
+        frozenset({RunStatus.RUNNING, RunStatus.INTERRUPTED, RunStatus.FAILED, *WAITING}),
+        RunStatus.RUNNING,
+    ),
+    Transition.WAIT_APPROVAL: Rule(frozenset({RunStatus.RUNNING}), RunStatus.WAITING_APPROVAL),
+    Transition.WAIT_INPUT: Rule(frozenset({RunStatus.RUNNING}), RunStatus.WAITING_INPUT),
+    Transition.SUCCEED: Rule(frozenset({RunStatus.RUNNING}), RunStatus.SUCCEEDED),
+    Transition.FAIL: Rule(frozenset({RunStatus.RUNNING}), RunStatus.FAILED),
+    Transition.CANCEL: Rule(NOT_ENDED, RunStatus.CANCELLED),
+    Transition.EXPIRE: Rule(
+        frozenset({RunStatus.RUNNING, RunStatus.WAITING_APPROVAL}), RunStatus.EXPIRED
+    ),
+    Transition.RELEASE: Rule(frozenset({RunStatus.RUNNING}), RunStatus.INTERRUPTED),
+    Transition.TAKE_OVER: Rule(frozenset({RunStatus.RUNNING}), RunStatus.INTERRUPTED),
+}
+
+
+class IllegalTransition(BriefDeskError):
+    """A status change the table does not allow (a bug, or a race lost to another process)."""
+
+    def __init__(self, run_id: str, current: RunStatus, transition: Transition) -> None:
+        code = ErrorCode.RUN_NOT_WAITING if current in NOT_ENDED else ErrorCode.RUN_NOT_FINISHED
+        super().__init__(
+            code, f"Run {run_id} is {current}: it cannot {transition.value.replace('_', ' ')}."
+        )
+        self.current = current
+        self.transition = transition
+
+
+def target_of(current: RunStatus, transition: Transition) -> RunStatus:
+    """The status `transition` leads to from `current`; raises when the table forbids it."""
+    rule = TRANSITIONS[transition]
+    if current not in rule.sources:
+        raise IllegalTransition("?", current, transition)
+    return rule.target
+
+
+def is_retryable(error: ErrorJSON | None) -> bool:
+    return bool(error and error.get("retryable") is True)
+
+
+NO_OWNER: run_rows.RunChanges = {"owner_host": None, "owner_pid": None, "owner_started": None}
+
+
+def move(
+    conn: Connection,
+    row: run_rows.RunRow,
+    transition: Transition,
+    changes: run_rows.RunChanges | None = None,
+) -> None:
+    """Make `transition` from the status `row` was read with, with the other `changes` the
+    transition implies, in the caller's transaction; raises `IllegalTransition` when the
+    table forbids it or the run moved since."""
+    current = RunStatus(row.status)
+    rule = TRANSITIONS[transition]
+    if current not in rule.sources:
+        raise IllegalTransition(row.run_id, current, transition)
+    moved = run_rows.move_status(
+        conn, row.run_id, expected=current, target=rule.target, changes=changes or {}
+    )
+    if not moved:  # unreachable inside one write transaction; kept as a guard
+        raise IllegalTransition(row.run_id, current, transition)
