@@ -9,11 +9,25 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Protocol
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.json_types import JsonMapping
 from agent_core.contract.statuses import ApprovalStatus
 from agent_core.contract.views import ApprovalView
+
+
+class ColumnsByName(Protocol):
+    def __getitem__(self, name: str, /) -> object: ...
+
+    def get(self, name: str, /) -> object: ...
+
+
+class StoredRow(Protocol):
+    """A database row as SQLAlchemy returns it (its `_mapping`: the columns by name)."""
+
+    @property
+    def _mapping(self) -> ColumnsByName: ...
 
 
 @dataclass(frozen=True)
@@ -23,7 +37,8 @@ class Approval:
     thread_id: str
     call_id: str
     tool: str
-    args: dict[str, Any]
+    args: JsonMapping
+    """The call's arguments, normalized (read only: a proposal binds them)."""
     target: str | None
     base_hash: str | None
     risk: str
@@ -45,27 +60,85 @@ class Approval:
     """The blob holding the target's content when proposed (None: a new file, or older row)."""
 
     def to_json(self) -> ApprovalView:
-        hidden = ("thread_id", "call_id", "base_digest")
-        data = {k: v for k, v in self.__dict__.items() if k not in hidden}
-        data["status"] = str(self.status)
-        return ApprovalView(**data)  # type: ignore[typeddict-item]
+        """The contract's APPROVAL: every field but the thread, the call and the base blob."""
+        return ApprovalView(
+            id=self.id,
+            run_id=self.run_id,
+            tool=self.tool,
+            args=dict(self.args),
+            target=self.target,
+            base_hash=self.base_hash,
+            risk=self.risk,
+            reason=self.reason,
+            arg_hash=self.arg_hash,
+            state_version=self.state_version,
+            version=self.version,
+            status=str(self.status),
+            created_at=self.created_at,
+            expires_at=self.expires_at,
+            reviewer=self.reviewer,
+            decision_reason=self.decision_reason,
+            decided_at=self.decided_at,
+            decided_by_rule=self.decided_by_rule,
+            consumed_at=self.consumed_at,
+            desk=self.desk,
+        )
 
     @staticmethod
-    def from_row(row: Any) -> Approval:
+    def from_row(row: StoredRow) -> Approval:
         """A stored proposal; `storage_corrupt` (never a traceback) for one that cannot be read."""
-        values = dict(row._mapping)
+        values = row._mapping
         try:
-            values["args"] = json.loads(values.pop("args_json"))
-            values["status"] = ApprovalStatus(values["status"])
-            if not isinstance(values["args"], dict):
+            args = json.loads(_text(values["args_json"]))
+            if not isinstance(args, dict):
                 raise TypeError("its arguments are not a JSON object")
-            return Approval(**values)
+            return Approval(
+                id=_text(values["id"]),
+                run_id=_text(values["run_id"]),
+                thread_id=_text(values["thread_id"]),
+                call_id=_text(values["call_id"]),
+                tool=_text(values["tool"]),
+                args=args,
+                target=_text_or_none(values["target"]),
+                base_hash=_text_or_none(values["base_hash"]),
+                risk=_text(values["risk"]),
+                reason=_text(values["reason"]),
+                arg_hash=_text(values["arg_hash"]),
+                state_version=_integer(values["state_version"]),
+                version=_integer(values["version"]),
+                status=ApprovalStatus(_text(values["status"])),
+                created_at=_text(values["created_at"]),
+                expires_at=_text(values["expires_at"]),
+                reviewer=_text_or_none(values["reviewer"]),
+                decision_reason=_text_or_none(values["decision_reason"]),
+                decided_at=_text_or_none(values["decided_at"]),
+                decided_by_rule=_text_or_none(values["decided_by_rule"]),
+                consumed_at=_text_or_none(values["consumed_at"]),
+                desk=_text_or_none(values["desk"]),
+                base_digest=_text_or_none(values["base_digest"]),
+            )
         except (TypeError, ValueError, KeyError) as exc:
             raise BriefDeskError(
                 ErrorCode.STORAGE_CORRUPT,
                 f"Approval {values.get('id')!r} of run {values.get('run_id')!r} holds a row "
                 f"this app cannot read ({exc}).",
             ) from None
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} is not text")
+    return value
+
+
+def _text_or_none(value: object) -> str | None:
+    return None if value is None else _text(value)
+
+
+def _integer(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{value!r} is not an integer")
+    return value
 
 
 def is_expired(approval: Approval, now: datetime) -> bool:

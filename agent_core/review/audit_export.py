@@ -43,7 +43,7 @@ def audit_text(entries: list[AuditEntryView], fmt: str) -> str:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(COLUMNS)
         for entry in entries:
-            writer.writerow([_cell(entry.get(c)) for c in COLUMNS])  # type: ignore[misc]
+            writer.writerow([_cell(entry.get(c)) for c in COLUMNS])
         return out.getvalue()
     raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"Export as json or csv, not {fmt!r}.")
 

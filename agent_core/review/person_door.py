@@ -8,13 +8,12 @@ window alike. The keys masked include the key of the provider the proposal's run
 
 from __future__ import annotations
 
-from typing import Any
-
 from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.json_types import JsonMapping
 from agent_core.home.door import mask_incoming
 from agent_core.home.limits import MAX_NOTE_CHARS
 from agent_core.home.secrets import load_known_secrets
-from agent_core.storage.engine import Store
+from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import runs as run_rows
 
@@ -44,7 +43,7 @@ def decision_note(store: Store, approval_id: str, note: str | None) -> str | Non
     return mask_incoming(note, _provider(store, approval_id))
 
 
-def edited_args(store: Store, approval_id: str, args: dict[str, Any] | str) -> Any:
+def edited_args(store: Store, approval_id: str, args: JsonMapping | str) -> JsonMapping | str:
     """Edited arguments, with the run's provider key known, so validation masks it too."""
     load_known_secrets(_provider(store, approval_id))
     return args if isinstance(args, str) else mask_incoming(args)

@@ -1,0 +1,62 @@
+"""What a reviewer's dialog shows of one proposal (`describe_approval`): the proposal, its run,
+the text its diff starts from, and whether the target changed since it was proposed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agent_core.contract.views import ApprovalDetailView
+from agent_core.review.expiry import sweep_expired
+from agent_core.review.proposals import approval_view, proposed_elsewhere
+from agent_core.review.run_views import run_json
+from agent_core.storage.store import Store
+from agent_core.storage.tables import approvals as approval_rows
+from agent_core.storage.tables import runs as run_rows
+from agent_core.tools.proposal_base import base_text
+from agent_core.tools.registry import spec_for
+
+
+def describe_approval(
+    store: Store, approval_id: str, *, desk: str | None = None
+) -> ApprovalDetailView:
+    """Everything a reviewer's dialog shows, read off the GUI thread.
+
+    On the desk that proposed it (`desk`: the reader's, in team mode) the diff starts from the
+    file as it is now, which is what a write would replace. Another desk's machine does not
+    hold that file: there the diff starts from the content kept when it was proposed (its
+    base blob), the same diff the proposing desk showed, and only the owner desk can tell
+    whether its file changed since (`target_changed` stays false here; the owner checks again
+    before it writes)."""
+    sweep_expired(store)
+    with store.read() as conn:
+        approval = approval_rows.get_approval(conn, approval_id)
+        run = run_json(conn, run_rows.get_run_row(conn, approval.run_id))
+        newest = approval_rows.latest_for_call(conn, approval.run_id, approval.call_id)
+        elsewhere = proposed_elsewhere(approval, desk, run.get("desk"))
+        kept = base_text(conn, approval.base_digest) if elsewhere else None
+    spec = spec_for(approval.tool)
+    current_text: str | None = None
+    current_hash: str | None = None
+    shows_content = spec.content_field is not None and approval.target is not None
+    compared_with = "file"
+    if shows_content and elsewhere:
+        current_text = kept
+        known = approval.base_hash is None or kept is not None
+        compared_with = "proposal_base" if known else "unknown_base"
+    elif shows_content:
+        current_hash = spec.base_hash(approval.target)
+        if current_hash is not None:
+            current_text = Path(str(approval.target)).read_text(encoding="utf-8", errors="replace")
+    return {
+        "approval": approval_view(approval),
+        "run": run,
+        "current_text": current_text,
+        "current_hash": current_hash,
+        "compared_with": compared_with,
+        "target_changed": shows_content and not elsewhere and current_hash != approval.base_hash,
+        "content_field": spec.content_field,
+        "path_field": spec.path_field,
+        "newest_id": newest.id if newest else approval.id,
+        "artifacts_root": run["artifacts"],
+    }

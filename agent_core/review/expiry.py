@@ -1,0 +1,37 @@
+"""The expiry sweep: pending proposals past their time become `expired`, and so do their runs.
+
+Time is the core's clock (home/clock.py): a test expires a proposal by advancing a
+`ManualClock`, no sleep. Reads show an overdue proposal as expired without writing it
+(review/proposals.py); only this sweep records it, with its events.
+"""
+
+from __future__ import annotations
+
+from agent_core.contract.events import EventKind
+from agent_core.contract.statuses import RunStatus
+from agent_core.runs import lifecycle
+from agent_core.storage.store import Store
+from agent_core.storage.tables import approvals as approval_rows
+from agent_core.storage.tables import runs as run_rows
+
+
+def sweep_expired(store: Store) -> int:
+    """Expire every pending proposal past its time; their runs become `expired`. Returns how
+    many proposals it expired.
+
+    Called by the commands that decide or resume, by the CLI before it shows runs or
+    proposals, and by the window on a timer: never inside a read (reads do not write).
+    """
+    with store.read() as conn:
+        if not approval_rows.any_due(conn):
+            return 0  # the common case: no write transaction at all
+    with store.write() as conn:
+        changed = approval_rows.expire_due(conn)
+        for expired in changed:
+            approval_rows.append_approval_event(
+                conn, expired, EventKind.APPROVAL_DECIDED, reviewer=None
+            )
+            row = run_rows.get_run_row(conn, expired.run_id)
+            if row.status == RunStatus.WAITING_APPROVAL:
+                lifecycle.expire(conn, expired.run_id, None)
+    return len(changed)

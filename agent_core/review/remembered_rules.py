@@ -1,0 +1,75 @@
+"""Remembered rules: `approve --remember run|home` turns one decision into a rule that approves
+later calls of the same tool under the same folder (tools/policy.py applies them); `rules list`
+and `rules revoke` show and end them. Stored in `rules` (storage/tables/rules.py).
+"""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+from sqlalchemy import Connection
+
+from agent_core.contract.approvals import Approval
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.views import RuleView
+from agent_core.home.clock import now_iso
+from agent_core.storage.store import Store
+from agent_core.storage.tables import grants as grant_rows
+from agent_core.storage.tables import rules as rule_rows
+from agent_core.tools.policy import Rule
+
+REMEMBER_SCOPES = ("run", "home")
+"""What `--remember` takes: this run only, or every run of this home."""
+
+
+def remember(conn: Connection, approval: Approval, reviewer: str, scope: str) -> str:
+    """Store a rule from an approved proposal, in the decision's write; returns its id."""
+    if approval.target is None:
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS, "Only calls with a target can be remembered."
+        )
+    folder = str(Path(approval.target).parent)
+    # A rule decides every later call under its folder: the grant must cover all of it.
+    grant_rows.require(conn, reviewer=reviewer, tool=approval.tool, path=folder, doing="remember")
+    rule = rule_rows.RuleRow(
+        id="rule-" + uuid.uuid4().hex[:10],
+        tool=approval.tool,
+        folder=folder,
+        scope=scope,
+        run_id=approval.run_id if scope == "run" else None,
+        created_by=reviewer,
+        created_at=now_iso(),
+    )
+    rule_rows.insert_rule(conn, rule)
+    return rule.id
+
+
+def list_rules(store: Store) -> list[RuleView]:
+    """Every rule, revoked ones too, oldest first."""
+    with store.read() as conn:
+        return [rule_view(r) for r in rule_rows.list_rules(conn)]
+
+
+def revoke_rule(store: Store, rule_id: str) -> RuleView:
+    """Revoke a rule (`not_found` for an unknown id); revoking it again changes nothing."""
+    with store.write() as conn:
+        revoked = rule_rows.revoke(conn, rule_id, now_iso())
+        if revoked is None:
+            raise BriefDeskError(ErrorCode.NOT_FOUND, f"No rule {rule_id!r}.")
+        return rule_view(revoked)
+
+
+def rule_view(rule: rule_rows.RuleRow) -> RuleView:
+    return RuleView(
+        id=rule.id,
+        tool=rule.tool,
+        folder=rule.folder,
+        scope=rule.scope,
+        run_id=rule.run_id,
+        created_by=rule.created_by,
+        created_at=rule.created_at,
+        revoked_at=rule.revoked_at,
+        active=rule.revoked_at is None,
+        describes=Rule(rule.id, rule.tool, rule.folder, rule.scope, rule.run_id).describe(),
+    )

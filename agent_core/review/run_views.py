@@ -1,0 +1,123 @@
+"""A run as the contract shows it (the CLI's RUN JSON and the window's rows), with its pending
+proposals: it sits in review/ because a run's view holds its proposals' views.
+
+Past its time a proposal is expired, whether or not a sweep has written it yet: a read shows
+the truth without writing (review/expiry.py records it, with its events).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from sqlalchemy import Connection
+
+from agent_core.contract.approvals import Approval, is_expired
+from agent_core.contract.errors import BriefDeskError, ErrorCode, ErrorJSON
+from agent_core.contract.statuses import RunStatus
+from agent_core.contract.views import DamagedRunView, RunView
+from agent_core.home.clock import utcnow
+from agent_core.review.proposals import approval_view
+from agent_core.runs import ownership, transitions
+from agent_core.storage.tables import approvals as approval_rows
+from agent_core.storage.tables import runs as run_rows
+from agent_core.storage.team.leases import Leases, seen_from
+
+log = logging.getLogger(__name__)
+
+
+def run_json(
+    conn: Connection,
+    row: run_rows.RunRow,
+    pending: list[Approval] | None = None,
+    *,
+    desk: str | None = None,
+    book: Leases | None = None,
+) -> RunView:
+    """RUN as the contract shows it; `pending`: its pending proposals, when already loaded.
+
+    `desk`: the desk looking (team mode), `book`: the leases it judges other desks' runs by
+    (read here when not given)."""
+    run_rows.readable(row)  # a row this app cannot read is `storage_corrupt`, not a traceback
+    if pending is None:
+        pending = approval_rows.list_approvals(conn, status="pending", run_id=row.run_id)
+    if book is None:
+        book = seen_from(conn, desk)
+    status = run_rows.effective_status(row, book)
+    now = utcnow()
+    live = [a for a in pending if not is_expired(a, now)]
+    if status is RunStatus.WAITING_APPROVAL and pending and not live:
+        status = RunStatus.EXPIRED
+    error: ErrorJSON | None = json.loads(row.error_json) if row.error_json else None
+    return {
+        "run_id": row.run_id,
+        "thread_id": row.thread_id,
+        "status": str(status),
+        "question": row.question,
+        "model": row.model,
+        "mode": row.mode,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+        "approvals": [approval_view(a) for a in live],
+        "question_pending": row.question_pending if status is RunStatus.WAITING_INPUT else None,
+        "output": row.output,
+        "error": error,
+        "corpus": row.corpus_dir,
+        "artifacts": row.artifacts_dir,
+        "desk": row.desk,
+        # Only its own desk continues a run: on another desk, `resume` would refuse it.
+        "ready_to_continue": (
+            _ready_to_continue(status, row, bool(pending), error)
+            and not run_rows.other_desk(row, desk)
+        ),
+        # Who drives it: for a person deciding whether to take over an owner on another host.
+        "owner": ownership.owner_view(conn, row) if status is RunStatus.RUNNING else None,
+    }
+
+
+def _ready_to_continue(
+    status: RunStatus, row: run_rows.RunRow, has_pending: bool, error: ErrorJSON | None
+) -> bool:
+    """Would `resume` continue this run now? (A decision made in another process changes no
+    status: the run still waits, with nothing left to decide.)"""
+    if status is RunStatus.WAITING_APPROVAL:
+        return not has_pending
+    if status is RunStatus.WAITING_INPUT:
+        return row.question_pending is None  # `answer` clears it
+    if status is RunStatus.FAILED:
+        return transitions.is_retryable(error)
+    return status in (RunStatus.INTERRUPTED, RunStatus.CREATED)
+
+
+def runs_json(
+    conn: Connection,
+    run_ids: list[str] | None = None,
+    damaged: list[DamagedRunView] | None = None,
+    *,
+    desk: str | None = None,
+) -> list[RunView]:
+    """Every run (or the given ones), newest first, with their pending proposals: two queries.
+
+    A run whose row (or one of its proposals) this app cannot read is left out, and reported
+    in `damaged` when given: one bad row never hides the rest of the home."""
+    rows = run_rows.list_run_rows(conn, run_ids)
+    pending: dict[str, list[Approval]] | None
+    try:
+        pending = approval_rows.pending_by_run(conn, run_ids)
+    except BriefDeskError as exc:
+        if exc.code != ErrorCode.STORAGE_CORRUPT:
+            raise
+        pending = None  # a bad proposal: each run reads its own, so only its run is damaged
+    book = seen_from(conn, desk)  # one look at the leases for the whole list
+    views: list[RunView] = []
+    for row in rows:
+        try:
+            own = None if pending is None else pending.get(row.run_id, [])
+            views.append(run_json(conn, row, own, desk=desk, book=book))
+        except BriefDeskError as exc:
+            if exc.code != ErrorCode.STORAGE_CORRUPT:
+                raise
+            log.warning("listing runs: %s", exc.message)
+            if damaged is not None:
+                damaged.append(DamagedRunView(run_id=str(row.run_id), error=exc.to_json()))
+    return views
