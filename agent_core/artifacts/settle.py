@@ -18,29 +18,17 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import select
-
+from agent_core.artifacts.confirmations import unconfirmed_writes
+from agent_core.artifacts.sightings import observe_file
+from agent_core.contract.artifact_views import SightingVerdict
 from agent_core.contract.errors import BriefDeskError
-from agent_core.contract.statuses import TERMINAL_RUN_STATUSES, SideEffectStatus
-from agent_core.storage.engine import Store
-from agent_core.storage.schema import artifact_sightings, ledger, runs
+from agent_core.home.sandbox import file_sha256
+from agent_core.storage.store import Store
+from agent_core.storage.tables import sightings as table
+from agent_core.storage.tables.sightings import PendingWrite
 from agent_core.tools.registry import file_writing_tools
-from agent_core.tools.sandbox import file_sha256
 
 log = logging.getLogger(__name__)
-
-# The watcher's verdicts that stand for "this approved write was seen" (artifacts.Verdict).
-_SEEN_VERDICTS = ("confirmed", "duplicate")
-
-
-@dataclass(frozen=True)
-class PendingWrite:
-    """A confirmed file write of an ended run that no watcher has recorded yet."""
-
-    run_id: str
-    call_id: str
-    path: str
-    expected_hash: str
 
 
 @dataclass(frozen=True)
@@ -55,35 +43,8 @@ class SettledWrite:
 def pending_writes(store: Store, desk: str | None = None) -> list[PendingWrite]:
     """Confirmed writes of ended runs with no confirmed sighting for that run and content;
     in team mode (`desk`) only that desk's runs: another desk's files are on its machine."""
-    seen = artifact_sightings.c
-    sighted = (
-        select(seen.path)
-        .where(
-            seen.path == ledger.c.target,
-            seen.content_hash == ledger.c.expected_hash,
-            seen.run_id == ledger.c.run_id,
-            seen.verdict.in_(_SEEN_VERDICTS),
-        )
-        .exists()
-    )
-    query = (
-        select(ledger.c.run_id, ledger.c.call_id, ledger.c.target, ledger.c.expected_hash)
-        .join(runs, runs.c.run_id == ledger.c.run_id)
-        .where(
-            ledger.c.tool.in_(file_writing_tools()),
-            ledger.c.status == str(SideEffectStatus.CONFIRMED),
-            ledger.c.target.is_not(None),
-            ledger.c.expected_hash.is_not(None),
-            runs.c.status.in_([str(s) for s in TERMINAL_RUN_STATUSES]),
-            ~sighted,
-        )
-        .order_by(ledger.c.confirmed_at)
-    )
-    if desk is not None:
-        query = query.where(runs.c.desk == desk)
     with store.read() as conn:
-        rows = conn.execute(query).all()
-    return [PendingWrite(r.run_id, r.call_id, r.target, r.expected_hash) for r in rows]
+        return table.pending_writes(conn, file_writing_tools(), desk)
 
 
 def settle_unconfirmed_writes(store: Store, desk: str | None = None) -> list[SettledWrite]:
@@ -91,9 +52,6 @@ def settle_unconfirmed_writes(store: Store, desk: str | None = None) -> list[Set
     pending = pending_writes(store, desk)
     if not pending:
         return []
-    # The watcher's module (and watchdog with it) only when there is something to settle.
-    from agent_core.artifacts.watcher import Verdict, observe_file, unconfirmed_writes
-
     settled: list[SettledWrite] = []
     for write in pending:
         if write.path not in unconfirmed_writes(store, write.run_id):
@@ -103,7 +61,7 @@ def settle_unconfirmed_writes(store: Store, desk: str | None = None) -> list[Set
         sighting = observe_file(store, Path(write.path), desk=desk)
         if (
             sighting is not None
-            and sighting.verdict is Verdict.CONFIRMED
+            and sighting.verdict is SightingVerdict.CONFIRMED
             and write.run_id in sighting.run_ids
         ):
             settled.append(SettledWrite(write.run_id, write.call_id, write.path))
