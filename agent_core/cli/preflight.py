@@ -14,8 +14,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from agent_core.cli.parser import GlobalOptions
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 _WITHOUT_HOME = frozenset({"keys", "db status", "db password"})
 
 
-def refuse_early(args: argparse.Namespace, g: dict[str, Any]) -> argparse.Namespace:
+def refuse_early(args: argparse.Namespace, g: GlobalOptions) -> argparse.Namespace:
     """Raise the refusal this command would meet once its home is open; else return `args`."""
     name = _name(args)
     if name in _WITHOUT_HOME or args.command in _WITHOUT_HOME:
@@ -69,17 +70,17 @@ def _reviewer(reviewer: str | None) -> None:
 
 # -- what each command refuses before it opens anything -------------------------------------
 
-Check = Callable[[argparse.Namespace, dict[str, Any], "Home", bool], None]
+Check = Callable[[argparse.Namespace, GlobalOptions, "Home", bool], None]
 
 
-def _run(args: argparse.Namespace, g: dict[str, Any], home: Home, team: bool) -> None:
+def _run(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
     if not (args.question or "").strip():
         raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "The question must not be empty.")
     from agent_core.home.config import existing_folder, refuse_non_folder
     from agent_core.home.mounts import refuse_system_folder
 
     if args.model:
-        from agent_core.runs.driver import validate_model_spec  # `run` may import the SDK
+        from agent_core.models.registry import validate_model_spec
 
         validate_model_spec(args.model)
     if g.get("corpus"):
@@ -91,12 +92,12 @@ def _run(args: argparse.Namespace, g: dict[str, Any], home: Home, team: bool) ->
         refuse_non_folder(artifacts, "artifacts folder")
 
 
-def _answer(args: argparse.Namespace, g: dict[str, Any], home: Home, team: bool) -> None:
+def _answer(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
     if not (args.text or "").strip():
         raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "The answer must not be empty.")
 
 
-def _timeline(args: argparse.Namespace, g: dict[str, Any], home: Home, team: bool) -> None:
+def _timeline(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
     if args.home_events and args.run_id:
         raise BriefDeskError(
             ErrorCode.INVALID_ARGUMENTS, "Give a RUN_ID or --home-events, not both."
@@ -105,7 +106,7 @@ def _timeline(args: argparse.Namespace, g: dict[str, Any], home: Home, team: boo
         _need(args.run_id, "RUN_ID")
 
 
-def _approvals_list(args: argparse.Namespace, g: dict[str, Any], home: Home, team: bool) -> None:
+def _approvals_list(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
     from agent_core.contract.statuses import ApprovalStatus
 
     if args.status and args.status not in ApprovalStatus._value2member_map_:
@@ -114,9 +115,9 @@ def _approvals_list(args: argparse.Namespace, g: dict[str, Any], home: Home, tea
         )
 
 
-def _decision(args: argparse.Namespace, g: dict[str, Any], home: Home, team: bool) -> None:
+def _decision(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
+    from agent_core.contract.approvals import required_note
     from agent_core.contract.json_input import object_argument
-    from agent_core.review.transitions import required_note
 
     if getattr(args, "revise", False):
         required_note(args.reason)  # the façade checks the note first, then the reviewer
@@ -125,21 +126,21 @@ def _decision(args: argparse.Namespace, g: dict[str, Any], home: Home, team: boo
         object_argument(args.args)
 
 
-def _settings_get(args: argparse.Namespace, g: dict[str, Any], home: Home, team: bool) -> None:
+def _settings_get(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
     from agent_core.home.preferences import Settings
 
     if args.key and args.key not in Settings().to_json():
         raise BriefDeskError(ErrorCode.NOT_FOUND, f"Unknown setting {args.key!r}.")
 
 
-def _settings_set(args: argparse.Namespace, g: dict[str, Any], home: Home, team: bool) -> None:
+def _settings_set(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
     from agent_core.home.preferences import Settings, json_value
 
     key = _need(args.key, "KEY")
     json_value(key, Settings.parse(key, _need(args.value, "VALUE")))
 
 
-def _grants_add(args: argparse.Namespace, g: dict[str, Any], home: Home, team: bool) -> None:
+def _grants_add(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
     from agent_core.facade.grants import check_grant
 
     check_grant(
@@ -147,7 +148,7 @@ def _grants_add(args: argparse.Namespace, g: dict[str, Any], home: Home, team: b
     )
 
 
-def _desk_role(args: argparse.Namespace, g: dict[str, Any], home: Home, team: bool) -> None:
+def _desk_role(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
     if not team:  # the store's own refusal on SQLite (storage/desk_roles.py)
         raise BriefDeskError(
             ErrorCode.INVALID_ARGUMENTS,
@@ -156,14 +157,14 @@ def _desk_role(args: argparse.Namespace, g: dict[str, Any], home: Home, team: bo
         )
 
 
-def _db_copy(args: argparse.Namespace, g: dict[str, Any], home: Home, team: bool) -> None:
+def _db_copy(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
     from agent_core.storage.location import parse_db_url
 
     parse_db_url(args.to)
 
 
 def _required(attribute: str, what: str) -> Check:
-    def check(args: argparse.Namespace, g: dict[str, Any], home: Home, team: bool) -> None:
+    def check(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
         _need(getattr(args, attribute), what)
 
     return check

@@ -10,14 +10,32 @@ from __future__ import annotations
 
 import difflib
 import json
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from agent_core.contract.terminal_text import terminal_block, terminal_line
+from agent_core.contract.views import ApprovalDetailView, ApprovalShowView
 
 MAX_CELL = 60
 
+Body = Mapping[str, object]
+"""One command's JSON result, or one object inside it (a run, an approval, a rule...)."""
 
-def table(rows: list[dict[str, Any]], columns: list[str]) -> str:
+
+def _object(value: object) -> Body:
+    """A JSON object of the result; anything else reads as empty."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def _objects(value: object) -> list[Body]:
+    """A list of JSON objects of the result (the rows of a table)."""
+    return [row for row in value if isinstance(row, Mapping)] if isinstance(value, list) else []
+
+
+def _joined(value: object) -> str:
+    return ", ".join(str(item) for item in value) if isinstance(value, list) else str(value)
+
+
+def table(rows: Sequence[Body], columns: list[str]) -> str:
     """Columns cut at MAX_CELL characters, except the last one, which is always whole (a rule's
     scope, an audit entry's resource: the part a reviewer must read in full)."""
     if not rows:
@@ -38,13 +56,13 @@ def _line(value: object) -> str:
     return terminal_line(str(value))
 
 
-def run_text(run: dict[str, Any]) -> str:
+def run_text(run: Body) -> str:
     run_id = _line(run["run_id"])
     lines = [
         f"run {run_id}  [{_line(run['status'])}]  thread {_line(run['thread_id'])}",
         f"question: {_line(run['question'])}",
     ]
-    for ap in run.get("approvals", []):
+    for ap in _objects(run.get("approvals")):
         ap_id = _line(ap["id"])
         lines.append(f"waiting for approval {ap_id}: {_line(ap['tool'])} -> {_line(ap['target'])}")
         lines.append(f"  expires {_line(ap['expires_at'])}")
@@ -60,14 +78,15 @@ def run_text(run: dict[str, Any]) -> str:
     if run.get("output"):
         lines.append(f"output: {terminal_block(str(run['output']))}")
     if run.get("error"):
-        lines.append(f"error: {_line(run['error']['code'])}: {_line(run['error']['message'])}")
+        error = _object(run["error"])
+        lines.append(f"error: {_line(error['code'])}: {_line(error['message'])}")
     return "\n".join(lines)
 
 
-def event_line(event: dict[str, Any]) -> str:
+def event_line(event: Body) -> str:
     # json.dumps escapes C0 controls but leaves C1 and bidi characters raw.
     data = _line(json.dumps(event["data"], ensure_ascii=False))[:100]
-    when = event["at"][11:23]
+    when = str(event["at"])[11:23]
     kind, tool = _line(event["kind"]), _line(event["tool"] or "")
     return f"{event['seq']:>6}  {when}  {kind:<20} {tool:<16} {data}"
 
@@ -80,15 +99,16 @@ def _lines(text: str) -> list[str]:
     return [*lines, parts[-1]] if parts[-1] else lines
 
 
-def review_view(described: dict[str, Any]) -> dict[str, Any]:
+def review_view(described: ApprovalDetailView) -> ApprovalShowView:
     """`approvals show`: the proposal, whether its target changed, and a unified diff."""
     approval = described["approval"]
     diff = None
-    if approval.get("content_field"):
+    content_field = approval.get("content_field")
+    if content_field:
         current = described["current_text"]
         old = [] if current is None else _lines(current)
-        new = _lines(str(approval["args"][approval["content_field"]]))
-        label = approval["target"]
+        new = _lines(str(approval["args"][content_field]))
+        label = str(approval["target"])
         diff = "".join(
             difflib.unified_diff(old, new, "/dev/null" if current is None else label, label)
         )
@@ -102,72 +122,78 @@ def review_view(described: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def render_text(body: dict[str, Any]) -> str:
+def render_text(body: Body) -> str:
     """The text of one command's result, safe to print on a terminal."""
     return terminal_block(_render(body))
 
 
-def _render(body: dict[str, Any]) -> str:
+def _render(body: Body) -> str:
     if "diff" in body and "approval" in body:
         return show_text(body)
     if "run_id" in body and "status" in body:
         return run_text(body)
     if "runs" in body:
         columns = ["run_id", "status", "model", "mode", "updated_at", "question"]
-        listed = table(body["runs"], columns)
+        listed = table(_objects(body["runs"]), columns)
         damaged = [  # rows this app cannot read (storage_corrupt): said, never hidden
-            f"unreadable run {_line(d['run_id'])}: {_line(d['error']['message'])}"
-            for d in body.get("damaged", [])
+            f"unreadable run {_line(d['run_id'])}: {_line(_object(d['error'])['message'])}"
+            for d in _objects(body.get("damaged"))
         ]
         return "\n".join([listed, *damaged])
     if "events" in body:
-        return "\n".join(event_line(e) for e in body["events"]) or "(no events)"
+        return "\n".join(event_line(e) for e in _objects(body["events"])) or "(no events)"
     if "approvals" in body:
-        return table(body["approvals"], ["id", "run_id", "tool", "status", "target", "expires_at"])
+        return table(
+            _objects(body["approvals"]), ["id", "run_id", "tool", "status", "target", "expires_at"]
+        )
     if "approval" in body:
-        a = body["approval"]
+        a = _object(body["approval"])
         return (
             f"approval {_line(a['id'])} is {_line(a['status'])} (tool {_line(a['tool'])}, "
             f"target {_line(a['target'])}, arg hash {_line(a['arg_hash'])[:12]})"
         )
     if "rules" in body:
-        return table(body["rules"], ["id", "active", "describes"])
+        return table(_objects(body["rules"]), ["id", "active", "describes"])
     if "rule" in body:
-        rule = body["rule"]
+        rule = _object(body["rule"])
         state = "active" if rule["active"] else "revoked"
         return f"rule {_line(rule['id'])}: {_line(rule['describes'])} ({state})"
     if "grants" in body:
-        if not body["grants"]:
+        grants = _objects(body["grants"])
+        if not grants:
             return "(no grants: every reviewer decides every proposal)"
-        return table(body["grants"], ["id", "active", "describes"])
+        return table(grants, ["id", "active", "describes"])
     if "grant" in body:
-        grant = body["grant"]
+        grant = _object(body["grant"])
         state = "active" if grant["active"] else "revoked"
         return f"grant {_line(grant['id'])}: {_line(grant['describes'])} ({state})"
     if "desk_role" in body:
-        role = body["desk_role"]
+        role = _object(body["desk_role"])
         return "\n".join(
             [
                 f"role {_line(role['role'])} on database {_line(role['database'])}:",
-                "  reads and writes: " + _line(", ".join(role["read_write"])),
-                "  reads and appends: " + _line(", ".join(role["append_only"])),
-                "  only reads: " + _line(", ".join(role["read_only"])),
+                "  reads and writes: " + _line(_joined(role["read_write"])),
+                "  reads and appends: " + _line(_joined(role["append_only"])),
+                "  only reads: " + _line(_joined(role["read_only"])),
             ]
         )
     if "entries" in body:
         columns = ["at", "entry", "principal", "tool", "decision", "code", "rule_id", "resource"]
-        return table(body["entries"], columns)
+        return table(_objects(body["entries"]), columns)
     if "memories" in body:
-        return table(body["memories"], ["id", "user", "purpose", "key", "value", "expires_at"])
-    if "store" in body and isinstance(body["store"], dict):  # db status
-        return "\n".join(f"{_line(k)}: {_line(v)}" for k, v in body["store"].items())
+        return table(
+            _objects(body["memories"]), ["id", "user", "purpose", "key", "value", "expires_at"]
+        )
+    store = body.get("store")
+    if isinstance(store, Mapping):  # db status
+        return "\n".join(f"{_line(k)}: {_line(v)}" for k, v in store.items())
     if "copied" in body:  # db copy
-        rows = [{"table": name, "rows": count} for name, count in body["copied"].items()]
+        rows = [{"table": name, "rows": count} for name, count in _object(body["copied"]).items()]
         checked = "verified (counts and content hashes)" if body["verified"] else "NOT verified"
         head = f"copied {_line(body['source'])} to {_line(body['to'])}: {checked}"
         return "\n".join([head, table(rows, ["table", "rows"])])
     if "settings" in body:
-        settings = sorted(body["settings"].items())
+        settings = sorted(_object(body["settings"]).items(), key=lambda item: item[0])
         return "\n".join(f"{_line(k)} = {json.dumps(v)}" for k, v in settings)
     if "stored" in body:
         stored = "stored" if body["stored"] else "not stored"
@@ -175,8 +201,8 @@ def _render(body: dict[str, Any]) -> str:
     return "\n".join(f"{_line(k)}: {_line(v)}" for k, v in body.items())
 
 
-def show_text(body: dict[str, Any]) -> str:
-    a = body["approval"]
+def show_text(body: Body) -> str:
+    a = _object(body["approval"])
     lines = [
         f"approval {_line(a['id'])} [{_line(a['status'])}] v{_line(a['version'])}: "
         f"{_line(a['tool'])} ({_line(a['risk'])})",
@@ -195,8 +221,9 @@ def show_text(body: dict[str, Any]) -> str:
             "WARNING: this overwrites a file on another desk whose content was not kept with "
             "the proposal; the diff shows only the new content"
         )
-    if body["diff"] is not None:
-        lines += ["", terminal_block(body["diff"].rstrip("\n")) or "(no change)"]
+    diff = body["diff"]
+    if diff is not None:
+        lines += ["", terminal_block(str(diff).rstrip("\n")) or "(no change)"]
     else:
         args = json.dumps(a["args"], ensure_ascii=False, indent=2)
         lines += ["", "arguments: " + terminal_block(args)]

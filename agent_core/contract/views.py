@@ -6,6 +6,7 @@ reads them; so a key renamed here is a contract change, caught by the CLI contra
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NotRequired, TypedDict
 
 from agent_core.contract.errors import ErrorJSON
@@ -214,3 +215,84 @@ class DeskRoleView(TypedDict):
     """Tables it reads and adds to, but never changes or deletes from (the audit log)."""
     read_only: list[str]
     """Tables it only reads (grants, team settings, the schema revision)."""
+
+
+class ApprovalDetailView(TypedDict):
+    """What a reviewer's dialog shows (`Workspace.describe_approval`), read off the GUI thread."""
+
+    approval: ApprovalView
+    run: RunView
+    """The run that proposed it."""
+    current_text: str | None
+    """The text the diff starts from: the file now, or (another desk's) the kept base."""
+    current_hash: str | None
+    """sha256 of the target as it is now on this desk; null: missing, or not this desk's."""
+    compared_with: str
+    """`file` (this desk's file now), `proposal_base` (the content kept when another desk
+    proposed it) or `unknown_base` (another desk's, its content not kept)."""
+    target_changed: bool
+    """The target changed on disk since the proposal (only the proposing desk can tell)."""
+    content_field: str | None
+    """The argument a reviewer reads as the target's new content; null: none."""
+    path_field: str | None
+    """The argument that names the target; null: none."""
+    newest_id: str
+    """The newest version of the same call (an edit supersedes the one shown)."""
+    artifacts_root: str
+    """The run's artifacts folder."""
+
+
+class EditCheckView(TypedDict):
+    """Edited arguments validated as `edit` would, nothing changed (`Workspace.validate_edit`)."""
+
+    ok: bool
+    error: ErrorJSON | None
+    """Why the edit would be refused; null when `ok`."""
+    target: str | None
+    """The resolved target of the edited call; null when refused or the tool has none."""
+    args: NotRequired[dict[str, str | int]]
+    """The normalized arguments (defaults filled in); only when `ok`."""
+
+
+class MemoryView(TypedDict):
+    """One unexpired long-term memory (`memory list`)."""
+
+    id: str
+    tenant: str
+    user: str
+    purpose: str
+    """What it is for, e.g. `brief_audience`."""
+    key: str
+    value: str
+    created_at: str
+    expires_at: str
+    policy_version: int
+    provenance: dict[str, object]
+    """Where it came from (the run and the text it was learnt from)."""
+
+
+class RunOptions(TypedDict, total=False):
+    """The options of `Workspace.create_run` / `start_run` beyond the question."""
+
+    thread: str | None
+    model: str | None
+    mode: str | None
+    approval_ttl: float | None
+    max_turns: int | None
+    max_tool_calls: int | None
+    max_tokens: int | None
+    max_seconds: float | None
+    corpus: str | Path | None
+    artifacts: str | Path | None
+
+
+class ApprovalShowView(TypedDict):
+    """`approvals show`: the proposal, whether its target changed, and a unified diff."""
+
+    approval: ApprovalView
+    target_changed: bool
+    compared_with: str
+    """As in ApprovalDetailView: `file`, `proposal_base` or `unknown_base`."""
+    diff: str | None
+    """The unified diff from the text compared with to the proposed content; null: the tool
+    writes no content (its arguments are shown instead)."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.views import DeskRoleView, GrantView
-from agent_core.storage.engine import Store
 from agent_core.storage.location import StoreKind
+from agent_core.storage.store import Store
 from agent_core.storage.tables import grants as grant_rows
 from agent_core.storage.team import desk_roles
 from agent_core.tools.registry import TOOLS

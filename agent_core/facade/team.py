@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.notices import ChangeNotice
 from agent_core.contract.views import SecretStatusView, StoreView
 from agent_core.home.config import Home, resolve_home_dir
 from agent_core.home.preferences import Settings
-from agent_core.storage.engine import Store
 from agent_core.storage.location import (
     DB_ENV,
     StoreKind,
@@ -27,8 +27,9 @@ from agent_core.storage.location import (
     with_password,
 )
 from agent_core.storage.migrate.home import open_store
+from agent_core.storage.sqlite import SqliteStore
+from agent_core.storage.store import Store
 from agent_core.storage.tables import settings as settings_store
-from agent_core.storage.team.changes import ChangeNotice
 from agent_core.storage.team.desks import desk_id
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ class TeamStoreFacade:
         place.check()
         if not place.db_path.exists():  # no home yet: only --db or $BRIEFDESK_DB can name one
             return team_db_url(db, None)
-        desk_store = Store(place.db_path)
+        desk_store = SqliteStore(place.db_path)
         try:
             return team_db_url(db, desk_store)
         finally:
@@ -131,7 +132,8 @@ class TeamStoreFacade:
         """`url` as the `db.url` setting would store it (None: the home's SQLite file), or
         `invalid_arguments` saying why not (not PostgreSQL, no database, a password in it).
         Pure: no connection, no keyring."""
-        return Settings.parse("db.url", url)  # type: ignore[return-value]
+        parsed = Settings.parse("db.url", url)
+        return None if parsed is None else str(parsed)
 
     @staticmethod
     def db_password_status(url: str) -> SecretStatusView:

@@ -82,7 +82,7 @@ def test_full_review_cycle_through_the_cli(cli: CliRunner, home: Path) -> None:
         ("person:alice", approval["arg_hash"])
     ]
     text = cli.text("runs")
-    assert text.returncode == 0 and run["run_id"] in text.stdout and "succeeded" in text.stdout
+    assert text.code == 0 and run["run_id"] in text.stdout and "succeeded" in text.stdout
     assert not text.stdout.lstrip().startswith("{")
 
 

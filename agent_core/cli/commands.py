@@ -1,0 +1,185 @@
+"""What each briefdesk-cli command does: one call (or a few) on the façade, and the JSON body
+it answers with (`execute`). Only `run`, `resume` and `cancel` may import the Agents SDK, so
+every façade module is imported where it is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from agent_core.cli.parser import GlobalOptions, UsageError
+from agent_core.cli.text import review_view
+from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.terminal_text import terminal_line
+
+if TYPE_CHECKING:
+    from agent_core.facade.workspace import Workspace
+
+
+def open_workspace(options: GlobalOptions) -> Workspace:
+    from agent_core.facade.workspace import Workspace
+
+    return Workspace(options.get("home"), db=options.get("db"))
+
+
+def _tell_taken_over(run_id: str, owner: Mapping[str, object] | None) -> None:
+    """Who owned the run goes to stderr: stdout stays one JSON object."""
+    if owner is not None:
+        print(
+            terminal_line(
+                f"Took over run {run_id} from process {owner['pid']} on host "
+                f"{owner['host']!r}"
+                + (f" (desk {owner['desk']!r})" if owner.get("desk") else "")
+                + f", its owner since {owner['since']}."
+            ),
+            file=sys.stderr,
+        )
+
+
+def _need(value: str | None, what: str) -> str:
+    if not value:
+        raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"{what} is required.")
+    return value
+
+
+def execute(args: argparse.Namespace, g: GlobalOptions) -> Mapping[str, object]:
+    """Run one command; returns the JSON body (without `api`)."""
+    cmd = args.command
+    if cmd == "keys":
+        from agent_core.home import secrets
+
+        if args.action == "set":
+            secret = sys.stdin.read()
+            return secrets.set_key(args.name, secret)
+        if args.action == "delete":
+            return secrets.delete_key(args.name)
+        return secrets.key_status(args.name)
+    if cmd == "db" and args.action == "status":
+        from agent_core.facade.workspace import Workspace
+
+        # Before any store opens: it must answer while a team's server is away.
+        return {"store": Workspace.store_status(g.get("home"), db=g.get("db"))}
+    if cmd == "db" and args.action == "password":
+        from agent_core.facade.workspace import Workspace
+
+        url = Workspace.chosen_team_db(g.get("home"), db=g.get("db"))
+        if url is None:
+            raise BriefDeskError(
+                ErrorCode.INVALID_ARGUMENTS,
+                "This home uses its own SQLite file: name the team database with --db URL "
+                "(or `settings set db.url URL`) first.",
+            )
+        return {"password": Workspace.set_db_password(url, sys.stdin.read())}
+    ws = open_workspace(g)
+    try:
+        if cmd in ("runs", "approvals", "timeline", "audit", "cancel", "answer"):
+            ws.sweep_expired()  # reads never write; a command settles what is overdue first
+        if cmd in ("run", "resume") or (cmd == "runs" and args.action is None):
+            ws.settle_unconfirmed_writes()  # confirmations a kill lost (artifacts/settle.py)
+        if cmd == "run":
+            from agent_core.facade.watched import drive_watched
+
+            run_id = ws.create_run(
+                args.question,
+                thread=args.thread,
+                model=args.model,
+                mode=args.mode,
+                approval_ttl=args.approval_ttl,
+                max_turns=args.max_turns,
+                max_tool_calls=args.max_tool_calls,
+                max_tokens=args.max_tokens,
+                max_seconds=args.max_seconds,
+                corpus=g.get("corpus"),
+                artifacts=g.get("artifacts"),
+            )
+            g["driven_run"] = run_id
+            return drive_watched(ws, run_id)  # confirms its own writes before it exits
+        if cmd == "resume":
+            from agent_core.facade.watched import drive_watched
+
+            g["driven_run"] = args.run_id
+            if args.take_over:
+                _tell_taken_over(args.run_id, ws.take_over(args.run_id))
+            else:
+                ws.check_own_desk(args.run_id)  # before a watcher: its folder is on that desk
+            return drive_watched(ws, args.run_id)
+        if cmd == "cancel":
+            owner = ws.run_owner(args.run_id) if args.take_over else None
+            run = ws.cancel(args.run_id, reviewer=args.reviewer, take_over=args.take_over)
+            if owner is not None and not owner["this_host"]:
+                _tell_taken_over(args.run_id, owner)
+            return run
+        if cmd == "answer":
+            return ws.answer(args.run_id, args.text)
+        if cmd == "runs":
+            if args.action == "delete":
+                return {"deleted": ws.delete_run(_need(args.run_id, "RUN_ID"))}
+            good, damaged = ws.list_runs_checked()
+            return {"runs": good, "damaged": damaged} if damaged else {"runs": good}
+        if cmd == "timeline":
+            if args.home_events and args.run_id:
+                raise BriefDeskError(
+                    ErrorCode.INVALID_ARGUMENTS, "Give a RUN_ID or --home-events, not both."
+                )
+            if args.home_events:
+                return {"events": ws.home_events(since=args.since)}
+            return {"events": ws.timeline(_need(args.run_id, "RUN_ID"), since=args.since)}
+        if cmd == "approvals":
+            if args.action == "list":
+                return {"approvals": ws.list_approvals(status=args.status, run_id=args.run)}
+            if args.action == "show":
+                return review_view(ws.describe_approval(args.id))
+            if args.action == "approve":
+                return {
+                    "approval": ws.approve(
+                        args.id, reviewer=args.reviewer, reason=args.reason, remember=args.remember
+                    )
+                }
+            if args.action == "reject":
+                return {
+                    "approval": ws.reject(
+                        args.id, reviewer=args.reviewer, reason=args.reason, revise=args.revise
+                    )
+                }
+            return {"approval": ws.edit(args.id, reviewer=args.reviewer, args=args.args)}
+        if cmd == "rules":
+            if args.action == "revoke":
+                return {"rule": ws.revoke_rule(_need(args.id, "ID"))}
+            return {"rules": ws.list_rules()}
+        if cmd == "grants":
+            if args.action == "add":
+                grant = ws.add_grant(
+                    reviewer=args.reviewer, tool=args.tool, folder=args.folder, role=args.role
+                )
+                return {"grant": grant}
+            if args.action == "revoke":
+                return {"grant": ws.revoke_grant(args.id)}
+            if args.action == "desk-role":
+                return {"desk_role": ws.grant_desk_role(args.role)}
+            return {"grants": ws.list_grants()}
+        if cmd == "audit":
+            return {"entries": ws.audit_entries(args.run, args.principal)}
+        if cmd == "memory":
+            if args.action == "delete":
+                return {"deleted": ws.delete_user_memory(_need(args.user, "--user"))}
+            return {"memories": ws.memories()}
+        if cmd == "providers":
+            return {"provider": ws.providers_check()}
+        if cmd == "db":
+            return ws.copy_store(args.to)
+        if cmd == "settings":
+            if args.action == "set":
+                prefs = ws.set_setting(_need(args.key, "KEY"), _need(args.value, "VALUE"))
+                return {"settings": prefs.to_json()}
+            values = ws.settings().to_json()
+            if args.key:
+                if args.key not in values:
+                    raise BriefDeskError(ErrorCode.NOT_FOUND, f"Unknown setting {args.key!r}.")
+                return {"settings": {args.key: values[args.key]}}
+            return {"settings": values}
+        raise UsageError(f"unknown command {cmd}")
+    finally:
+        ws.close()

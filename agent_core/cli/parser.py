@@ -1,0 +1,236 @@
+"""briefdesk-cli's command line: the global options found anywhere on it, and the parser of
+the rest (`build_parser`). Parsing opens nothing: a refused line creates no home.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from typing import NoReturn, TypedDict
+
+from agent_core.home import limits
+
+GLOBAL_VALUE_OPTIONS = ("--home", "--corpus", "--artifacts", "--db")
+TAKE_OVER_HELP = (
+    "confirm taking the run from an owner this machine cannot see (recorded under another "
+    "host name, or another desk whose lease lapsed); refused while that owner provably runs"
+)
+
+
+class GlobalOptions(TypedDict, total=False):
+    """The options valid before or after any command, and what the command learnt on the way."""
+
+    json: bool
+    home: str
+    corpus: str
+    artifacts: str
+    db: str
+    driven_run: str
+    """The run `run`/`resume` drives (set by `execute`), so Ctrl-C can say where it stopped."""
+
+
+class UsageError(Exception):
+    pass
+
+
+class VersionRequested(Exception):
+    """`--version` was given: main prints the version (as JSON with --json) and exits 0."""
+
+
+class _VersionAction(argparse.Action):
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[object] | None,
+        option_string: str | None = None,
+    ) -> None:
+        raise VersionRequested
+
+
+class HelpRequested(Exception):
+    """`--help` was given: main prints the help (as `{"help": TEXT}` with --json), exits 0."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+    def print_help(self, file: object = None) -> None:
+        raise HelpRequested(self.format_help())
+
+
+def split_globals(argv: Sequence[str]) -> tuple[GlobalOptions, list[str]]:
+    """Pull --home/--db/--json/--corpus/--artifacts from anywhere on the command line."""
+    found: GlobalOptions = {"json": False}
+    rest: list[str] = []
+    items = list(argv)
+    i = 0
+    while i < len(items):
+        arg = items[i]
+        name, eq, value = arg.partition("=")
+        if arg == "--json":
+            found["json"] = True
+        elif name in GLOBAL_VALUE_OPTIONS:
+            if not eq:
+                if i + 1 >= len(items):
+                    raise UsageError(f"{name} needs a value")
+                i += 1
+                value = items[i]
+            if not value.strip():
+                # An empty --home would silently be the default home: refuse it instead.
+                what = "a PostgreSQL URL" if name == "--db" else "a folder"
+                raise UsageError(f"{name} needs {what}, not an empty value")
+            _set_value(found, name, value)
+        else:
+            rest.append(arg)
+        i += 1
+    return found, rest
+
+
+def _set_value(found: GlobalOptions, name: str, value: str) -> None:
+    if name == "--home":
+        found["home"] = value
+    elif name == "--corpus":
+        found["corpus"] = value
+    elif name == "--artifacts":
+        found["artifacts"] = value
+    else:
+        found["db"] = value
+
+
+def _bounded(bound: limits.Bound) -> Callable[[str], int | float]:
+    """An argparse type: the number checked against its bound (agent_core.home.limits) before the
+    home is even opened, so a refused flag creates nothing."""
+
+    def parse(text: str) -> int | float:
+        try:
+            return bound.parse_text(text)
+        except limits.OutOfRange as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="briefdesk-cli", description="Drive BriefDesk from the command line.")
+    p.add_argument("--version", action=_VersionAction)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    run = sub.add_parser("run", help="start a run and drive it to its next stop")
+    run.add_argument("--question", required=True)
+    run.add_argument("--thread")
+    run.add_argument("--model")
+    run.add_argument("--mode", choices=["default", "acceptEdits", "dangerouslySkipPermissions"])
+    run.add_argument("--approval-ttl", type=_bounded(limits.SECONDS))
+    run.add_argument("--max-turns", type=_bounded(limits.COUNT))
+    run.add_argument("--max-tool-calls", type=_bounded(limits.COUNT))
+    run.add_argument(
+        "--max-tokens", type=_bounded(limits.TOKENS), help="token budget for remote models"
+    )
+    run.add_argument(
+        "--max-seconds", type=_bounded(limits.SECONDS), help="wall-time budget of the run"
+    )
+
+    resume = sub.add_parser("resume")
+    resume.add_argument("run_id")
+    resume.add_argument("--take-over", action="store_true", help=TAKE_OVER_HELP)
+    cancel = sub.add_parser("cancel")
+    cancel.add_argument("run_id")
+    cancel.add_argument("--reviewer", help="who cancels (default: the reviewer setting)")
+    cancel.add_argument("--take-over", action="store_true", help=TAKE_OVER_HELP)
+    answer = sub.add_parser("answer")
+    answer.add_argument("run_id")
+    answer.add_argument("--text", required=True)
+
+    runs = sub.add_parser("runs")
+    runs.add_argument("action", nargs="?", choices=["delete"])
+    runs.add_argument("run_id", nargs="?")
+
+    tl = sub.add_parser("timeline")
+    tl.add_argument("run_id", nargs="?")
+    tl.add_argument("--home-events", action="store_true")  # run_id null: stray files, no run
+    tl.add_argument("--since", type=_bounded(limits.SEQ), default=0)
+
+    ap = sub.add_parser("approvals")
+    ap_sub = ap.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    ls = ap_sub.add_parser("list")
+    ls.add_argument("--status")
+    ls.add_argument("--run")
+    ap_sub.add_parser("show", help="the proposal and a diff against the current file").add_argument(
+        "id"
+    )
+    for action in ("approve", "reject", "edit"):
+        a = ap_sub.add_parser(action)
+        a.add_argument("id")
+        a.add_argument("--reviewer", required=True)
+        if action == "edit":
+            a.add_argument("--args", required=True)
+        else:
+            a.add_argument("--reason")
+        if action == "approve":
+            a.add_argument("--remember", choices=["run", "home"])
+        if action == "reject":
+            a.add_argument(
+                "--revise",
+                action="store_true",
+                help="request changes: send --reason back to the agent instead of ending the run",
+            )
+
+    rules = sub.add_parser("rules")
+    rules.add_argument("action", choices=["list", "revoke"])
+    rules.add_argument("id", nargs="?")
+
+    grants = sub.add_parser("grants", help="who may decide what (team administration)")
+    grants_sub = grants.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    grants_sub.add_parser("list")
+    grant_add = grants_sub.add_parser(
+        "add", help="let a reviewer decide (the first grant turns on the checks)"
+    )
+    grant_add.add_argument("--reviewer", required=True)
+    grant_add.add_argument("--tool", help="only this tool's proposals (default: every tool)")
+    grant_add.add_argument("--folder", help="only targets under this absolute folder")
+    grant_add.add_argument("--role", help="only through this PostgreSQL role (team mode)")
+    grants_sub.add_parser("revoke").add_argument("id")
+    grants_sub.add_parser(
+        "desk-role", help="give a desk's own PostgreSQL role its privileges (as the owner)"
+    ).add_argument("role")
+
+    audit = sub.add_parser("audit")
+    audit.add_argument("--run")
+    audit.add_argument("--principal", help="only person:NAME, rule:ID, policy:MODE or model")
+
+    keys = sub.add_parser("keys")
+    keys.add_argument("action", choices=["set", "status", "delete"])
+    keys.add_argument("name")
+
+    mem = sub.add_parser("memory")
+    mem.add_argument("action", choices=["list", "delete"])
+    mem.add_argument("--user")
+
+    providers = sub.add_parser("providers", help="the model endpoint")
+    providers.add_argument("action", choices=["check"], help="one small request to it")
+
+    db = sub.add_parser("db", help="the store: which one, and moving a home into a team's")
+    db_sub = db.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    db_sub.add_parser("status", help="which store, its schema revision, whether it answers")
+    db_sub.add_parser(
+        "password", help="store the team database's password (read from stdin) in the keyring"
+    )
+    db_copy = db_sub.add_parser(
+        "copy", help="copy this home's store into an empty PostgreSQL database, then check it"
+    )
+    db_copy.add_argument("--to", required=True, metavar="URL", help="the empty database")
+
+    st = sub.add_parser("settings")
+    st.add_argument("action", choices=["get", "set"])
+    st.add_argument("key", nargs="?")
+    st.add_argument("value", nargs="?")
+    return p
