@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import errno
 from enum import StrEnum
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 
 class ErrorCode(StrEnum):
@@ -61,7 +61,7 @@ class ErrorJSON(TypedDict):
 class BriefDeskError(Exception):
     """An error a user can act on. `code` is stable; `message` is for people."""
 
-    def __init__(self, code: ErrorCode | str, message: str, **details: Any) -> None:
+    def __init__(self, code: ErrorCode | str, message: str, **details: object) -> None:
         super().__init__(message)
         self.code = str(code)
         self.message = message
@@ -74,8 +74,9 @@ class BriefDeskError(Exception):
         data = ErrorJSON(code=self.code, message=self.message)
         if self.retryable is not None:
             data["retryable"] = self.retryable
-        if isinstance(self.details.get("host"), str):
-            data["host"] = self.details["host"]
+        host = self.details.get("host")
+        if isinstance(host, str):
+            data["host"] = host
         return data
 
     def __repr__(self) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
+from agent_core.contract.json_types import JsonObject
 from agent_core.contract.views import EventView
 
 
@@ -43,7 +43,7 @@ class Event:
     kind: str
     at: str
     tool: str | None = None
-    data: dict[str, Any] = field(default_factory=dict)
+    data: JsonObject = field(default_factory=dict)
 
     def to_json(self) -> EventView:
         return {
@@ -52,5 +52,5 @@ class Event:
             "kind": self.kind,
             "at": self.at,
             "tool": self.tool,
-            "data": self.data,
+            "data": dict(self.data),  # the view's looser type: a copy, as JSON would give
         }

@@ -10,17 +10,19 @@ any other: every caller's `except json.JSONDecodeError` answers it (`invalid_arg
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterable
+
+from agent_core.contract.json_types import JsonObject, JsonValue
 
 MAX_DEPTH = 64
 """Far above any argument or setting BriefDesk knows (they nest two or three levels)."""
 
 
-def loads(text: str | bytes) -> Any:
+def loads(text: str | bytes) -> JsonValue:
     """`json.loads`, with nesting deeper than MAX_DEPTH a `json.JSONDecodeError`."""
     doc = text if isinstance(text, str) else text.decode("utf-8", "replace")
     try:
-        value = json.loads(text)
+        value: JsonValue = json.loads(text)
     except RecursionError:
         raise _too_deep(doc) from None
     if _deeper_than(value, MAX_DEPTH):
@@ -32,13 +34,14 @@ def _too_deep(doc: str) -> json.JSONDecodeError:
     return json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels", doc, 0)
 
 
-def _deeper_than(value: Any, limit: int) -> bool:
+def _deeper_than(value: JsonValue, limit: int) -> bool:
     """Without recursion: the check must not fail the way it guards against."""
-    stack: list[tuple[Any, int]] = [(value, 0)]
+    stack: list[tuple[JsonValue, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[JsonValue]
         if isinstance(item, dict):
-            children: Any = item.values()
+            children = item.values()
         elif isinstance(item, list):
             children = item
         else:
@@ -49,7 +52,7 @@ def _deeper_than(value: Any, limit: int) -> bool:
     return False
 
 
-def object_argument(value: object, flag: str = "--args") -> dict[str, Any]:
+def object_argument(value: object, flag: str = "--args") -> JsonObject:
     """A JSON object a person gave (text, or already parsed); `invalid_arguments` otherwise."""
     from agent_core.contract.errors import BriefDeskError, ErrorCode
 

@@ -12,16 +12,16 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
-from sqlalchemy import Connection, delete, insert, select, text, update
+from sqlalchemy import Connection
 
 from agent_core.contract.canonical import sha256_hex
 from agent_core.contract.errors import BriefDeskError
+from agent_core.home.sandbox import read_text_nofollow, resolve_inside
 from agent_core.home.secrets import REDACTOR
 from agent_core.storage import cjk_text
-from agent_core.storage.schema import corpus_docs
-from agent_core.tools.sandbox import read_text_nofollow, resolve_inside
+from agent_core.storage.tables import corpus as corpus_table
 
 INDEXED_SUFFIXES = {".md", ".markdown", ".txt"}
 MAX_INDEX_BYTES = 2_000_000  # a 50 MB document is indexed by its head, not loaded whole
@@ -60,84 +60,40 @@ def index_is_current(conn: Connection, root: Path) -> bool:
     """True when the index of `root` already matches the files (same names, sizes, times), so
     a search needs no write transaction."""
     on_disk = _walk(root)
-    known = {
-        r.source_id: (r.mtime_ns, r.size)
-        for r in conn.execute(
-            select(corpus_docs.c.source_id, corpus_docs.c.mtime_ns, corpus_docs.c.size).where(
-                corpus_docs.c.corpus_root == str(root)
-            )
-        )
+    known = corpus_table.indexed_files(conn, str(root))
+    return known == {
+        sid: corpus_table.IndexedFile(st.st_mtime_ns, st.st_size) for sid, st in on_disk.items()
     }
-    return known == {sid: (st.st_mtime_ns, st.st_size) for sid, st in on_disk.items()}
 
 
 def sync_index(conn: Connection, root: Path) -> int:
     """Update the FTS index of `root`; returns how many documents changed."""
     key = str(root)
     on_disk = _walk(root)
-    known = {
-        r.source_id: r
-        for r in conn.execute(select(corpus_docs).where(corpus_docs.c.corpus_root == key))
-    }
+    known = corpus_table.indexed_files(conn, key)
     changed = 0
     for source_id in set(known) - set(on_disk):
-        _drop(conn, key, source_id)
+        corpus_table.drop_document(conn, key, source_id)
         changed += 1
     for source_id, st in on_disk.items():
-        row = known.get(source_id)
-        if row is not None and row.mtime_ns == st.st_mtime_ns and row.size == st.st_size:
+        if known.get(source_id) == corpus_table.IndexedFile(st.st_mtime_ns, st.st_size):
             continue
         try:
             body, _truncated = read_text_nofollow(root, source_id, max_bytes=MAX_INDEX_BYTES)
         except BriefDeskError:
             continue
         body = REDACTOR.redact_text(body)  # the index is in state.db: no known key goes there
-        title = document_title(source_id, body)
-        values = {
-            "title": title,
-            "mtime_ns": st.st_mtime_ns,
-            "size": st.st_size,
-            "sha256": sha256_hex(body),
-        }
-        if row is None:
-            conn.execute(insert(corpus_docs).values(corpus_root=key, source_id=source_id, **values))
-        else:
-            conn.execute(
-                update(corpus_docs)
-                .where(corpus_docs.c.corpus_root == key, corpus_docs.c.source_id == source_id)
-                .values(**values)
-            )
-            conn.execute(
-                text("DELETE FROM corpus_fts WHERE corpus_root = :r AND source_id = :s"),
-                {"r": key, "s": source_id},
-            )
-        conn.execute(
-            text(
-                "INSERT INTO corpus_fts(corpus_root, source_id, title, body, cjk) "
-                "VALUES (:r, :s, :t, :b, :c)"
-            ),
-            {
-                "r": key,
-                "s": source_id,
-                "t": title,
-                "b": body,
-                "c": cjk_text.index_terms(title + "\n" + body),
-            },
+        doc = corpus_table.IndexedDocument(
+            source_id=source_id,
+            title=document_title(source_id, body),
+            body=body,
+            mtime_ns=st.st_mtime_ns,
+            size=st.st_size,
+            sha256=sha256_hex(body),
         )
+        corpus_table.put_document(conn, key, doc, known=source_id in known)
         changed += 1
     return changed
-
-
-def _drop(conn: Connection, key: str, source_id: str) -> None:
-    conn.execute(
-        delete(corpus_docs).where(
-            corpus_docs.c.corpus_root == key, corpus_docs.c.source_id == source_id
-        )
-    )
-    conn.execute(
-        text("DELETE FROM corpus_fts WHERE corpus_root = :r AND source_id = :s"),
-        {"r": key, "s": source_id},
-    )
 
 
 def query_terms(query: str) -> tuple[list[str], list[str]]:
@@ -156,30 +112,30 @@ def fts_query(query: str) -> str:
     return " OR ".join([f'"{w}"' for w in words] + [f'cjk:"{g}"' for g in grams])
 
 
-def search(conn: Connection, root: Path, query: str, limit: int) -> list[dict[str, Any]]:
+class SearchHit(TypedDict):
+    """One result of search_corpus, as the model reads it."""
+
+    source_id: str
+    title: str
+    snippet: str
+    score: float
+
+
+def search(conn: Connection, root: Path, query: str, limit: int) -> list[SearchHit]:
     match = fts_query(query)
     if not match:
         return []
-    # FTS5's snippet() tokenizes whole documents: on a 2 MB one it took tens of seconds.
-    # Rank with bm25 in SQL, then cut the snippet in Python from a bounded prefix.
-    rows = conn.execute(
-        text(
-            "SELECT source_id, title, substr(body, 1, :scan) AS head, "
-            "bm25(corpus_fts) AS rank FROM corpus_fts "
-            "WHERE corpus_fts MATCH :m AND corpus_root = :r ORDER BY rank, source_id LIMIT :n"
-        ),
-        {"m": match, "r": str(root), "n": limit, "scan": SNIPPET_SCAN_CHARS},
-    )
+    found = corpus_table.search_documents(conn, str(root), match, limit, SNIPPET_SCAN_CHARS)
     words, grams = query_terms(query)
     return [
         {
-            "source_id": r.source_id,
+            "source_id": m.source_id,
             # Indexed before a key was known (another process): masked on the way out too.
-            "title": REDACTOR.redact_text(r.title),
-            "snippet": REDACTOR.redact_text(make_snippet(r.head, words + grams)),
-            "score": round(-float(r.rank), 4),
+            "title": REDACTOR.redact_text(m.title),
+            "snippet": REDACTOR.redact_text(make_snippet(m.head, words + grams)),
+            "score": round(-m.rank, 4),
         }
-        for r in rows
+        for m in found
     ]
 
 

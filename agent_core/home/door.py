@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from agent_core.home.secrets import REDACTOR, load_known_secrets
+
+if TYPE_CHECKING:
+    from agents.items import ModelResponse, TResponseOutputItem
 
 _T = TypeVar("_T")
 
@@ -26,10 +29,10 @@ def mask_incoming(value: _T, provider: str | None = None) -> _T:
     """`value` (a text, or JSON-like: dicts, lists, strings; keys too) with every known key
     masked. `provider`: also mask that provider's key from the keyring (asked once a process)."""
     load_known_secrets(provider)
-    return _mask(value)
+    return cast("_T", _mask(value))  # strings stay strings, containers keep their kind
 
 
-def _mask(value: Any) -> Any:
+def _mask(value: object) -> object:
     if isinstance(value, str):
         return REDACTOR.redact_text(value)
     if isinstance(value, dict):
@@ -74,7 +77,7 @@ def mask_arguments(raw: str) -> str:
     return raw if masked == decoded else json.dumps(masked, ensure_ascii=False)
 
 
-def mask_model_output(items: list[Any]) -> list[Any]:
+def mask_model_output(items: list[TResponseOutputItem]) -> list[TResponseOutputItem]:
     """A model response's output items (the SDK's pydantic models, or dicts) with every known
     key masked in their text and tool-call arguments; an item with nothing to mask is returned
     as it is (the same object)."""
@@ -82,27 +85,29 @@ def mask_model_output(items: list[Any]) -> list[Any]:
     return [_mask_item(item) for item in items]
 
 
-def mask_model_response(response: _T) -> _T:
+def mask_model_response(response: ModelResponse) -> ModelResponse:
     """The SDK's `ModelResponse` with `mask_model_output` applied to its output."""
-    output = response.output  # type: ignore[attr-defined]
+    output = response.output
     masked = mask_model_output(output)
     if all(a is b for a, b in zip(masked, output, strict=True)):
         return response
-    return dataclasses.replace(response, output=masked)  # type: ignore[type-var]
+    return dataclasses.replace(response, output=masked)
 
 
-def _mask_item(item: Any) -> Any:
+def _mask_item(item: TResponseOutputItem) -> TResponseOutputItem:
     dump = getattr(item, "model_dump", None)
     # Only the fields the model set, by their wire names: the SDK refuses to copy an approval
     # whose item gained fields (its defaults, `async_` beside `async`) on the way.
-    data = dump(exclude_unset=True, by_alias=True) if callable(dump) else item
+    data: object = dump(exclude_unset=True, by_alias=True) if callable(dump) else item
     masked = _mask_output(data)
     if masked == data:
         return item
-    return type(item).model_validate(masked) if callable(dump) else masked
+    if callable(dump):
+        return type(item).model_validate(masked)
+    return cast("TResponseOutputItem", masked)  # a plain dict item stays a dict
 
 
-def _mask_output(value: Any) -> Any:
+def _mask_output(value: object) -> object:
     if isinstance(value, dict):
         return {
             k: mask_arguments(v) if k == "arguments" and isinstance(v, str) else _mask_output(v)

@@ -15,18 +15,19 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal, cast
+from typing import Literal, cast
 from urllib.parse import urlsplit
 
 from agent_core.contract import json_input
 from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.json_types import JsonValue
+from agent_core.contract.presets import OPENAI_APIS, OpenAIApi
 from agent_core.home import limits
+from agent_core.home.db_url import parse_postgres_url
 
 ModeName = Literal["default", "acceptEdits", "dangerouslySkipPermissions"]
-OpenAIApi = Literal["chat", "responses"]
 # The values of agent_core.tools.policy.Mode (not imported: it pulls in the tools package).
 MODES: tuple[ModeName, ...] = ("default", "acceptEdits", "dangerouslySkipPermissions")
-OPENAI_APIS: tuple[OpenAIApi, ...] = ("chat", "responses")
 
 MAX_APPROVAL_TTL_S = limits.MAX_SECONDS  # ten years: now + ttl never overflows a date
 MAX_MEMORY_TTL_DAYS = 100 * 365
@@ -58,7 +59,7 @@ class Settings:
     mode: ModeName = field(default="default", metadata=_key("mode"))
     """The permission mode new runs start in."""
     model: str = field(default="offline", metadata=_key("model"))
-    """The model new runs use: offline, openai or scripted:FILE (checked when a run starts)."""
+    """The model new runs use: a spec (contract.model_spec), checked when a run starts."""
     openai_base_url: str = field(
         default="https://api.openai.com/v1", metadata=_key("openai.base_url")
     )
@@ -98,7 +99,7 @@ class Settings:
 
         A bad stored value is `storage_corrupt` naming the key, never a crash.
         """
-        values: dict[str, Any] = {}
+        values: dict[str, object] = {}
         for key, text in stored.items():
             name = _FIELD_OF.get(key)
             if name is None:
@@ -115,7 +116,7 @@ class Settings:
                     f"Replace it with `settings set {key} VALUE`.",
                     key=key,
                 ) from None
-        return cls(**values)
+        return _with_fields(cls(), values)
 
     @staticmethod
     def parse(key: str, raw: object) -> object:
@@ -144,8 +145,8 @@ class Settings:
 
     def with_value(self, key: str, raw: object) -> Settings:
         """A copy with `key` set to the validated `raw` (see `parse`)."""
-        changes: dict[str, Any] = {_FIELD_OF.get(key, key): self.parse(key, raw)}
-        return replace(self, **changes)  # parse raised for an unknown key
+        # parse raised for an unknown key
+        return _with_fields(self, {_FIELD_OF.get(key, key): self.parse(key, raw)})
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -153,15 +154,14 @@ class Settings:
         """Public key -> JSON value: what `settings get` prints."""
         return {key: json_value(key, getattr(self, name)) for key, name in _FIELD_OF.items()}
 
-    # Any, as the old dict[str, Any] answered: callers not yet on attributes type-check as before.
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> JsonValue:
         """By public dotted key, as the old dict was read; KeyError for an unknown key."""
         name = _FIELD_OF.get(key)
         if name is None:
             raise KeyError(key)
         return json_value(key, getattr(self, name))
 
-    def get(self, key: str, default: Any = None) -> Any:
+    def get(self, key: str, default: JsonValue = None) -> JsonValue:
         return self[key] if key in _FIELD_OF else default
 
     def __contains__(self, key: object) -> bool:
@@ -172,15 +172,23 @@ class Settings:
         return tuple(_FIELD_OF)
 
 
-def json_value(key: str, value: object) -> object:
+def json_value(key: str, value: object) -> JsonValue:
     """A field value as JSON shows it (the allowlist is a list there)."""
-    return list(cast("tuple[str, ...]", value)) if key == "network.allowlist" else value
+    if isinstance(value, tuple):
+        return list(value)
+    return cast("JsonValue", value)  # every other field is a str, number, bool or None
+
+
+def _with_fields(settings: Settings, changes: Mapping[str, object]) -> Settings:
+    """A copy with fields (by name) set to values their validators returned, so typed."""
+    rebuild: Callable[..., Settings] = replace
+    return rebuild(settings, **changes)
 
 
 # -- validators: value (already JSON-decoded) -> typed value, or _Invalid ------------------------
 
 
-def _number(key: str, bound: limits.Bound) -> Callable[[object], Any]:
+def _number(key: str, bound: limits.Bound) -> Callable[[object], int | float]:
     """The bound's check (agent_core.home.limits: finite, in range), worded for this setting."""
 
     def check(value: object) -> int | float:
@@ -197,7 +205,7 @@ _read_timeout = _number("openai.read_timeout", limits.Bound(MAX_READ_TIMEOUT_S, 
 _memory_ttl = _number("memory.ttl_days", limits.Bound(MAX_MEMORY_TTL_DAYS, "days"))
 
 
-def _count(key: str, maximum: int, unit: str) -> Callable[[object], Any]:
+def _count(key: str, maximum: int, unit: str) -> Callable[[object], int | float]:
     return _number(key, limits.Bound(maximum, unit, whole=True))
 
 
@@ -266,16 +274,14 @@ def _db_url(value: object) -> str | None:
         raise _Invalid(
             "db.url takes a PostgreSQL URL such as postgresql://desk@db.example.org/team."
         )
-    from agent_core.storage.location import parse_db_url
-
     try:
-        location = parse_db_url(value)
+        url = parse_postgres_url(value.strip())
     except BriefDeskError as exc:
         raise _Invalid(exc.message) from None
-    if location.url.password is not None:
+    if url.password is not None:
         raise _Invalid(
             "db.url must not carry a password: it would sit in a file. Store it with "
-            f"`briefdesk-cli keys set {location.key_name}` (or use PGPASSFILE)."
+            f"`briefdesk-cli keys set {url.key_name}` (or use PGPASSFILE)."
         )
     return value.strip()
 
@@ -305,7 +311,7 @@ def _allowlist(value: object) -> tuple[str, ...]:
     return tuple(entries)
 
 
-_VALIDATORS: dict[str, Callable[[object], Any]] = {
+_VALIDATORS: dict[str, Callable[[object], object]] = {
     "reviewer": _reviewer,
     "approval_ttl": _ttl,
     "mode": _choice("mode", MODES),

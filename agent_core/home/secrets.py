@@ -24,11 +24,15 @@ import re
 import sys
 import threading
 import traceback
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, TypeVar, cast
 from urllib.parse import urlsplit
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.views import SecretStatusView
+
+if TYPE_CHECKING:
+    from keyring.backend import KeyringBackend
 
 SERVICE = "BriefDesk"
 ENVIRONMENT_BACKEND = "environment"
@@ -85,7 +89,7 @@ def _backend_label(backend: object) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-def _usable_backend(name: str) -> Any:
+def _usable_backend(name: str) -> KeyringBackend:
     """The active keyring backend, or `keyring_unavailable` if it cannot store anything."""
     try:
         import keyring
@@ -112,22 +116,23 @@ def _in_worker(name: str, timeout: float, what: str, op: Callable[[], _T]) -> _T
             ErrorCode.INVALID_ARGUMENTS, "The keyring timeout must be a finite number > 0."
         )
     done = threading.Event()
-    box: dict[str, Any] = {}
+    answers: list[_T] = []
+    errors: list[BaseException] = []
 
     def work() -> None:
         try:
-            box["value"] = op()
+            answers.append(op())
         except BaseException as exc:  # re-raised (sanitised) in the caller's thread
-            box["error"] = exc
+            errors.append(exc)
         finally:
             done.set()
 
     threading.Thread(target=work, name="briefdesk-keyring", daemon=True).start()
     if not done.wait(timeout):
         raise _unavailable(name, f"it did not answer within {timeout:g} s while {what}")
-    error = box.get("error")
-    if error is None:
-        return box["value"]
+    if not errors:
+        return answers[0]
+    error = errors[0]
     if isinstance(error, BriefDeskError):
         raise error
     locked = getattr(sys.modules.get("keyring.errors"), "KeyringLocked", None)
@@ -163,7 +168,7 @@ def get_key(name: str, *, timeout: float = 5.0) -> str:
     return secret
 
 
-def set_key(name: str, secret: str, *, timeout: float = 5.0) -> dict[str, Any]:
+def set_key(name: str, secret: str, *, timeout: float = 5.0) -> SecretStatusView:
     """Store `secret` for `name` in the keyring (never the environment). Returns a status."""
     validate_name(name)
     if not isinstance(secret, str) or not secret.strip():
@@ -174,7 +179,7 @@ def set_key(name: str, secret: str, *, timeout: float = 5.0) -> dict[str, Any]:
     secret = secret.strip()
     REDACTOR.add(secret)
 
-    def write() -> dict[str, Any]:
+    def write() -> SecretStatusView:
         backend = _usable_backend(name)
         backend.set_password(SERVICE, name, secret)
         # Read back: a backend that accepts writes but drops them must not report success.
@@ -184,11 +189,11 @@ def set_key(name: str, secret: str, *, timeout: float = 5.0) -> dict[str, Any]:
     return _in_worker(name, timeout, "storing a key", write)
 
 
-def delete_key(name: str, *, timeout: float = 5.0) -> dict[str, Any]:
+def delete_key(name: str, *, timeout: float = 5.0) -> SecretStatusView:
     """Remove the keyring entry for `name`; idempotent. The env override is not touched."""
     validate_name(name)
 
-    def delete() -> dict[str, Any]:
+    def delete() -> SecretStatusView:
         backend = _usable_backend(name)
         if backend.get_password(SERVICE, name) is not None:
             backend.delete_password(SERVICE, name)
@@ -198,13 +203,13 @@ def delete_key(name: str, *, timeout: float = 5.0) -> dict[str, Any]:
     return _in_worker(name, timeout, "deleting a key", delete)
 
 
-def key_status(name: str, *, timeout: float = 5.0) -> dict[str, Any]:
+def key_status(name: str, *, timeout: float = 5.0) -> SecretStatusView:
     """Whether a key for `name` is available, and from where. Never includes the key."""
     validate_name(name)
     if _env_override(name) is not None:
         return _status(name, True, ENVIRONMENT_BACKEND)
 
-    def probe() -> dict[str, Any]:
+    def probe() -> SecretStatusView:
         backend = _usable_backend(name)
         stored = bool(backend.get_password(SERVICE, name))
         return _status(name, stored, _backend_label(backend))
@@ -212,7 +217,7 @@ def key_status(name: str, *, timeout: float = 5.0) -> dict[str, Any]:
     return _in_worker(name, timeout, "checking a key", probe)
 
 
-def _status(name: str, stored: bool, backend: str) -> dict[str, Any]:
+def _status(name: str, stored: bool, backend: str) -> SecretStatusView:
     return {"name": name, "stored": stored, "backend": backend}
 
 
@@ -261,7 +266,7 @@ _SENSITIVE_FIELD = re.compile(
 )
 
 
-def _is_sensitive_field(key: Any, value: Any) -> bool:
+def _is_sensitive_field(key: object, value: object) -> bool:
     return (
         isinstance(key, str)
         and isinstance(value, str)
@@ -301,22 +306,26 @@ class Redactor:
             text = _BEARER.sub(_mask_bearer, text)
         return text
 
-    def redact_json(self, obj: Any) -> Any:
+    def redact_json(self, obj: _T) -> _T:
         """A redacted copy of a JSON-like value (dicts, lists, tuples, strings); others as-is."""
+        # Strings stay strings and containers keep their kind: the copy has `obj`'s type.
+        return cast("_T", self._redacted(obj))
+
+    def _redacted(self, obj: object) -> object:
         if isinstance(obj, str):
             return self.redact_text(obj)
         if isinstance(obj, dict):
-            out: dict[Any, Any] = {}
+            out: dict[object, object] = {}
             for key, value in obj.items():
                 if _is_sensitive_field(key, value):
                     out[key] = REDACTED
                 else:
-                    out[self.redact_json(key)] = self.redact_json(value)
+                    out[self._redacted(key)] = self._redacted(value)
             return out
         if isinstance(obj, list):
-            return [self.redact_json(item) for item in obj]
+            return [self._redacted(item) for item in obj]
         if isinstance(obj, tuple):
-            return tuple(self.redact_json(item) for item in obj)
+            return tuple(self._redacted(item) for item in obj)
         return obj
 
 
@@ -384,7 +393,10 @@ class RedactingLogFilter(logging.Filter):
         return True
 
 
-def _redact_args(r: Redactor, args: Any) -> Any:
+_LogArgs = tuple[object, ...] | Mapping[str, object] | None  # logging.LogRecord.args
+
+
+def _redact_args(r: Redactor, args: _LogArgs) -> _LogArgs:
     if isinstance(args, dict):
         return {k: _redact_arg(r, v) for k, v in args.items()}
     if isinstance(args, tuple):
@@ -392,7 +404,7 @@ def _redact_args(r: Redactor, args: Any) -> Any:
     return args
 
 
-def _redact_arg(r: Redactor, arg: Any) -> Any:
+def _redact_arg(r: Redactor, arg: object) -> object:
     if isinstance(arg, str | dict | list | tuple):
         return r.redact_json(arg)
     if isinstance(arg, int | float | bool) or arg is None:

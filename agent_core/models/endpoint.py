@@ -4,7 +4,8 @@
 `openai.stream`, `openai.read_timeout`, `openai.max_response_bytes`). A model call tells its
 `CallObserver` about each retry (`RetryNotice`) and each batch of streamed text (`TextDelta`);
 the run driver turns them into `model_retry` and `model_delta` timeline events. Light on
-purpose: the CLI's `providers check` and the window's presets import it without the Agents SDK.
+purpose: the CLI's `providers check` imports it without the Agents SDK. The presets the Settings
+dialog offers are vocabulary: `agent_core.contract.presets`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Protocol
 from urllib.parse import urlsplit
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
-from agent_core.home.preferences import OpenAIApi, Settings
+from agent_core.contract.presets import OpenAIApi
+from agent_core.home.preferences import Settings
 from agent_core.home.secrets import get_key
 
 KEY_NAME = "openai"
@@ -23,26 +25,6 @@ NO_KEY_PLACEHOLDER = "none"
 """Sent as the key to a server other than OpenAI's when no key is stored (such servers, e.g. a
 local Ollama, ignore it; the client library refuses to send a request without any key)."""
 CONNECT_TIMEOUT_S = 10.0
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A known kind of endpoint: what the Settings dialog fills in."""
-
-    key: str
-    label: str
-    base_url: str
-    model: str
-    needs_key: bool
-    api: OpenAIApi = "chat"
-
-
-PRESETS: tuple[Preset, ...] = (
-    Preset("openai", "OpenAI", "https://api.openai.com/v1", "gpt-4o-mini", True),
-    Preset("ollama", "Ollama (local)", "http://localhost:11434/v1", "llama3.1", False),
-    Preset("lmstudio", "LM Studio (local)", "http://localhost:1234/v1", "local-model", False),
-    Preset("vllm", "vLLM", "http://localhost:8000/v1", "served-model", False),
-)
 
 
 @dataclass(frozen=True)

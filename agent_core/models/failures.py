@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from openai import APIConnectionError, APIError, APIStatusError, APITimeoutError
 
@@ -228,7 +227,7 @@ def _is_context_overflow(code: str, server: str) -> bool:
     )
 
 
-def _field(body: object, name: str) -> Any:
+def _field(body: object, name: str) -> object:
     return body.get(name) if isinstance(body, dict) else None
 
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import re
 
+from agent_core.tools.registry import TOOLS
+
+_TOOL_NAMES = "|".join(re.escape(name) for name in sorted(TOOLS))
 _ACT = (
     r"save|write|create|send|copy|forward|delete|remove|upload|post|email|call|run|execute|"
     r"open|download|read|fetch|ignore|put|store|move|share|transfer|paste|append|visit"
@@ -41,8 +44,7 @@ _ENGLISH = re.compile(
             r"\bdo not (?:mention|tell|reveal|disclose)\b",
             r"\bexfiltrat|\bauthorized_keys\b|\.ssh\b",
             r"\bsend (?:it|them|the)\b",
-            r"\b(?:fetch_url|save_brief|read_document|search_corpus|remember_audience|"
-            r"ask_question)\b",
+            rf"\b(?:{_TOOL_NAMES})\b",  # a document that names a tool speaks to the assistant
             r"\b(?:put|send|include|reveal|print|paste|copy|leak) (?:the |your |an? )?api keys?\b",
         ]
     ),

@@ -15,6 +15,7 @@ import hashlib
 import json
 import re
 
+from agent_core.contract.approvals import change_request_note
 from agent_core.models.audience import audience_of, is_audience
 from agent_core.models.brief_text import is_chinese
 from agent_core.models.brief_writer import MAX_POINTS, SourceDoc, Unread, compose_brief
@@ -28,7 +29,6 @@ from agent_core.models.refused_names import (
 )
 from agent_core.models.review_notes import Revision, read_notes
 from agent_core.models.sentences import cjk_keywords
-from agent_core.review.transitions import change_request_note
 
 STOPWORDS = frozenset(
     [
@@ -184,7 +184,7 @@ class OfflineModel(PlannedModel):
             docs = [
                 SourceDoc(
                     str(c.args.get("path", "")),
-                    str(titles.get(c.args.get("path"), "")),
+                    str(titles.get(str(c.args.get("path", "")), "")),
                     document_body(c.output or ""),
                 )
                 for c in reads

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
-from typing import Any
+from typing import Literal, cast, overload
 
 from agents.agent_output import AgentOutputSchemaBase
 from agents.exceptions import ModelBehaviorError
@@ -33,8 +33,9 @@ from agents.tool import Tool
 from agents.tracing.span_data import GenerationSpanData
 from agents.tracing.spans import Span
 from agents.usage import Usage
-from openai import AsyncOpenAI, Timeout
-from openai.types.responses import Response, ResponseOutputItem
+from openai import AsyncOpenAI, AsyncStream, Timeout
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
+from openai.types.responses import Response, ResponseOutputItem, ResponseStreamEvent
 from openai.types.responses.response_prompt_param import ResponsePromptParam
 
 from agent_core.models.bounded_http import BoundedAsyncClient
@@ -75,68 +76,115 @@ def make_client(endpoint: EndpointConfig, api_key: str) -> AsyncOpenAI:
 class _CheckedChatModel(OpenAIChatCompletionsModel):
     """The SDK's Chat Completions model, with each stream checked for completeness."""
 
-    async def _fetch_response(  # type: ignore[override]
+    @overload
+    async def _fetch_response(
         self,
         system_instructions: str | None,
         input: str | list[TResponseInputItem],
         model_settings: ModelSettings,
         tools: list[Tool],
         output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
+        handoffs: list[Handoff],
+        span: Span[GenerationSpanData],
+        tracing: ModelTracing,
+        stream: Literal[True],
+        prompt: ResponsePromptParam | None = None,
+    ) -> tuple[Response, AsyncStream[ChatCompletionChunk]]: ...
+
+    @overload
+    async def _fetch_response(
+        self,
+        system_instructions: str | None,
+        input: str | list[TResponseInputItem],
+        model_settings: ModelSettings,
+        tools: list[Tool],
+        output_schema: AgentOutputSchemaBase | None,
+        handoffs: list[Handoff],
+        span: Span[GenerationSpanData],
+        tracing: ModelTracing,
+        stream: Literal[False],
+        prompt: ResponsePromptParam | None = None,
+    ) -> ChatCompletion: ...
+
+    async def _fetch_response(
+        self,
+        system_instructions: str | None,
+        input: str | list[TResponseInputItem],
+        model_settings: ModelSettings,
+        tools: list[Tool],
+        output_schema: AgentOutputSchemaBase | None,
+        handoffs: list[Handoff],
         span: Span[GenerationSpanData],
         tracing: ModelTracing,
         stream: bool = False,
         prompt: ResponsePromptParam | None = None,
-    ) -> Any:
-        fetched = await super()._fetch_response(  # type: ignore[call-overload]
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            span,
-            tracing,
-            stream=stream,
-            prompt=prompt,
+    ) -> ChatCompletion | tuple[Response, AsyncStream[ChatCompletionChunk]]:
+        call = (system_instructions, input, model_settings, tools, output_schema, handoffs)
+        if not stream:
+            return await super()._fetch_response(*call, span, tracing, stream=False, prompt=prompt)
+        response, raw = await super()._fetch_response(
+            *call, span, tracing, stream=True, prompt=prompt
         )
-        if stream:
-            response, raw = fetched
-            return response, CheckedChatStream(raw)
-        return fetched
+        # The SDK only iterates the stream and reads its `response`: the checked one does both.
+        return response, cast("AsyncStream[ChatCompletionChunk]", CheckedChatStream(raw))
 
 
 class _CheckedResponsesModel(OpenAIResponsesModel):
     """The SDK's Responses model, accepting a streamed request answered with one JSON object."""
 
-    async def _fetch_response(  # type: ignore[override]
+    @overload
+    async def _fetch_response(
         self,
         system_instructions: str | None,
         input: str | list[TResponseInputItem],
         model_settings: ModelSettings,
         tools: list[Tool],
         output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
+        handoffs: list[Handoff],
+        previous_response_id: str | None,
+        conversation_id: str | None,
+        stream: Literal[True],
+        prompt: ResponsePromptParam | None = None,
+    ) -> AsyncIterator[ResponseStreamEvent]: ...
+
+    @overload
+    async def _fetch_response(
+        self,
+        system_instructions: str | None,
+        input: str | list[TResponseInputItem],
+        model_settings: ModelSettings,
+        tools: list[Tool],
+        output_schema: AgentOutputSchemaBase | None,
+        handoffs: list[Handoff],
+        previous_response_id: str | None,
+        conversation_id: str | None,
+        stream: Literal[False],
+        prompt: ResponsePromptParam | None = None,
+    ) -> Response: ...
+
+    async def _fetch_response(
+        self,
+        system_instructions: str | None,
+        input: str | list[TResponseInputItem],
+        model_settings: ModelSettings,
+        tools: list[Tool],
+        output_schema: AgentOutputSchemaBase | None,
+        handoffs: list[Handoff],
         previous_response_id: str | None = None,
         conversation_id: str | None = None,
-        stream: bool = False,
+        stream: Literal[True] | Literal[False] = False,
         prompt: ResponsePromptParam | None = None,
-    ) -> Any:
-        fetched = await super()._fetch_response(  # type: ignore[call-overload,misc]
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            previous_response_id=previous_response_id,
-            conversation_id=conversation_id,
-            stream=stream,
-            prompt=prompt,
+    ) -> Response | AsyncIterator[ResponseStreamEvent]:
+        call = (system_instructions, input, model_settings, tools, output_schema, handoffs)
+        if not stream:
+            return await super()._fetch_response(
+                *call, previous_response_id, conversation_id, stream=False, prompt=prompt
+            )
+        events = await super()._fetch_response(
+            *call, previous_response_id, conversation_id, stream=True, prompt=prompt
         )
-        if stream:
-            accept_json_answer(fetched)
-        return fetched
+        accept_json_answer(events)
+        return events
 
 
 class OpenAICompatModel(Model):
@@ -177,7 +225,7 @@ class OpenAICompatModel(Model):
         model_settings: ModelSettings,
         tools: list[Tool],
         output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
+        handoffs: list[Handoff],
         tracing: ModelTracing,
         *,
         previous_response_id: str | None,
@@ -247,7 +295,7 @@ class OpenAICompatModel(Model):
             ModelSettings,
             list[Tool],
             AgentOutputSchemaBase | None,
-            list[Handoff[Any, Any]],
+            list[Handoff],
             ModelTracing,
         ],
         previous_response_id: str | None,
@@ -285,7 +333,7 @@ class OpenAICompatModel(Model):
         model_settings: ModelSettings,
         tools: list[Tool],
         output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
+        handoffs: list[Handoff],
         tracing: ModelTracing,
         *,
         previous_response_id: str | None,
@@ -295,7 +343,7 @@ class OpenAICompatModel(Model):
         raise NotImplementedError("BriefDesk streams inside get_response (see _streamed)")
 
 
-async def _aclose(events: Any) -> None:
+async def _aclose(events: object) -> None:
     aclose = getattr(events, "aclose", None)
     if aclose is not None:
         await aclose()

@@ -8,24 +8,35 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from agents import Usage
-from agents.items import ModelResponse
-from agents.models.interface import Model
+from agents.agent_output import AgentOutputSchemaBase
+from agents.handoffs import Handoff
+from agents.items import (
+    ModelResponse,
+    TResponseInputItem,
+    TResponseOutputItem,
+    TResponseStreamEvent,
+)
+from agents.model_settings import ModelSettings
+from agents.models.interface import Model, ModelTracing
+from agents.tool import Tool
 from openai.types.responses import (
     ResponseFunctionToolCall,
     ResponseOutputMessage,
     ResponseOutputText,
 )
+from openai.types.responses.response_prompt_param import ResponsePromptParam
+
+from agent_core.contract.json_types import JsonObject
 
 
 @dataclass(frozen=True)
 class PlannedCall:
     tool: str
-    args: dict[str, Any]
+    args: JsonObject
     raw: str | None = None  # exact JSON to send (scripts may send what a schema would refuse)
     slot: int | None = None
     """The number in the call id (default: its place in the turn); scripts repeat one to send
@@ -42,7 +53,7 @@ class TurnPlan:
 class PastCall:
     call_id: str
     tool: str
-    args: dict[str, Any]
+    args: JsonObject
     output: str | None
 
 
@@ -57,7 +68,7 @@ class History:
         return [c for c in self.calls if c.tool == tool and c.output is not None]
 
 
-def _text_of(content: Any) -> str:
+def _text_of(content: object) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -65,17 +76,18 @@ def _text_of(content: Any) -> str:
     return ""
 
 
-def _as_dict(item: Any) -> dict[str, Any]:
+def _as_dict(item: object) -> Mapping[str, object]:
     if isinstance(item, dict):
         return item
     dump = getattr(item, "model_dump", None)
-    return dump() if callable(dump) else {}
+    dumped = dump() if callable(dump) else None
+    return dumped if isinstance(dumped, dict) else {}
 
 
 _STEP = re.compile(r"-s(\d+)-\d+$")
 
 
-def parse_history(items: str | list[Any], call_prefix: str) -> History:
+def parse_history(items: str | list[TResponseInputItem], call_prefix: str) -> History:
     if isinstance(items, str):
         return History(items, [], 0)
     question = ""
@@ -92,8 +104,9 @@ def parse_history(items: str | list[Any], call_prefix: str) -> History:
             notes.append(_text_of(item.get("content")))
         elif kind == "function_call" and str(item.get("call_id", "")).startswith(call_prefix):
             call_id = str(item["call_id"])
+            arguments = item.get("arguments")
             try:
-                args = json.loads(item.get("arguments") or "{}")
+                args = json.loads(arguments if isinstance(arguments, str) and arguments else "{}")
             except json.JSONDecodeError:
                 args = {}
             calls[call_id] = PastCall(
@@ -102,8 +115,8 @@ def parse_history(items: str | list[Any], call_prefix: str) -> History:
             order.append(call_id)
             if m := _STEP.search(call_id):
                 steps.add(int(m.group(1)))
-        elif kind == "function_call_output" and item.get("call_id") in calls:
-            past = calls[item["call_id"]]
+        elif kind == "function_call_output" and (output_of := item.get("call_id")) in calls:
+            past = calls[str(output_of)]
             calls[past.call_id] = PastCall(
                 past.call_id, past.tool, past.args, _text_of(item.get("output"))
             )
@@ -111,7 +124,7 @@ def parse_history(items: str | list[Any], call_prefix: str) -> History:
 
 
 def plan_to_response(plan: TurnPlan, call_prefix: str, step: int) -> ModelResponse:
-    output: list[Any] = []
+    output: list[TResponseOutputItem] = []
     for j, call in enumerate(plan.calls):
         call_id = f"{call_prefix}-s{step}-{j if call.slot is None else call.slot}"
         output.append(
@@ -151,10 +164,34 @@ class PlannedModel(Model):
         raise NotImplementedError
 
     async def get_response(
-        self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any
+        self,
+        system_instructions: str | None,
+        input: str | list[TResponseInputItem],
+        model_settings: ModelSettings,
+        tools: list[Tool],
+        output_schema: AgentOutputSchemaBase | None,
+        handoffs: list[Handoff],
+        tracing: ModelTracing,
+        *,
+        previous_response_id: str | None,
+        conversation_id: str | None,
+        prompt: ResponsePromptParam | None,
     ) -> ModelResponse:
         history = parse_history(input, self.call_prefix)
         return plan_to_response(self.plan(history), self.call_prefix, history.steps_taken + 1)
 
-    def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+    def stream_response(
+        self,
+        system_instructions: str | None,
+        input: str | list[TResponseInputItem],
+        model_settings: ModelSettings,
+        tools: list[Tool],
+        output_schema: AgentOutputSchemaBase | None,
+        handoffs: list[Handoff],
+        tracing: ModelTracing,
+        *,
+        previous_response_id: str | None,
+        conversation_id: str | None,
+        prompt: ResponsePromptParam | None,
+    ) -> AsyncIterator[TResponseStreamEvent]:
         raise NotImplementedError("BriefDesk runs local models without streaming")

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agent_core.contract.approvals import change_request_note
 from agent_core.models.planned import PastCall
-from agent_core.review.transitions import change_request_note
 
 _REFUSED = re.compile(r"^Refused by BriefDesk \((?P<code>[a-z_]+)\)(?::\s*(?P<why>.*))?", re.S)
 # Refusals of the name itself (not `previously_rejected`: after a rejection nothing is proposed).

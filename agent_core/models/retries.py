@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
+from agent_core.home.clock import utcnow
+
 SCALE_ENV = "BRIEFDESK_RETRY_SCALE"
 
 RETRYABLE_STATUSES = frozenset({408, 409, 429})
@@ -69,7 +71,7 @@ class RetryPolicy:
 
     def backoff(self, retry: int, rand: Callable[[], float] = random.random) -> float:
         """BriefDesk's own wait before retry number `retry` (1 = the first retry)."""
-        full = min(self.cap_s, self.base_s * (2 ** max(0, retry - 1)))
+        full = min(self.cap_s, self.base_s * (2.0 ** max(0, retry - 1)))
         return full * (1 - self.jitter * rand())
 
     def next_wait(
@@ -117,7 +119,7 @@ def retry_after_seconds(
         return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return max(0.0, (moment - (now or datetime.now(UTC))).total_seconds())
+    return max(0.0, (moment - (now or utcnow())).total_seconds())
 
 
 def _number(text: str | None) -> float | None:

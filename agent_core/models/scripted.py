@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from agent_core.contract import json_input
 from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.json_types import JsonObject
 from agent_core.models.planned import History, PlannedCall, PlannedModel, TurnPlan
 
 
-def load_script(path: Path) -> list[dict[str, Any]]:
+def load_script(path: Path) -> list[JsonObject]:
     try:
         turns = json_input.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:  # JSONDecodeError (too deep too), not UTF-8
@@ -29,15 +29,16 @@ def load_script(path: Path) -> list[dict[str, Any]]:
         raise BriefDeskError(
             ErrorCode.INVALID_ARGUMENTS, f"Script {path} must be a JSON array of turns."
         )
-    for index, turn in enumerate(turns):
+    script = [turn for turn in turns if isinstance(turn, dict)]  # all of them, now typed
+    for index, turn in enumerate(script):
         if not ({"call", "calls", "say"} & set(turn)):
             raise BriefDeskError(
                 ErrorCode.INVALID_ARGUMENTS, f"Script turn {index} needs 'call', 'calls' or 'say'."
             )
-    return turns
+    return script
 
 
-def _planned(call: dict[str, Any]) -> PlannedCall:
+def _planned(call: JsonObject) -> PlannedCall:
     args = call.get("args", {})
     slot = call.get("id")
     # Send exactly what the script says, even if no schema would accept it.
@@ -50,7 +51,7 @@ def _planned(call: dict[str, Any]) -> PlannedCall:
 
 
 class ScriptedModel(PlannedModel):
-    def __init__(self, call_prefix: str, turns: list[dict[str, Any]]) -> None:
+    def __init__(self, call_prefix: str, turns: list[JsonObject]) -> None:
         super().__init__(call_prefix)
         self.turns = turns
 
@@ -60,5 +61,6 @@ class ScriptedModel(PlannedModel):
         turn = self.turns[history.steps_taken]
         if "say" in turn:
             return TurnPlan(say=str(turn["say"]))
-        calls = turn.get("calls") or [] if "calls" in turn else [turn]
+        listed = turn.get("calls") if "calls" in turn else [turn]
+        calls = listed if isinstance(listed, list) else []  # a malformed turn calls nothing
         return TurnPlan([_planned(c) for c in calls if isinstance(c, dict)])

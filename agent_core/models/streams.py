@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any
 
+import httpx2
 from openai import AsyncStream
 from openai.types.chat import ChatCompletionChunk
 from openai.types.responses import (
@@ -44,7 +44,7 @@ class CheckedChatStream:
         self.finished = False
 
     @property
-    def response(self) -> Any:
+    def response(self) -> httpx2.Response:
         """The HTTP response (the SDK reads its request id header)."""
         return self._inner.response
 
@@ -82,13 +82,13 @@ class CheckedChatStream:
         await self._inner.close()
 
 
-def _as_chunk(completion: Any) -> ChatCompletionChunk:
+def _as_chunk(completion: object) -> ChatCompletionChunk:
     """One `chat.completion` object as the one chunk of a stream that says the same."""
     if not isinstance(completion, dict) or not completion.get("choices"):
         raise StreamCorrupt()
     choice = completion["choices"][0]
     message = choice.get("message") or {}
-    delta: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
+    delta: dict[str, object] = {"role": "assistant", "content": message.get("content")}
     if message.get("tool_calls"):
         delta["tool_calls"] = [{"index": i, **call} for i, call in enumerate(message["tool_calls"])]
     return ChatCompletionChunk.model_validate(
@@ -103,12 +103,12 @@ def _as_chunk(completion: Any) -> ChatCompletionChunk:
     )
 
 
-def _is_json(headers: Any) -> bool:
+def _is_json(headers: httpx2.Headers) -> bool:
     content_type = str(headers.get("content-type", ""))
     return "json" in content_type and "event-stream" not in content_type
 
 
-def accept_json_answer(stream: Any) -> None:
+def accept_json_answer(stream: object) -> None:
     """Let the SDK's Responses stream read a JSON answer to a streamed request.
 
     The SDK decodes the body as SSE, where one JSON object is no event at all: the call was
@@ -119,7 +119,7 @@ def accept_json_answer(stream: Any) -> None:
     """
     source = getattr(stream, "_source", None)
     if source is not None and getattr(source, "response", None) is not None:
-        stream._source = _JsonOrEvents(source)
+        setattr(stream, "_source", _JsonOrEvents(source))  # noqa: B010 (the SDK's private)
 
 
 class _JsonOrEvents:

@@ -28,7 +28,8 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from http.client import HTTPMessage
+from typing import IO, TYPE_CHECKING
 from urllib.parse import SplitResult, urlsplit
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
@@ -133,6 +134,8 @@ def _split(url: str) -> SplitResult:
 def allowlist_of(settings: Settings) -> list[str]:
     """Normalized entries: "example.org" (it and its subdomains), "*.example.org" (only these)."""
     entries = settings.get("network.allowlist") or []
+    if not isinstance(entries, list | tuple):
+        return []
     cleaned = (str(e).strip().lower().strip(".") for e in entries)
     return [e for e in cleaned if e and e != "*"]
 
@@ -182,7 +185,12 @@ def check_url(url: str, settings: Settings) -> str:
 
 
 def max_calls(settings: Settings) -> int:
-    return int(settings.get("network.max_calls") or 0)
+    return _whole(settings.get("network.max_calls"), 0)
+
+
+def _whole(value: object, default: int) -> int:
+    """A count setting (validated on the way in: a whole number), or `default` when unset."""
+    return int(value) if isinstance(value, int | float | str) and value else default
 
 
 def check_budget(calls_used: int, settings: Settings) -> None:
@@ -196,31 +204,21 @@ def check_budget(calls_used: int, settings: Settings) -> None:
 
 def calls_used(conn: Connection, run_id: str, *, exclude_call: str | None = None) -> int:
     """fetch_url executions of the run recorded in the ledger (refused ones do not count)."""
-    from sqlalchemy import func, select
+    from agent_core.storage.tables import ledger
 
-    from agent_core.contract.statuses import SideEffectStatus
-    from agent_core.storage.schema import ledger
-
-    query = select(func.count()).where(
-        ledger.c.run_id == run_id,
-        ledger.c.tool == "fetch_url",
-        ledger.c.status != str(SideEffectStatus.FAILED),
-    )
-    if exclude_call is not None:
-        query = query.where(ledger.c.call_id != exclude_call)
-    return int(conn.execute(query).scalar_one())
+    return ledger.count_unfailed(conn, run_id, "fetch_url", exclude_call=exclude_call)
 
 
 # -- the socket guard -------------------------------------------------------------------------
 
 
-def _host_of(address: Any) -> str:
+def _host_of(address: object) -> str:
     if isinstance(address, tuple) and address:
         return str(address[0]).lower()
     return repr(address)  # AF_UNIX paths, abstract sockets: never allowed
 
 
-def _audit_hook(event: str, args: tuple[Any, ...]) -> None:
+def _audit_hook(event: str, args: tuple[object, ...]) -> None:
     allowed = _allowed_hosts.get()
     if allowed is None:
         return
@@ -276,7 +274,15 @@ def public_addresses(host: str) -> frozenset[str]:
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: IO[bytes],
+        code: int,
+        msg: str,
+        headers: HTTPMessage,
+        newurl: str,
+    ) -> urllib.request.Request | None:
         return None  # the 3xx surfaces as an error: the model may fetch the new URL, checked
 
 
@@ -295,7 +301,7 @@ def fetch(url: str, settings: Settings, *, calls_used: int = 0) -> ToolResult:
 
     check_budget(calls_used, settings)
     target = checked_url(url, settings)
-    limit = int(settings.get("network.max_bytes") or DEFAULT_MAX_BYTES)
+    limit = _whole(settings.get("network.max_bytes"), DEFAULT_MAX_BYTES)
     try:
         addresses = public_addresses(target.host)
         body, truncated = http_get(target.url, addresses | {target.host}, limit)

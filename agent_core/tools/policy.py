@@ -9,9 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from agent_core.tools.specs import Tier
+
+if TYPE_CHECKING:
+    from agent_core.storage.tables.rules import RuleRow
 
 
 class Mode(StrEnum):
@@ -103,5 +106,5 @@ def risk_label(tier: Tier) -> str:
     return {Tier.WRITE: "write", Tier.NETWORK: "network"}.get(tier, str(tier))
 
 
-def rules_from_rows(rows: list[Any]) -> list[Rule]:
+def rules_from_rows(rows: list[RuleRow]) -> list[Rule]:
     return [Rule(r.id, r.tool, r.folder, r.scope, r.run_id) for r in rows if r.revoked_at is None]

@@ -14,8 +14,8 @@ from pathlib import Path
 from sqlalchemy import Connection
 
 from agent_core.contract.canonical import sha256_hex
+from agent_core.home.sandbox import file_bytes
 from agent_core.storage.tables.blobs import get_blob, put_blob
-from agent_core.tools.sandbox import file_bytes
 from agent_core.tools.specs import ToolSpec
 
 MAX_BASE_BYTES = 4 << 20

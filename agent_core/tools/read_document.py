@@ -8,7 +8,7 @@ from pydantic import Field
 
 from agent_core.contract.statuses import ToolOutcomeStatus
 from agent_core.corpus import index as research
-from agent_core.tools.sandbox import resolve_inside
+from agent_core.home.sandbox import resolve_inside
 from agent_core.tools.specs import (
     NonBlank,
     Tier,

@@ -20,13 +20,13 @@ from agent_core.contract.canonical import sha256_hex
 from agent_core.contract.errors import OUT_OF_SPACE_ERRNOS, BriefDeskError, ErrorCode, storage_full
 from agent_core.contract.statuses import ToolOutcomeStatus
 from agent_core.home import crash
-from agent_core.tools import write_fence
-from agent_core.tools.sandbox import (
+from agent_core.home.sandbox import (
     atomic_write_nofollow,
     file_sha256,
     remove_stale_temps,
     resolve_write_target,
 )
+from agent_core.tools import write_fence
 from agent_core.tools.specs import (
     NonBlank,
     Tier,

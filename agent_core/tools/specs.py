@@ -16,15 +16,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeAlias
+from typing import Annotated, TypeAlias, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
 from agent_core.contract import json_input
 from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.json_types import JsonMapping
 from agent_core.contract.statuses import ToolOutcomeStatus
 from agent_core.home.preferences import Settings
-from agent_core.storage.engine import Store
+from agent_core.storage.store import Store
 from agent_core.storage.team.leases import Holder
 
 MAX_RAW_ARGS_BYTES = 256_000  # a 1 MB argument is an attack, not a brief
@@ -72,10 +73,10 @@ class ToolResult:
     outcome: ToolOutcomeStatus
     text: str
     """What the model receives."""
-    summary: dict[str, Any] = field(default_factory=dict)
+    summary: JsonMapping = field(default_factory=dict)
     """Small facts for the `tool_result` event and the run's evidence."""
 
-    def to_record(self) -> dict[str, Any]:
+    def to_record(self) -> dict[str, object]:
         return {"outcome": str(self.outcome), "text": self.text, "summary": self.summary}
 
 
@@ -116,8 +117,9 @@ class ToolEnv:
         return self.desk_store or self.store
 
 
-Body = Callable[[ToolEnv, Any], ToolResult]
-Resolver = Callable[[Any, ToolScope], "str | None"]
+ArgsT = TypeVar("ArgsT", bound=ToolArgs)
+Body = Callable[[ToolEnv, ToolArgs], ToolResult]
+Resolver = Callable[[ToolArgs, ToolScope], "str | None"]
 
 
 def _no_target(args: ToolArgs, scope: ToolScope) -> str | None:
@@ -128,7 +130,18 @@ def _no_hash(target: str | None) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+def _no_expected_hash(args: ToolArgs) -> str | None:
+    return None
+
+
+def _own_args(model: type[ArgsT], args: ToolArgs) -> ArgsT:
+    """A tool's functions take its own argument model; the spec parsed `args` into it."""
+    if not isinstance(args, model):
+        raise TypeError(f"{model.__name__} expected, not {type(args).__name__}")
+    return args
+
+
+@dataclass(frozen=True, init=False)
 class ToolSpec:
     name: str
     tier: Tier
@@ -136,21 +149,72 @@ class ToolSpec:
     args_model: type[ToolArgs]
     body: Body
     """Runs the call once; may raise BriefDeskError (refused, nothing happened)."""
-    resolve_target: Resolver = _no_target
+    resolve_target: Resolver
     """The resource a call aims at, checked against the sandbox/network rules (raises)."""
-    base_hash: Callable[[str | None], str | None] = _no_hash
+    base_hash: Callable[[str | None], str | None]
     """The target's current content hash (None: no such file, or not a file tool)."""
-    expected_hash: Callable[[Any], str | None] = _no_hash
+    expected_hash: Callable[[ToolArgs], str | None]
     """The content hash the target holds once the call ran (the ledger records it)."""
-    reconcile: Callable[[ToolEnv, Any], ToolResult | None] | None = None
+    reconcile: Callable[[ToolEnv, ToolArgs], ToolResult | None] | None
     """Side effects only: settle a started but unconfirmed call without redoing it.
     Returns the result when the effect is found done; None when it must run again."""
-    content_field: str | None = None
+    content_field: str | None
     """The argument a reviewer reads as the new content of the target (shown as a diff)."""
-    path_field: str | None = None
+    path_field: str | None
     """The argument that names the target (the edit panel validates it as you type)."""
-    network_access: bool = False
+    network_access: bool
     """Only such a tool's body runs outside the socket guard (it guards its own hosts)."""
+
+    def __init__(
+        self,
+        name: str,
+        tier: Tier,
+        description: str,
+        args_model: type[ArgsT],
+        body: Callable[[ToolEnv, ArgsT], ToolResult],
+        resolve_target: Callable[[ArgsT, ToolScope], str | None] = _no_target,
+        base_hash: Callable[[str | None], str | None] = _no_hash,
+        expected_hash: Callable[[ArgsT], str | None] = _no_expected_hash,
+        reconcile: Callable[[ToolEnv, ArgsT], ToolResult | None] | None = None,
+        content_field: str | None = None,
+        path_field: str | None = None,
+        network_access: bool = False,
+    ) -> None:
+        """Typed by the tool's own argument model; stored taking any ToolArgs, each function
+        checking that it got its model (the engine only hands it what `parse` returned)."""
+
+        def run(env: ToolEnv, args: ToolArgs) -> ToolResult:
+            return body(env, _own_args(args_model, args))
+
+        def resolve(args: ToolArgs, scope: ToolScope) -> str | None:
+            return resolve_target(_own_args(args_model, args), scope)
+
+        def expected(args: ToolArgs) -> str | None:
+            return expected_hash(_own_args(args_model, args))
+
+        settle: Callable[[ToolEnv, ToolArgs], ToolResult | None] | None = None
+        if reconcile is not None:
+            settle_own = reconcile
+
+            def settle(env: ToolEnv, args: ToolArgs) -> ToolResult | None:
+                return settle_own(env, _own_args(args_model, args))
+
+        fields = {
+            "name": name,
+            "tier": tier,
+            "description": description,
+            "args_model": args_model,
+            "body": run,
+            "resolve_target": resolve,
+            "base_hash": base_hash,
+            "expected_hash": expected,
+            "reconcile": settle,
+            "content_field": content_field,
+            "path_field": path_field,
+            "network_access": network_access,
+        }
+        for key, value in fields.items():
+            object.__setattr__(self, key, value)  # frozen: set once, here
 
     @property
     def has_side_effect(self) -> bool:

@@ -30,8 +30,8 @@ from pathlib import Path
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.statuses import RunStatus
-from agent_core.storage.engine import Store
 from agent_core.storage.owner import START_TOLERANCE_S, Owner
+from agent_core.storage.store import Store
 from agent_core.storage.tables import runs as run_rows
 from agent_core.storage.team.leases import Holder
 
