@@ -18,7 +18,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import agent_core  # only for agent_core.__version__: the package metadata, no Qt, no storage
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
+    from agent_core.contract.views import RunView
     from desktop.widgets.main_window import MainWindow
 
 ORGANISATION = "BriefDesk"
@@ -250,7 +251,7 @@ class Automation:
         elif self.screenshot or self.demo == "run":
             self.window.run_question()
 
-    def _run_stopped(self, run: dict[str, Any]) -> None:
+    def _run_stopped(self, run: RunView) -> None:
         if not self.screenshot:
             return
         from PySide6.QtCore import QTimer
@@ -259,10 +260,10 @@ class Automation:
         QTimer.singleShot(900, lambda: timeline.select_row(timeline.proxy.rowCount() - 1))
         QTimer.singleShot(1400, lambda: self._save(run))
 
-    def _save(self, run: dict[str, Any]) -> None:
+    def _save(self, run: RunView) -> None:
         assert self.screenshot
         self.window.grab().save(self.screenshot)
-        print(f"SCREENSHOT {self.screenshot} {run.get('status')}", flush=True)
+        print(f"SCREENSHOT {self.screenshot} {run['status']}", flush=True)
         self.window.close()
 
 

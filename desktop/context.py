@@ -6,22 +6,33 @@ command goes through the bridge, so nothing here touches the database, the keyri
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from PySide6.QtCore import QObject, Signal
 
 from agent_core.contract.errors import ErrorCode
 from agent_core.contract.statuses import RunStatus
+from agent_core.contract.views import ApprovalView, OwnerView, RunView
 from desktop.bridge import Bridge
 from desktop.models.plain_errors import plain_error, plain_exception
 
 if TYPE_CHECKING:
     from agent_core.facade.workspace import Workspace
+    from agent_core.home.preferences import Settings  # what `settings()` returns
 
 DEMO_QUESTION = "How do checkpoints make agent runs durable?"
 COMPROMISED_QUESTION = "Summarize the vendor integration notes for a security reviewer."
 WAITING = frozenset({RunStatus.WAITING_APPROVAL, RunStatus.WAITING_INPUT})  # a person must act
+
+
+class FormOptions(TypedDict, total=False):
+    """The run form's choices for a new run (`Workspace.create_run`'s keywords)."""
+
+    model: str | None
+    mode: str | None
+    corpus: str | None
+    artifacts: str | None
 
 
 class AppContext(QObject):
@@ -39,8 +50,8 @@ class AppContext(QObject):
     def __init__(self, bridge: Bridge, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.bridge = bridge
-        self.settings: dict[str, Any] = {}
-        self.runs: dict[str, dict[str, Any]] = {}
+        self.settings: dict[str, object] = {}  # by public dotted key, as `settings()` reads
+        self.runs: dict[str, RunView] = {}
         self.runs_seen = False
         self.driven_here: set[str] = set()  # runs this window started or resumed
         # Runs this window drove that stopped because the team database went away: they go on
@@ -66,17 +77,17 @@ class AppContext(QObject):
         self.bridge.ready.disconnect(self._load_settings_once)
         self.load_settings()
 
-    def set_settings(self, settings: dict[str, Any]) -> None:
+    def set_settings(self, settings: Settings | Mapping[str, object]) -> None:
         self.settings = dict(settings)
         self.settings_loaded.emit(self.settings)
 
-    def run(self, run_id: str | None) -> dict[str, Any] | None:
+    def run(self, run_id: str | None) -> RunView | None:
         return self.runs.get(run_id) if run_id else None
 
     def pending_approvals(self) -> int:
         return sum(len(r.get("approvals") or []) for r in self.runs.values())
 
-    def interrupted_runs(self) -> list[dict[str, Any]]:
+    def interrupted_runs(self) -> list[RunView]:
         return [
             r
             for r in self.runs.values()
@@ -84,7 +95,7 @@ class AppContext(QObject):
             if r.get("status") == RunStatus.INTERRUPTED and not self.bridge.is_driving(r["run_id"])
         ]
 
-    def _on_runs(self, runs: list[dict[str, Any]]) -> None:
+    def _on_runs(self, runs: list[RunView]) -> None:
         previous = self.runs
         self.runs = {r["run_id"]: r for r in runs}
         first = not self.runs_seen
@@ -103,13 +114,14 @@ class AppContext(QObject):
                     # Decided elsewhere: go on, as after a click (unless another process did).
                     self.continue_run(run["run_id"], echo=True)
 
-    def _merge_run(self, run: dict[str, Any]) -> None:
-        old = self.runs.get(run["run_id"], {}).get("status")
+    def _merge_run(self, run: RunView) -> None:
+        known = self.runs.get(run["run_id"])
+        old = known.get("status") if known else None
         self.runs[run["run_id"]] = run
         if old != run.get("status"):
             self.status_changed.emit(run["run_id"], old, str(run.get("status")))
 
-    def _on_drive_finished(self, run_id: str, run: dict[str, Any] | None) -> None:
+    def _on_drive_finished(self, run_id: str, run: RunView | None) -> None:
         self.bridge.refresh()
         if run is None:
             return
@@ -117,8 +129,12 @@ class AppContext(QObject):
         self.run_stopped.emit(run)
         status = run.get("status")
         if status == RunStatus.FAILED:
-            error = run.get("error") or {}
-            said = plain_error(error.get("code"), error.get("message"))
+            error = run.get("error")
+            said = (
+                plain_error(error.get("code"), error.get("message"))
+                if error
+                else plain_error(None, None)
+            )
             self.message.emit("error", f"The run failed. {said}")
         elif status == RunStatus.SUCCEEDED:
             self.message.emit("success", "The run succeeded.")
@@ -135,10 +151,16 @@ class AppContext(QObject):
 
     # -- commands -------------------------------------------------------------------------------
 
-    def start_run(self, question: str, **options: Any) -> None:
-        """Create the run, announce it (so the window selects it), then drive it."""
-        options = {k: v for k, v in options.items() if v not in (None, "")}
-        self._create_and_drive(lambda ws: ws.create_run(question, **options))
+    def start_run(self, question: str, **options: Unpack[FormOptions]) -> None:
+        """Create the run, announce it (so the window selects it), then drive it. An option
+        left empty is the home's setting (None and "" alike)."""
+        model, mode = options.get("model") or None, options.get("mode") or None
+        corpus, artifacts = options.get("corpus") or None, options.get("artifacts") or None
+        self._create_and_drive(
+            lambda ws: ws.create_run(
+                question, model=model, mode=mode, corpus=corpus, artifacts=artifacts
+            )
+        )
 
     def _create_and_drive(self, create: Callable[[Workspace], str]) -> None:
         def created(run_id: str) -> None:
@@ -158,7 +180,7 @@ class AppContext(QObject):
         """A person confirmed it: end the claim of an owner recorded on another computer, then
         drive the run here (a live owner on this computer keeps it: `run_in_progress`)."""
 
-        def taken(_owner: object) -> None:
+        def taken(_owner: OwnerView | None) -> None:
             self.bridge.refresh()
             self.continue_run(run_id)
 
@@ -186,7 +208,7 @@ class AppContext(QObject):
         self._report(exc)
 
     def cancel(self, run_id: str) -> None:
-        def done(run: dict[str, Any]) -> None:
+        def done(run: RunView) -> None:
             self._merge_run(run)
             self.bridge.refresh()
             stopping = self.bridge.is_driving(run_id) and run.get("status") == RunStatus.RUNNING
@@ -202,7 +224,7 @@ class AppContext(QObject):
         """The GUI's one click: record the decision, then continue the run."""
         reviewer = str(self.settings.get("reviewer") or "reviewer")
 
-        def decide(ws: Any) -> dict[str, Any]:
+        def decide(ws: Workspace) -> ApprovalView:
             if approve:
                 return ws.approve(approval_id, reviewer=reviewer, reason=reason)
             return ws.reject(approval_id, reviewer=reviewer, reason=reason)
@@ -233,7 +255,7 @@ class AppContext(QObject):
         self.bridge.submit(lambda ws: ws.arm_crash(point), on_error=self._report)
 
     def demo_crash_next_tool(
-        self, selected: dict[str, Any] | None, question: str, **options: Any
+        self, selected: RunView | None, question: str, **options: Unpack[FormOptions]
     ) -> str:
         """SIGKILL this app at the next tool call: of the selected run if it can resume, else of a
         new run of `question` with `options` (the form's). Returns "resume" or "start"."""
@@ -245,7 +267,7 @@ class AppContext(QObject):
         return "start"
 
     def demo_crash_after_write(
-        self, selected: dict[str, Any] | None, question: str, **options: Any
+        self, selected: RunView | None, question: str, **options: Unpack[FormOptions]
     ) -> str:
         """SIGKILL this app after the brief is written and synced, before the ledger confirms it:
         resume the selected interrupted run, or start `question` with `options` (the window
@@ -265,7 +287,7 @@ class AppContext(QObject):
         )
 
 
-def _person_step_landed(before: dict[str, Any] | None, run: dict[str, Any]) -> bool:
+def _person_step_landed(before: RunView | None, run: RunView) -> bool:
     """The run still waits, but what it waited for (a decision, an answer) has arrived."""
     if run.get("status") not in WAITING or not run.get("ready_to_continue"):
         return False

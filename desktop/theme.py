@@ -214,9 +214,9 @@ class VisibleIndicators(QProxyStyle):
         widget: QWidget | None = None,
     ) -> None:
         super().drawPrimitive(element, option, painter, widget)
-        if element not in self._INDICATORS or not is_dark(option.palette):  # type: ignore[attr-defined]
+        if element not in self._INDICATORS or not is_dark(option.palette):
             return
-        rect = QRectF(option.rect).adjusted(1.5, 1.5, -1.5, -1.5)  # type: ignore[attr-defined]
+        rect = QRectF(option.rect).adjusted(1.5, 1.5, -1.5, -1.5)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setBrush(Qt.BrushStyle.NoBrush)

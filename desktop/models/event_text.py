@@ -1,16 +1,18 @@
 """Plain-text views of timeline events: one line a person can scan, and an outcome word.
 
-Pure functions over EVENT dicts (see the CLI contract), so they are tested without Qt.
+Pure functions over EVENT views (see the CLI contract), so they are tested without Qt. An
+event's `data` is open JSON: each value is narrowed where it is used.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from agent_core.contract.events import EventKind
+from agent_core.contract.views import EventView
 
 KIND_LABELS: dict[str, str] = {
     EventKind.RUN_STARTED: "Run started",
@@ -36,7 +38,7 @@ KIND_LABELS: dict[str, str] = {
 DELTA_SHOWN_CHARS = 160  # a growing answer shows its latest words
 
 
-def kind_label(event: dict[str, Any]) -> str:
+def kind_label(event: EventView) -> str:
     kind = str(event.get("kind", ""))
     label = KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
     if kind == EventKind.CHECKPOINT_SAVED:
@@ -94,12 +96,12 @@ def cut_words(text: str, limit: int) -> str:
     return head.rstrip(" ,;:.-–—") + "…"
 
 
-def compact_json(value: Any, limit: int = 160) -> str:
+def compact_json(value: object, limit: int = 160) -> str:
     text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def short_value(value: Any, limit: int = 48) -> str:
+def short_value(value: object, limit: int = 48) -> str:
     if isinstance(value, str):
         flat = flatten(value)
         if len(flat) <= limit:
@@ -108,42 +110,31 @@ def short_value(value: Any, limit: int = 48) -> str:
     return compact_json(value, limit)
 
 
-def short_path(path: Any) -> str:
+def short_path(path: object) -> str:
     """A target inside an artifacts folder as a person names it (`briefs/x.md`)."""
     text = str(path or "")
     marker = "/artifacts/"
     return text.split(marker, 1)[1] if marker in text else text
 
 
-def model_label(spec: str | None) -> str:
-    """`scripted:/long/path/attack.json` -> `scripted: attack.json`."""
-    spec = spec or ""
-    if spec.startswith("scripted:"):
-        return "scripted: " + spec.removeprefix("scripted:").rsplit("/", 1)[-1]
-    return spec
-
-
-def pairs(values: dict[str, Any]) -> str:
+def pairs(values: Mapping[str, object]) -> str:
     """`key=value` pairs, long strings shortened: how a person reads tool arguments."""
     return "  ".join(f"{key}={short_value(value)}" for key, value in values.items())
 
 
-def result_text(details: dict[str, Any]) -> str:
+def result_text(details: Mapping[str, object]) -> str:
     """The useful part of a tool result: hits, the document read, the file written, the error."""
     parts: list[str] = []
     if "hits" in details:
-        found = details.get("sources_found") or []
+        found = _list(details.get("sources_found"))
         parts.append(
             f"{details['hits']} hits" + (f": {', '.join(map(str, found[:3]))}" if found else "")
         )
     if "source_id" in details:
         parts.append(str(details["source_id"]))
     if "chars" in details:
-        parts.append(
-            f"{details['chars']:,} chars"
-            if isinstance(details["chars"], int)
-            else str(details["chars"])
-        )
+        chars = details["chars"]
+        parts.append(f"{chars:,} chars" if isinstance(chars, int) else str(chars))
     if details.get("truncated"):
         parts.append("truncated")
     error = details.get("error")
@@ -156,7 +147,7 @@ def result_text(details: dict[str, Any]) -> str:
     return " · ".join(p for p in parts if p)
 
 
-def _first_line(text: Any, limit: int = 140) -> str:
+def _first_line(text: object, limit: int = 140) -> str:
     """The first line, cut at a word. Only a newline ends a line: a carriage return (or any
     other separator `splitlines` knows) must not hide the rest of the line from view."""
     lines = str(text or "").strip().split("\n")
@@ -164,9 +155,9 @@ def _first_line(text: Any, limit: int = 140) -> str:
     return line + (" …" if len(lines) > 1 and not line.endswith("…") else "")
 
 
-def summary(event: dict[str, Any]) -> str:
+def summary(event: EventView) -> str:
     kind = event.get("kind")
-    data: dict[str, Any] = event.get("data") or {}
+    data = _data(event)
     if kind == EventKind.RUN_STARTED:
         question = _first_line(data.get("question"))
         return f"“{question}” · model {data.get('model')} · mode {data.get('mode')}"
@@ -175,12 +166,12 @@ def summary(event: dict[str, Any]) -> str:
     if kind == EventKind.RUN_INTERRUPTED:
         return f"The previous process (pid {data.get('previous_owner_pid')}) died mid-run"
     if kind == EventKind.RUN_FINISHED:
-        error = data.get("error") or {}
+        error = _mapping(data.get("error"))
         extra = f" · {error.get('code')}: {error.get('message')}" if error else ""
         by = f" (by {data['by']})" if data.get("by") else ""
         return f"Finished: {data.get('status')}{by}{extra}"
     if kind == EventKind.MODEL_TURN:
-        calls = data.get("calls") or []
+        calls = [str(call) for call in _list(data.get("calls"))]
         head = f"Turn {data.get('turn')}"
         if calls:
             return f"{head} → {', '.join(calls)}"
@@ -188,7 +179,7 @@ def summary(event: dict[str, Any]) -> str:
     if kind == EventKind.CHECKPOINT_SAVED:
         return f"#{data.get('sequence')} · next: {data.get('next_step')}"
     if kind == EventKind.TOOL_CALLED:
-        return pairs(data.get("args") or {})
+        return pairs(_mapping(data.get("args")))
     if kind == EventKind.TOOL_RESULT:
         details = {k: v for k, v in data.items() if k not in ("call_id", "outcome", "executed")}
         replayed = "" if data.get("executed", True) else "not executed · "
@@ -213,7 +204,7 @@ def summary(event: dict[str, Any]) -> str:
     if kind == EventKind.MODEL_RETRY:
         return (
             f"Turn {data.get('turn')} · attempt {data.get('attempt')} failed: {data.get('reason')}"
-            f" · next try in {duration_text(float(data.get('wait_s') or 0))}"
+            f" · next try in {duration_text(_number(data.get('wait_s')))}"
         )
     if kind == EventKind.MODEL_DELTA:
         flat = flatten(str(data.get("text") or ""))
@@ -222,7 +213,7 @@ def summary(event: dict[str, Any]) -> str:
     return compact_json(data)
 
 
-def join_delta(previous: dict[str, Any] | None, event: dict[str, Any]) -> dict[str, Any] | None:
+def join_delta(previous: EventView | None, event: EventView) -> EventView | None:
     """`event` (a model_delta) joined onto `previous` when that is the same turn's and attempt's
     streamed text: one growing entry, carrying the newer event's seq and time. None otherwise."""
     if previous is None or event.get("kind") != EventKind.MODEL_DELTA:
@@ -231,17 +222,18 @@ def join_delta(previous: dict[str, Any] | None, event: dict[str, Any]) -> dict[s
         "run_id"
     ):
         return None
-    before: dict[str, Any] = previous.get("data") or {}
-    after: dict[str, Any] = event.get("data") or {}
+    before, after = _data(previous), _data(event)
     if (before.get("turn"), before.get("attempt")) != (after.get("turn"), after.get("attempt")):
         return None
     text = str(before.get("text") or "") + str(after.get("text") or "")
-    return {**event, "data": {**after, "text": text}}
+    joined = event.copy()
+    joined["data"] = {**after, "text": text}
+    return joined
 
 
-def outcome(event: dict[str, Any]) -> str:
+def outcome(event: EventView) -> str:
     kind = event.get("kind")
-    data: dict[str, Any] = event.get("data") or {}
+    data = _data(event)
     if kind == EventKind.TOOL_RESULT:
         return str(data.get("outcome", ""))
     if kind in (EventKind.APPROVAL_REQUESTED, EventKind.APPROVAL_DECIDED, EventKind.RUN_FINISHED):
@@ -257,9 +249,34 @@ def outcome(event: dict[str, Any]) -> str:
     return ""
 
 
-def search_text(event: dict[str, Any], *shown: str) -> str:
+def search_text(event: EventView, *shown: str) -> str:
     """What the text filter matches: kind, tool, the texts shown in the row (its kind label,
     summary and outcome, as the person reads them) and the raw data, lower-cased."""
     parts = [str(event.get("kind", "")), str(event.get("tool") or ""), *shown]
     parts.append(json.dumps(event.get("data") or {}, ensure_ascii=False))
     return " ".join(parts).lower()
+
+
+# -- narrowing the open JSON of `data` ---------------------------------------------------------
+
+
+def _data(event: EventView) -> dict[str, object]:
+    return event.get("data") or {}
+
+
+def _mapping(value: object) -> Mapping[str, object]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, list) else []
+
+
+def _number(value: object) -> float:
+    """A number in the JSON (0 when absent); a numeric string, as `float()` reads it, too."""
+    if isinstance(value, int | float):
+        return float(value)
+    try:
+        return float(str(value)) if value else 0.0
+    except ValueError:
+        return 0.0

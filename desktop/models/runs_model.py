@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from agent_core.contract.statuses import TERMINAL_RUN_STATUSES
+from agent_core.contract.views import RunView
 from desktop import theme
 from desktop.models.store_text import other_desk
 from desktop.models.visible_text import visible_block, visible_line
@@ -19,7 +18,7 @@ BLOCKED_ROLE = Qt.ItemDataRole.UserRole + 5  # blocked attempts of a finished ru
 DESK_ROLE = Qt.ItemDataRole.UserRole + 6  # the run's desk when it is another desk (None: this one)
 
 
-def badge_text(run: dict[str, Any], blocked: int | None) -> str:
+def badge_text(run: RunView, blocked: int | None) -> str:
     """The status, and for a finished run how many attempts a boundary refused."""
     status = run.get("status")
     label = theme.status_label(status)
@@ -35,9 +34,9 @@ class RunsModel(QAbstractListModel):
     """Updates in place when only statuses change and inserts new runs at the top, so the
     selection and scroll position survive the live refresh."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._runs: list[dict[str, Any]] = []
+        self._runs: list[RunView] = []
         self._blocked: dict[str, int] = {}  # run_id -> blocked attempts, for finished runs
         self.this_desk: str | None = None  # runs of other desks say whose they are
 
@@ -60,7 +59,7 @@ class RunsModel(QAbstractListModel):
     def blocked(self, run_id: str) -> int | None:
         return self._blocked.get(run_id)
 
-    def set_runs(self, runs: list[dict[str, Any]]) -> None:
+    def set_runs(self, runs: list[RunView]) -> None:
         old_ids = [r["run_id"] for r in self._runs]
         new_ids = [r["run_id"] for r in runs]
         if new_ids == old_ids:
@@ -82,10 +81,10 @@ class RunsModel(QAbstractListModel):
         self._runs = list(runs)
         self.endResetModel()
 
-    def runs(self) -> list[dict[str, Any]]:
+    def runs(self) -> list[RunView]:
         return list(self._runs)
 
-    def run(self, run_id: str | None) -> dict[str, Any] | None:
+    def run(self, run_id: str | None) -> RunView | None:
         return next((r for r in self._runs if r["run_id"] == run_id), None)
 
     def row_of(self, run_id: str | None) -> int:
@@ -94,7 +93,7 @@ class RunsModel(QAbstractListModel):
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._runs)
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not 0 <= index.row() < len(self._runs):
             return None
         run = self._runs[index.row()]

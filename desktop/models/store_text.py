@@ -5,8 +5,8 @@ status, no Qt, no I/O."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from agent_core.contract.views import SecretStatusView, StoreView
 from desktop.models.plain_errors import keyring_backend_name, plain_error
 
 DEFAULT_PORT = ":5432"
@@ -16,7 +16,7 @@ CHOSEN_BY = {
 }
 
 
-def store_name(store: Mapping[str, Any]) -> str:
+def store_name(store: StoreView) -> str:
     """`This computer`, or `Team database HOST/DBNAME` (the port only when it is not 5432)."""
     if store.get("kind") != "postgresql":
         return "This computer"
@@ -25,12 +25,12 @@ def store_name(store: Mapping[str, Any]) -> str:
     return f"Team database {host}/{store.get('database')}"
 
 
-def store_label(store: Mapping[str, Any]) -> str:
+def store_label(store: StoreView) -> str:
     """The status bar's words: which store, and this desk's id."""
     return f"{store_name(store)} · desk {store.get('desk')}"
 
 
-def store_tooltip(store: Mapping[str, Any]) -> str:
+def store_tooltip(store: StoreView) -> str:
     if store.get("kind") == "postgresql":
         where = (
             f"Runs, approvals and decisions live in the team database {store.get('url')}, "
@@ -51,7 +51,7 @@ def other_desk(desk: object, this_desk: str | None) -> str | None:
     return desk
 
 
-def chosen_elsewhere(store: Mapping[str, Any]) -> str | None:
+def chosen_elsewhere(store: StoreView) -> str | None:
     """Why saving the `db.url` setting cannot move this window (None: it can)."""
     chosen = CHOSEN_BY.get(str(store.get("chosen_by")))
     if chosen is None:
@@ -62,9 +62,10 @@ def chosen_elsewhere(store: Mapping[str, Any]) -> str | None:
     )
 
 
-def probe_text(found: Mapping[str, Any]) -> tuple[bool, str]:
+def probe_text(found: Mapping[str, object]) -> tuple[bool, str]:
     """(reachable, words) for one Test connection (a `db status` view of the database)."""
-    message = found.get("message")
+    said_by_store = found.get("message")
+    message = str(said_by_store) if said_by_store else None
     if not found.get("reachable"):
         return False, "Not reachable. " + plain_error("storage_unavailable", message)
     revision = found.get("revision")
@@ -74,7 +75,7 @@ def probe_text(found: Mapping[str, Any]) -> tuple[bool, str]:
     return True, f"{said} Up to date."
 
 
-def password_text(status: Mapping[str, Any]) -> str:
+def password_text(status: SecretStatusView) -> str:
     """Whether the database password is in the keyring, and what libpq would use instead."""
     backend = str(status.get("backend", ""))
     where = "an environment variable" if backend == "environment" else keyring_backend_name(backend)

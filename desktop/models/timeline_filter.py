@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel
 
 from desktop import theme
 from desktop.models.timeline_model import CATEGORY_ROLE, SEARCH_ROLE
@@ -13,7 +13,7 @@ from desktop.models.timeline_model import CATEGORY_ROLE, SEARCH_ROLE
 class TimelineFilter(QSortFilterProxyModel):
     """Shows rows whose category is enabled and whose text contains every typed word."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._categories: set[str] = set(theme.CATEGORIES)
         self._words: list[str] = []
@@ -39,7 +39,7 @@ class TimelineFilter(QSortFilterProxyModel):
         if words != self._words:
             self._refilter(lambda: setattr(self, "_words", words))
 
-    def _refilter(self, change: Any) -> None:
+    def _refilter(self, change: Callable[[], None]) -> None:
         # Qt 6.10 replaced invalidateRowsFilter() with begin/endFilterChange(); support both.
         if hasattr(self, "beginFilterChange"):
             self.beginFilterChange()

@@ -7,13 +7,13 @@ arrives, so a run with tens of thousands of events stays smooth to follow and to
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QIcon
 
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus, ToolOutcomeStatus
+from agent_core.contract.views import EventView
 from desktop import theme
 from desktop.models import event_text
 from desktop.models.visible_text import visible_line
@@ -54,7 +54,7 @@ Index = QModelIndex | QPersistentModelIndex
 
 @dataclass(slots=True)
 class TimelineRow:
-    event: dict[str, Any]
+    event: EventView
     texts: tuple[str, str, str, str, str, str]
     category: str
     icon: QIcon
@@ -64,7 +64,7 @@ class TimelineRow:
 class TimelineModel(QAbstractTableModel):
     """Rows are the events of `run_id`, oldest first; `append` ignores other runs and repeats."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.run_id: str | None = None
         self._rows: list[TimelineRow] = []
@@ -74,7 +74,7 @@ class TimelineModel(QAbstractTableModel):
 
     # -- feeding --------------------------------------------------------------------------------
 
-    def set_run(self, run_id: str | None, events: list[dict[str, Any]] | None = None) -> None:
+    def set_run(self, run_id: str | None, events: list[EventView] | None = None) -> None:
         self.beginResetModel()
         self.run_id = run_id
         self._rows = []
@@ -84,7 +84,7 @@ class TimelineModel(QAbstractTableModel):
         self._rows = self._format(self._join_deltas(events or []))
         self.endResetModel()
 
-    def append(self, events: list[dict[str, Any]]) -> int:
+    def append(self, events: list[EventView]) -> int:
         """Add the new events of this run in one insert; returns how many rows were added."""
         rows = self._format(self._join_deltas(events))
         if not rows:
@@ -95,9 +95,9 @@ class TimelineModel(QAbstractTableModel):
         self.endInsertRows()
         return len(rows)
 
-    def _join_deltas(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _join_deltas(self, events: list[EventView]) -> list[EventView]:
         """A turn's streamed text (model_delta events) grows one row instead of adding rows."""
-        kept: list[dict[str, Any]] = []
+        kept: list[EventView] = []
         for event in events:
             if event.get("run_id") != self.run_id or int(event.get("seq", 0)) <= self._last_seq:
                 continue  # another run's, or a repeat: `_format` would drop it too
@@ -114,7 +114,7 @@ class TimelineModel(QAbstractTableModel):
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
         return kept
 
-    def _format(self, events: list[dict[str, Any]]) -> list[TimelineRow]:
+    def _format(self, events: list[EventView]) -> list[TimelineRow]:
         rows: list[TimelineRow] = []
         for event in events:
             seq = int(event.get("seq", 0))
@@ -124,9 +124,9 @@ class TimelineModel(QAbstractTableModel):
             rows.append(self._row(event))
         return rows
 
-    def _row(self, event: dict[str, Any]) -> TimelineRow:
+    def _row(self, event: EventView) -> TimelineRow:
         kind = str(event.get("kind", ""))
-        data = event.get("data") or {}
+        data: dict[str, object] = event.get("data") or {}
         category = theme.category_of(kind)
         # What a run, a document or a model wrote is shown with its control characters
         # escaped: a carriage return or a bidi override must not rewrite the row.
@@ -138,16 +138,17 @@ class TimelineModel(QAbstractTableModel):
             event_text.duration_text(self._duration(event, kind, data)),
             visible_line(event_text.outcome(event)),
         )
-        icon = theme.kind_icon(kind, data.get("boundary"))
+        boundary = data.get("boundary")
+        icon = theme.kind_icon(kind, boundary if isinstance(boundary, str) else None)
         search = event_text.search_text(event, texts[KIND], texts[SUMMARY], texts[OUTCOME])
         return TimelineRow(event, texts, category, icon, search)
 
-    def _duration(self, event: dict[str, Any], kind: str, data: dict[str, Any]) -> float | None:
+    def _duration(self, event: EventView, kind: str, data: dict[str, object]) -> float | None:
         moment = event_text.parse_time(event.get("at"))
         if moment is None:
             return None
         stamp = moment.timestamp()
-        call_id = data.get("call_id")
+        call_id = str(data.get("call_id") or "")
         if kind == EventKind.TOOL_CALLED and call_id:
             self._call_started[call_id] = stamp
         elif kind == EventKind.TOOL_RESULT and call_id in self._call_started:
@@ -166,7 +167,7 @@ class TimelineModel(QAbstractTableModel):
     def last_seq(self) -> int:
         return self._last_seq
 
-    def event_at(self, row: int) -> dict[str, Any] | None:
+    def event_at(self, row: int) -> EventView | None:
         return self._rows[row].event if 0 <= row < len(self._rows) else None
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
@@ -177,12 +178,12 @@ class TimelineModel(QAbstractTableModel):
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    ) -> object:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
         return None
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid():
             return None
         row = self._rows[index.row()]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from html import escape
-from typing import Any
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent_core.contract.views import ApprovalView
 from desktop.widgets.approval_parts import label, row
 from desktop.widgets.approval_text import SCOPES, rule_text
 
@@ -33,7 +33,7 @@ MAIN, REJECT, REMEMBER, EDIT, CHANGES = range(5)  # pages of the action area
 class RememberRow(QWidget):
     """The "Always allow for this folder" box, its scope, and the exact rule approving creates."""
 
-    def __init__(self, proposal: Callable[[], dict[str, Any] | None]) -> None:
+    def __init__(self, proposal: Callable[[], ApprovalView | None]) -> None:
         super().__init__()
         self._proposal = proposal  # the proposal shown now, read whenever the rule is described
         self.remember_check = QCheckBox("Always allow for this folder")
@@ -52,7 +52,7 @@ class RememberRow(QWidget):
     def update_rule(self) -> None:
         checked = self.remember_check.isChecked()
         self.scope_combo.setVisible(checked)
-        rule = rule_text(self._proposal() or {}, self.scope_combo.currentData())
+        rule = rule_text(self._proposal(), self.scope_combo.currentData())
         self.scope_label.setText(f"Rule: {rule}" if checked else "")
 
     def scope(self) -> str | None:

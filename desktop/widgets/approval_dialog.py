@@ -21,10 +21,10 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QGridLayout,
@@ -39,14 +39,22 @@ from PySide6.QtWidgets import (
 
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus
+from agent_core.contract.views import ApprovalView, EventView
+from desktop.jobs import Job
 from desktop.widgets import approval_text, quiet_show
 from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions, RememberRow
 from desktop.widgets.approval_edit_panel import ApprovalEditPanel
 from desktop.widgets.approval_guard import ReadGuard
 from desktop.widgets.approval_parts import label
 from desktop.widgets.diff_view import DiffView
-from desktop.widgets.guarded_submit import Job, OnDone, OnError, submit_while_open
+from desktop.widgets.guarded_submit import OnError, submit_while_open
 from desktop.widgets.window_fit import fit_to_screen
+
+if TYPE_CHECKING:
+    from agent_core.facade.workspace import Workspace
+    from desktop.bridge import Bridge
+
+T = TypeVar("T")
 
 POLL_MS = 1000
 APPROVE_KEYS = "Ctrl+Shift+A"  # deliberately not Run's Ctrl+Enter, and not a lone Return
@@ -57,14 +65,14 @@ class ApprovalDialog(QDialog):
     decided = Signal(str, str)  # approval_id, status
 
     def __init__(
-        self, bridge: Any, approval_id: str, reviewer: str, parent: QWidget | None = None
+        self, bridge: Bridge, approval_id: str, reviewer: str, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.bridge, self.approval_id, self.reviewer = bridge, approval_id, reviewer
-        self.approval: dict[str, Any] | None = None
-        self.info: dict[str, Any] | None = None
+        self.approval: ApprovalView | None = None
+        self.info: approval_text.ReviewInfo | None = None
         self._alive, self._busy, self._poll_inflight = True, False, False
-        self._shown: tuple[Any, ...] | None = None  # what the guard last restarted for
+        self._shown: tuple[str, str, str | None] | None = None  # what the guard last restarted for
         self.guard = ReadGuard(self)
         self.guard.changed.connect(self._refresh_state)
         self.setWindowTitle("Approve a write — BriefDesk")
@@ -138,7 +146,7 @@ class ApprovalDialog(QDialog):
             button.setDefault(False)
         self.diff.browser.setFocus()  # the keyboard starts on what is read, never a text field
 
-    def _build_edit_panel(self, mono: Any) -> ApprovalEditPanel:
+    def _build_edit_panel(self, mono: QFont) -> ApprovalEditPanel:
         panel = ApprovalEditPanel(self, self._submit, mono)
         # the panel's widgets stay reachable under their old names on the dialog
         self.path_caption, self.path_edit = panel.path_caption, panel.path_edit
@@ -194,12 +202,9 @@ class ApprovalDialog(QDialog):
     def reload(self) -> None:
         approval_id = self.approval_id
         # with this desk's id: a proposal of another desk's run says so in the heading
-        self._submit(
-            lambda ws: {**ws.describe_approval(approval_id), "this_desk": ws.desk},
-            self._on_described,
-        )
+        self._submit(lambda ws: approval_text.review_info(ws, approval_id), self._on_described)
 
-    def _on_described(self, info: dict[str, Any]) -> None:
+    def _on_described(self, info: approval_text.ReviewInfo) -> None:
         self.info, self.approval = info, info["approval"]
         ap, run = info["approval"], info["run"]
         self.title_label.setText(approval_text.title_text(info))
@@ -210,8 +215,8 @@ class ApprovalDialog(QDialog):
         self.action_stack.show_reviewer(self.reviewer)
         if self.edit_panel.isVisible():
             self.edit_panel.revalidate()  # the file may have changed: validate and diff again
-        elif ap.get("content_field"):
-            content = str(ap["args"].get(ap["content_field"], ""))
+        elif content_field := ap.get("content_field"):
+            content = str(ap["args"].get(content_field, ""))
             self._show_summary(content)
             self.diff.set_texts(
                 info["current_text"],
@@ -228,7 +233,7 @@ class ApprovalDialog(QDialog):
         self._update_countdown()
         if not ap.get("content_field") and self.focusWidget() is self.diff.browser:
             self.args_view.setFocus()
-        shown = (ap["id"], ap.get("arg_hash"), info.get("current_hash"))
+        shown = (ap["id"], ap["arg_hash"], info["current_hash"])
         if shown != self._shown:  # a new proposal, or the file it is diffed against changed
             self._shown = shown
             self.guard.restart()
@@ -251,22 +256,22 @@ class ApprovalDialog(QDialog):
         if self._poll_inflight or self.approval is None:
             return
         self._poll_inflight = True
-        approval_id, target = self.approval_id, self.approval.get("target")
-        if (self.info or {}).get("compared_with", "file") != "file":
+        approval_id, target = self.approval_id, self.approval["target"]
+        if self.info is not None and self.info["compared_with"] != "file":
             target = None  # another desk's file: this machine's copy (if any) is not it
 
-        def work(ws: Any) -> tuple[dict[str, Any], str | None]:
+        def work(ws: Workspace) -> tuple[ApprovalView, str | None]:
             return ws.get_approval(approval_id), ws.file_hash(target) if target else None
 
-        def done(result: tuple[dict[str, Any], str | None]) -> None:
+        def done(result: tuple[ApprovalView, str | None]) -> None:
             self._poll_inflight = False
             approval, hash_now = result
-            known = self.approval or {}
-            shown_hash = (self.info or {}).get("current_hash")
+            known = self.approval
+            shown_hash = self.info["current_hash"] if self.info is not None else None
             changed_on_disk = bool(approval.get("content_field")) and hash_now != shown_hash
-            if approval["id"] != known.get("id"):
+            if known is None or approval["id"] != known["id"]:
                 return  # switched to the newest version meanwhile
-            if changed_on_disk or approval["status"] != known.get("status"):
+            if changed_on_disk or approval["status"] != known["status"]:
                 self.reload()  # decided, expired or superseded elsewhere, or the file changed
             else:
                 self.approval = approval
@@ -277,7 +282,7 @@ class ApprovalDialog(QDialog):
 
         self._submit(work, done, failed)
 
-    def _on_events(self, events: list[dict[str, Any]]) -> None:
+    def _on_events(self, events: list[EventView]) -> None:
         if any(
             e.get("kind") in (EventKind.APPROVAL_DECIDED, EventKind.APPROVAL_REQUESTED)
             and (e.get("data") or {}).get("approval_id") == self.approval_id
@@ -306,12 +311,12 @@ class ApprovalDialog(QDialog):
             return
         level, message = approval_text.describe_status(ap, datetime.now(UTC))
         decidable = level is None
-        if decidable and self.info is not None and self.info.get("target_changed"):
+        if decidable and self.info is not None and self.info["target_changed"]:
             level, message = "warning", approval_text.changed_message(self.info)
         self.banner.setVisible(level is not None)
         self.banner.setStyleSheet(approval_text.BANNER_STYLES.get(level or "", ""))
         self.banner.setText(message)
-        newest = (self.info or {}).get("newest_id")
+        newest = self.info["newest_id"] if self.info is not None else None
         superseded = ap["status"] == ApprovalStatus.SUPERSEDED
         self.newest_button.setVisible(superseded and bool(newest) and newest != ap["id"])
         if not decidable:
@@ -361,7 +366,7 @@ class ApprovalDialog(QDialog):
         )
 
     def _show_newest(self) -> None:
-        newest = (self.info or {}).get("newest_id")
+        newest = self.info["newest_id"] if self.info is not None else None
         if newest:
             self.approval_id = newest
             self.error_label.hide()
@@ -416,13 +421,13 @@ class ApprovalDialog(QDialog):
         if args is not None:
             self._decide(lambda ws: ws.approve_edited(approval_id, reviewer=reviewer, args=args))
 
-    def _decide(self, job: Callable[[Any], dict[str, Any]]) -> None:
+    def _decide(self, job: Job[ApprovalView]) -> None:
         if self.guard.holds() or self._busy or self.approval is None:
             return  # a disabled button cannot get here; a key or a queued click still could
         self._set_busy(True)
         self.error_label.hide()
 
-        def done(approval: dict[str, Any]) -> None:
+        def done(approval: ApprovalView) -> None:
             self._set_busy(False)
             self.approval = approval
             self.decided.emit(approval["id"], approval["status"])
@@ -472,9 +477,9 @@ class ApprovalDialog(QDialog):
         super().showEvent(event)
         self.guard.restart()  # appearing is showing something new
 
-    # -- plumbing -----------------------------------------------------------------------------
-
-    def _submit(self, job: Job, on_done: OnDone, on_error: OnError | None = None) -> None:
+    def _submit(
+        self, job: Job[T], on_done: Callable[[T], None], on_error: OnError | None = None
+    ) -> None:
         """bridge.submit, dropping results that arrive after the dialog closed."""
         on_error = on_error or self._show_error
         submit_while_open(self.bridge, self, lambda: self._alive, job, on_done, on_error)

@@ -11,30 +11,32 @@ approves `valid_args`, the arguments that last validated (None while unchecked o
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
+from agent_core.contract.errors import ErrorJSON
+from agent_core.contract.views import ApprovalView, EditCheckView
 from desktop.widgets.approval_parts import label, row
-from desktop.widgets.approval_text import args_text, validation_text
-from desktop.widgets.guarded_submit import Job, OnDone
+from desktop.widgets.approval_text import ReviewInfo, args_text, validation_text
+from desktop.widgets.guarded_submit import Submit
 from desktop.widgets.markdown_highlighter import MarkdownHighlighter
 
 VALIDATE_DEBOUNCE_MS = 300
 
-Submit = Callable[[Job, OnDone], None]
+if TYPE_CHECKING:
+    from agent_core.facade.workspace import Workspace
 
 
 class ProposalHost(Protocol):
     """What the panel reads from its dialog when it validates: the proposal shown right now."""
 
     approval_id: str
-    approval: dict[str, Any] | None
-    info: dict[str, Any] | None
+    approval: ApprovalView | None
+    info: ReviewInfo | None
 
 
 class ApprovalEditPanel(QWidget):
@@ -45,7 +47,7 @@ class ApprovalEditPanel(QWidget):
         super().__init__()
         self._host, self._submit = host, submit
         self._generation = 0
-        self.valid_args: dict[str, Any] | None = None
+        self.valid_args: dict[str, object] | None = None
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         self.path_caption = QLabel("Path inside the artifacts folder:")
@@ -66,7 +68,7 @@ class ApprovalEditPanel(QWidget):
         self._validate_timer = QTimer(self, interval=VALIDATE_DEBOUNCE_MS, singleShot=True)
         self._validate_timer.timeout.connect(self._validate_now)
 
-    def load(self, approval: dict[str, Any]) -> None:
+    def load(self, approval: ApprovalView) -> None:
         """Fill the editors from a proposal: path and content for a write, JSON otherwise."""
         args, fields = approval["args"], _write_fields(approval)
         self.path_caption.setVisible(fields is not None)
@@ -94,7 +96,7 @@ class ApprovalEditPanel(QWidget):
         """The dialog closed: no more validations."""
         self._validate_timer.stop()
 
-    def _edited_args(self) -> dict[str, Any]:
+    def _edited_args(self) -> dict[str, object]:
         fields = _write_fields(self._host.approval)
         if fields:
             return {fields[0]: self.path_edit.text(), fields[1]: self.content_edit.toPlainText()}
@@ -111,14 +113,16 @@ class ApprovalEditPanel(QWidget):
         try:
             args = self._edited_args()
         except ValueError as exc:
-            refused = {"ok": False, "error": {"code": "invalid_arguments", "message": str(exc)}}
+            error = ErrorJSON(code="invalid_arguments", message=str(exc))
+            refused = EditCheckView(ok=False, error=error, target=None)
             self._on_validated(generation, {}, refused, None)
             return
         host = self._host
-        approval_id, root = host.approval_id, (host.info or {}).get("artifacts_root")
+        approval_id = host.approval_id
+        root = host.info["artifacts_root"] if host.info is not None else None
         is_brief = _write_fields(host.approval) is not None
 
-        def work(ws: Any) -> tuple[dict[str, Any], str | None]:
+        def work(ws: Workspace) -> tuple[EditCheckView, str | None]:
             result = ws.validate_edit(approval_id, args)
             readable = result["ok"] and is_brief
             return result, read_target_text(result["target"], root) if readable else None
@@ -126,7 +130,7 @@ class ApprovalEditPanel(QWidget):
         self._submit(work, lambda result: self._on_validated(generation, args, *result))
 
     def _on_validated(
-        self, generation: int, args: dict[str, Any], result: dict[str, Any], current: str | None
+        self, generation: int, args: dict[str, object], result: EditCheckView, current: str | None
     ) -> None:
         if generation != self._generation:
             return  # the text changed since: a newer validation is on its way
@@ -134,7 +138,7 @@ class ApprovalEditPanel(QWidget):
         if result["ok"]:
             self.valid_args = args
             if "content" in args:
-                self.preview_changed.emit(current, args["content"])
+                self.preview_changed.emit(current, str(args["content"]))
         else:
             self.valid_args = None
         self.validated.emit()
@@ -155,7 +159,7 @@ def read_target_text(target: str | None, artifacts_root: str | None) -> str | No
         return None
 
 
-def _write_fields(approval: dict[str, Any] | None) -> tuple[str, str] | None:
+def _write_fields(approval: ApprovalView | None) -> tuple[str, str] | None:
     """(path argument, content argument) when the tool's spec says it writes a file."""
     if not approval or not approval.get("path_field") or not approval.get("content_field"):
         return None

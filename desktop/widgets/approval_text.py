@@ -10,14 +10,18 @@ import json
 from datetime import UTC, datetime
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from agent_core.contract.statuses import ApprovalStatus
+from agent_core.contract.views import ApprovalDetailView, ApprovalView, EditCheckView, RunView
 from desktop.models.event_text import cut_words
 from desktop.models.plain_errors import plain_error, plain_exception
 from desktop.models.store_text import other_desk
 from desktop.models.visible_text import visible_line
 from desktop.widgets.markdown_highlighter import cited_sources, content_summary
+
+if TYPE_CHECKING:
+    from agent_core.facade.workspace import Workspace
 
 SCOPES = (("run", "this run only"), ("home", "every run in this home"))
 _BANNER = "border-radius: 4px; padding: 6px; color: #1f2328; background: {}; border: 1px solid {};"
@@ -65,7 +69,18 @@ def countdown_text(expires_at: str, now: datetime) -> tuple[str, float]:
 # -- the proposal -----------------------------------------------------------------------------
 
 
-def title_text(info: dict[str, Any]) -> str:
+class ReviewInfo(ApprovalDetailView):
+    """`describe_approval`, with this window's desk (another desk's proposal says so)."""
+
+    this_desk: str | None
+
+
+def review_info(ws: Workspace, approval_id: str) -> ReviewInfo:
+    """Bridge thread: the proposal as the dialog shows it, with this window's desk."""
+    return ReviewInfo(**ws.describe_approval(approval_id), this_desk=ws.desk)
+
+
+def title_text(info: ReviewInfo) -> str:
     """The rich heading: what the tool wants to do (and on which desk, when another one)."""
     ap = info["approval"]
     if ap.get("content_field"):  # its spec says: this call writes content to its target
@@ -77,18 +92,18 @@ def title_text(info: dict[str, Any]) -> str:
     return heading + desk_text(info)
 
 
-def desk_text(info: dict[str, Any]) -> str:
+def desk_text(info: ReviewInfo) -> str:
     """`· proposed on desk-b` when another desk's run proposed it (team mode); else empty."""
-    ap, run = info["approval"], info.get("run") or {}
-    desk = other_desk(ap.get("desk") or run.get("desk"), info.get("this_desk"))
+    ap, run = info["approval"], info.get("run")
+    desk = other_desk(ap.get("desk") or (run or {}).get("desk"), info.get("this_desk"))
     return f" · proposed on <b>{escape(visible_line(desk))}</b>" if desk else ""
 
 
-def target_text(ap: dict[str, Any]) -> str:
+def target_text(ap: ApprovalView) -> str:
     return ap["target"] or json.dumps(ap["args"], ensure_ascii=False)
 
 
-def detail_texts(ap: dict[str, Any], run: dict[str, Any], reviewer: str) -> list[tuple[str, str]]:
+def detail_texts(ap: ApprovalView, run: RunView, reviewer: str) -> list[tuple[str, str]]:
     """(DETAILS key, plain text) for every detail but the countdown, which ticks on its own."""
     question = cut_words(run["question"], 60)
     return [
@@ -103,7 +118,7 @@ def detail_texts(ap: dict[str, Any], run: dict[str, Any], reviewer: str) -> list
     ]
 
 
-def args_text(args: dict[str, Any]) -> str:
+def args_text(args: dict[str, object]) -> str:
     return json.dumps(args, indent=2, ensure_ascii=False)
 
 
@@ -116,7 +131,7 @@ def summary_text(content: str) -> str:
     )
 
 
-def old_label(info: dict[str, Any]) -> str:
+def old_label(info: ReviewInfo) -> str:
     """The diff's caption for the file on disk (another desk's: as kept when proposed)."""
     compared = info.get("compared_with", "file")
     if compared == "unknown_base":
@@ -132,12 +147,17 @@ def old_label(info: dict[str, Any]) -> str:
 # -- status and banners -----------------------------------------------------------------------
 
 
-def describe_status(ap: dict[str, Any], now: datetime) -> tuple[str | None, str]:
+def describe_status(ap: ApprovalView, now: datetime) -> tuple[str | None, str]:
     """(banner level, rich text) for a proposal that can no longer be decided; (None, "") else."""
     status, when = ap["status"], local_time(ap.get("decided_at"))
-    by = f" by <b>{escape(ap['reviewer'])}</b>" if ap.get("reviewer") else ""
-    by += f" (remembered rule {escape(ap['decided_by_rule'])})" if ap.get("decided_by_rule") else ""
-    why = f" — “{escape(ap['decision_reason'])}”" if ap.get("decision_reason") else ""
+    reviewer, rule, reason = (
+        ap.get("reviewer"),
+        ap.get("decided_by_rule"),
+        ap.get("decision_reason"),
+    )
+    by = f" by <b>{escape(reviewer)}</b>" if reviewer else ""
+    by += f" (remembered rule {escape(rule)})" if rule else ""
+    why = f" — “{escape(reason)}”" if reason else ""
     expired = status == ApprovalStatus.EXPIRED
     if expired or (status == ApprovalStatus.PENDING and parse_time(ap["expires_at"]) <= now):
         return "error", (
@@ -163,7 +183,7 @@ def describe_status(ap: dict[str, Any], now: datetime) -> tuple[str | None, str]
     return None, ""
 
 
-def changed_message(info: dict[str, Any]) -> str:
+def changed_message(info: ReviewInfo) -> str:
     """The warning banner for a target whose file changed since the proposal was made."""
     base, now = info["approval"]["base_hash"], info["current_hash"]
     what = (
@@ -189,36 +209,37 @@ def error_text(exc: Exception) -> str:
 # -- remembered decisions ---------------------------------------------------------------------
 
 
-def rule_text(ap: dict[str, Any], scope: str) -> str:
+def rule_text(ap: ApprovalView | None, scope: str) -> str:
     """The rule "Always allow" would create, in the words `Rule.describe` uses everywhere."""
-    if not ap.get("target"):
+    target = ap.get("target") if ap is not None else None
+    if ap is None or not target:
         return "(nothing: this call has no target to remember)"
     from agent_core.facade.workspace import (
         Workspace,  # loaded by the bridge before any dialog opens
     )
 
-    folder = str(Path(ap["target"]).parent)  # what Workspace._remember stores
+    folder = str(Path(target).parent)  # what Workspace._remember stores
     return Workspace.describe_rule(ap["tool"], folder, scope, ap.get("run_id"))
 
 
-def remember_question(ap: dict[str, Any] | None, scope: str) -> str:
+def remember_question(ap: ApprovalView | None, scope: str) -> str:
     """The confirmation asked before approving and creating the rule."""
     which = f" ({ap['run_id']})" if scope == "run" and ap else ""
     return (
         "Approve this write <b>and</b> from now on allow "
-        f"<b>{escape(rule_text(ap or {}, scope))}</b>{escape(which)} without asking?"
+        f"<b>{escape(rule_text(ap, scope))}</b>{escape(which)} without asking?"
     )
 
 
 # -- edit validation --------------------------------------------------------------------------
 
 
-def validation_text(result: dict[str, Any], current: str | None) -> str:
+def validation_text(result: EditCheckView, current: str | None) -> str:
     """The edit panel's verdict on a `Workspace.validate_edit` result."""
     if result["ok"]:
         where = "a new file" if current is None else "replaces the existing file"
         target = escape(result["target"] or "")
         return f'<span style="color:#1a7f37;">✓ will write <b>{target}</b> ({where})</span>'
-    error = result["error"]
+    error = result["error"] or {"code": "invalid_arguments", "message": ""}
     said = escape(plain_error(error["code"], error["message"]))
     return f'<span style="color:#b42318;">✗ {said} <small>({escape(error["code"])})</small></span>'

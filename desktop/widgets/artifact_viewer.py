@@ -7,7 +7,7 @@ stalls the window. What it shows has its control characters escaped, like the di
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtGui import QFontDatabase
@@ -26,9 +26,14 @@ from desktop.models.visible_text import visible_block
 VIEW_MAX_BYTES = 2_000_000  # beyond this the viewer shows the start and says so
 
 
+if TYPE_CHECKING:
+    from agent_core.facade.workspace import Workspace
+    from desktop.bridge import Bridge
+
+
 class ArtifactViewer(QDialog):
     def __init__(
-        self, bridge: Any, root: str, relative: str, parent: QWidget | None = None
+        self, bridge: Bridge, root: str, relative: str, parent: QWidget | None = None
     ) -> None:
         """Shows `relative` (a path inside the artifacts folder `root`)."""
         super().__init__(parent)
@@ -45,7 +50,7 @@ class ArtifactViewer(QDialog):
         layout.addWidget(self.text, 1)
         layout.addWidget(buttons)
 
-        def read(ws: Any) -> tuple[str, bool]:
+        def read(ws: Workspace) -> tuple[str, bool]:
             text, truncated = ws.read_text_inside(root, relative, max_bytes=VIEW_MAX_BYTES)
             return visible_block(text), truncated
 

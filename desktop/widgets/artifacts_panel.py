@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import Qt, QUrl
@@ -27,8 +27,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent_core.contract.artifact_views import ArtifactStateView
 from agent_core.contract.events import EventKind
+from agent_core.contract.views import EventView, RunView
 from desktop.models.plain_errors import plain_exception
+
+if TYPE_CHECKING:
+    from agent_core.facade.workspace import Workspace
+    from desktop.bridge import Bridge
 
 STATE_TEXT = {
     "confirmed": ("✓ confirmed once", "#1a7f37"),
@@ -50,11 +56,11 @@ SCOPES = ((RUN_WRITES, "This run's writes"), (FOLDER, "Whole folder"))
 
 
 class ArtifactsPanel(QWidget):
-    def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, bridge: Bridge, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.bridge = bridge
-        self.run: dict[str, Any] | None = None
-        self.states: list[dict[str, Any]] = []
+        self.run: RunView | None = None
+        self.states: list[ArtifactStateView] = []
         self._generation = 0
         self.folder_label = QLabel("No run selected.")
         self.folder_label.setWordWrap(True)
@@ -106,7 +112,7 @@ class ArtifactsPanel(QWidget):
             events.connect(self._on_events)
         self._update_buttons()
 
-    def set_run(self, run: dict[str, Any] | None) -> None:
+    def set_run(self, run: RunView | None) -> None:
         self.run = run
         self._generation += 1  # a listing still on its way is for the run shown before
         if run is None:
@@ -146,14 +152,14 @@ class ArtifactsPanel(QWidget):
         generation, root = self._generation, Path(self.run["artifacts"])
         run_id, whole_folder = self.run["run_id"], self.scope == FOLDER
 
-        def work(ws: Any) -> list[dict[str, Any]]:
-            states: list[dict[str, Any]] = ws.artifact_states(root)
+        def work(ws: Workspace) -> list[ArtifactStateView]:
+            states = ws.artifact_states(root)
             if whole_folder:
                 return states
             own = run_paths(ws.timeline(run_id))
-            return [s for s in states if s["path"] in own or s.get("run_id") == run_id]
+            return [s for s in states if s["path"] in own or s["run_id"] == run_id]
 
-        def done(states: list[dict[str, Any]]) -> None:
+        def done(states: list[ArtifactStateView]) -> None:
             if shiboken6.isValid(self) and generation == self._generation:
                 self._show(states)
                 self.folder_label.setText(self._what(len(states)))
@@ -166,7 +172,7 @@ class ArtifactsPanel(QWidget):
 
         self.bridge.submit(work, done, failed)
 
-    def _show(self, states: list[dict[str, Any]]) -> None:
+    def _show(self, states: list[ArtifactStateView]) -> None:
         self.states = states
         selected = self.selected_path()
         self.tree.clear()
@@ -221,12 +227,12 @@ class ArtifactsPanel(QWidget):
         self.folder_button.setEnabled(self.run is not None)
         self.refresh_button.setEnabled(self.run is not None)
 
-    def _on_events(self, events: list[dict[str, Any]]) -> None:
+    def _on_events(self, events: list[EventView]) -> None:
         if self.run is None:
             return
         mine, root = self.run["run_id"], Path(self.run["artifacts"])
 
-        def concerns(event: dict[str, Any]) -> bool:
+        def concerns(event: EventView) -> bool:
             path = (event.get("data") or {}).get("path")
             inside = isinstance(path, str) and Path(path).is_relative_to(root)  # no I/O: string ops
             return event.get("kind") in _REFRESH_KINDS and (event.get("run_id") == mine or inside)
@@ -235,7 +241,7 @@ class ArtifactsPanel(QWidget):
             self.refresh()
 
 
-def run_paths(events: list[dict[str, Any]]) -> set[str]:
+def run_paths(events: list[EventView]) -> set[str]:
     """The files a run's events name: what it wrote (a tool result, a confirmation, a write
     settled after a crash) and what its watcher flagged as unexpected."""
     return {

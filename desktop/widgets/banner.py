@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -30,8 +30,12 @@ from PySide6.QtWidgets import (
 )
 
 from agent_core.contract.statuses import RunStatus
+from agent_core.contract.views import ApprovalView, RunView
 from desktop.models.event_text import cut_words
 from desktop.models.visible_text import visible_line
+
+if TYPE_CHECKING:
+    from desktop.widgets.main_window import MainWindow
 
 LEVEL_COLOURS = {
     "info": (47, 123, 230),
@@ -177,7 +181,7 @@ class Notifier:
         self.window.activateWindow()
 
 
-def short_target(approval: dict[str, Any], run: dict[str, Any]) -> str:
+def short_target(approval: ApprovalView, run: RunView) -> str:
     """The target relative to the run's artifacts folder when it is inside it (most are)."""
     target = str(approval.get("target") or "")
     root = str(run.get("artifacts") or "")
@@ -191,7 +195,7 @@ class PersonPrompts:
     the approval or question dialog for runs this window drove. The dialogs do their reads and
     writes through the bridge; after a decision or an answer the run is resumed here."""
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: MainWindow) -> None:
         self.window = window
         self._alerted: set[str] = set()
         self._opened: set[str] = set()
@@ -200,7 +204,7 @@ class PersonPrompts:
         self._dialog_run: str | None = None  # the run whose dialog `dialog` is
 
     @staticmethod
-    def key_of(run: dict[str, Any]) -> str | None:
+    def key_of(run: RunView) -> str | None:
         if run.get("status") == RunStatus.WAITING_APPROVAL:
             approvals = run.get("approvals") or []
             return f"approval:{approvals[0]['id']}" if approvals else None
@@ -208,7 +212,7 @@ class PersonPrompts:
             return f"question:{run['run_id']}:{run.get('question_pending')}"
         return None
 
-    def announce(self, run: dict[str, Any], *, alert: bool) -> None:
+    def announce(self, run: RunView, *, alert: bool) -> None:
         key = self.key_of(run)
         if key is None:
             return
@@ -256,7 +260,7 @@ class PersonPrompts:
             if dialog is not None:
                 dialog.close()
 
-    def open_for(self, run: dict[str, Any], *, force: bool = False) -> None:
+    def open_for(self, run: RunView, *, force: bool = False) -> None:
         key = self.key_of(run)
         if key is None or (key in self._opened and not force):
             return
@@ -269,7 +273,7 @@ class PersonPrompts:
 
     # -- approval -------------------------------------------------------------------------------
 
-    def _open_approval(self, run: dict[str, Any], *, invited: bool = False) -> None:
+    def _open_approval(self, run: RunView, *, invited: bool = False) -> None:
         run_id = run["run_id"]
         approval = run["approvals"][0]
         reviewer = str(self.window.context.settings.get("reviewer") or "reviewer")
@@ -291,7 +295,7 @@ class PersonPrompts:
         dialog.decided.connect(lambda _approval_id, _status: self._resume(run_id))
         self._show(dialog, run_id, invited=invited)
 
-    def _fallback_approval(self, run_id: str, approval: dict[str, Any]) -> None:
+    def _fallback_approval(self, run_id: str, approval: ApprovalView) -> None:
         box = QMessageBox(self.window)
         box.setWindowTitle("Approve this action?")
         box.setIcon(QMessageBox.Icon.Question)
@@ -314,7 +318,7 @@ class PersonPrompts:
 
     # -- question -------------------------------------------------------------------------------
 
-    def _open_question(self, run: dict[str, Any], *, invited: bool = False) -> None:
+    def _open_question(self, run: RunView, *, invited: bool = False) -> None:
         run_id = run["run_id"]
         question = str(run.get("question_pending") or "")
         try:

@@ -9,6 +9,10 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from agent_core.contract.views import OwnerView, RunView
+from desktop.models.event_text import cut_words
+from desktop.widgets.approval_text import local_time
+
 
 def ask_first(
     parent: QWidget,
@@ -28,3 +32,24 @@ def ask_first(
     box.finished.connect(lambda _result: on_confirm() if box.clickedButton() is confirm else None)
     box.open()
     return box
+
+
+def take_over_question(owner: OwnerView) -> str:
+    """Taking a run over is right only if it no longer runs on the computer recorded."""
+    return (
+        f"This run is recorded as running on another computer, “{owner['host']}” "
+        f"(process {owner['pid']}), since {local_time(owner['since'])}.\n\n"
+        "This computer cannot tell whether it still runs there. If it has stopped there "
+        "(the computer was renamed, or BriefDesk was closed), take it over to continue it "
+        "here from its last checkpoint, without repeating a side effect. If it still runs "
+        "there, leave it."
+    )
+
+
+def delete_question(run: RunView) -> str:
+    run_id = run["run_id"]
+    return (
+        f"Delete the run “{cut_words(run['question'] or run_id, 80)}” ({run_id})?"
+        "\n\nIts timeline, checkpoints and approvals are removed for good. Files it wrote "
+        "stay in the artifacts folder."
+    )

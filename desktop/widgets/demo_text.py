@@ -7,7 +7,7 @@ and shown in the Mode box.
 
 from __future__ import annotations
 
-from typing import Any
+from agent_core.contract.views import RunView
 
 AFTER = (
     "\n\nOpen BriefDesk again to see the interrupted run and resume it: no side effect is repeated."
@@ -21,7 +21,7 @@ def _quoted(text: str, limit: int = 160) -> str:
     return f"“{text}”"
 
 
-def crash_next(selected: dict[str, Any] | None, question: str, mode_label: str) -> str:
+def crash_next(selected: RunView | None, question: str, mode_label: str) -> str:
     """The confirmation of "Crash at the next tool call"."""
     if selected is not None:
         head = (
@@ -38,7 +38,7 @@ def crash_next(selected: dict[str, Any] | None, question: str, mode_label: str) 
 
 
 def crash_write(
-    selected: dict[str, Any] | None, question: str, mode_label: str, *, waiting: int = 0
+    selected: RunView | None, question: str, mode_label: str, *, waiting: int = 0
 ) -> str:
     """The confirmation of "Crash after the write, before confirmation"."""
     if selected is not None:

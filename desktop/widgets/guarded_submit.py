@@ -7,27 +7,32 @@ calling back into it then would touch dead widgets or act on a decision nobody i
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import shiboken6
 from PySide6.QtCore import QObject
 
-Job = Callable[[Any], Any]
-OnDone = Callable[[Any], None]
-OnError = Callable[[Exception], None]
+from desktop.jobs import AsyncJob, ErrorCallback, Job
+
+if TYPE_CHECKING:
+    from desktop.bridge import Bridge
+
+T = TypeVar("T")
+OnError = ErrorCallback
 
 
-def submit_while_open(
-    bridge: Any,
-    owner: QObject,
-    is_open: Callable[[], bool],
-    job: Job,
-    on_done: OnDone,
-    on_error: OnError,
-) -> None:
-    """Run `job` through `bridge.submit`; call back only while `is_open()` and `owner` lives."""
+class Submit(Protocol):
+    """A dialog's `submit_while_open`, bound to it: what its panels are handed."""
 
-    def done(result: Any) -> None:
+    def __call__(
+        self, job: Job[T], on_done: Callable[[T], None], on_error: OnError | None = None
+    ) -> None: ...
+
+
+def _guarded(
+    owner: QObject, is_open: Callable[[], bool], on_done: Callable[[T], None], on_error: OnError
+) -> tuple[Callable[[T], None], OnError]:
+    def done(result: T) -> None:
         if is_open() and shiboken6.isValid(owner):
             on_done(result)
 
@@ -35,4 +40,28 @@ def submit_while_open(
         if is_open() and shiboken6.isValid(owner):
             on_error(exc)
 
-    bridge.submit(job, done, failed)
+    return done, failed
+
+
+def submit_while_open(
+    bridge: Bridge,
+    owner: QObject,
+    is_open: Callable[[], bool],
+    job: Job[T],
+    on_done: Callable[[T], None],
+    on_error: OnError,
+) -> None:
+    """Run `job` through `bridge.submit`; call back only while `is_open()` and `owner` lives."""
+    bridge.submit(job, *_guarded(owner, is_open, on_done, on_error))
+
+
+def submit_async_while_open(
+    bridge: Bridge,
+    owner: QObject,
+    is_open: Callable[[], bool],
+    job: AsyncJob[T],
+    on_done: Callable[[T], None],
+    on_error: OnError,
+) -> None:
+    """As `submit_while_open`, for a job that awaits (work handed to a worker thread)."""
+    bridge.submit_async(job, *_guarded(owner, is_open, on_done, on_error))

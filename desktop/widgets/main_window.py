@@ -4,14 +4,16 @@ commands live in `desktop.context`, the person-facing prompts in `desktop.widget
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QSplitter,
     QTabWidget,
@@ -20,17 +22,16 @@ from PySide6.QtWidgets import (
 )
 
 from agent_core.contract.statuses import RunStatus
+from agent_core.contract.views import EventView, OwnerView, RunView
 from desktop import theme
 from desktop.bridge import Bridge
-from desktop.context import DEMO_QUESTION, WAITING, AppContext
-from desktop.models.event_text import cut_words
-from desktop.models.plain_errors import storage_banner
-from desktop.models.visible_text import visible_line
-from desktop.widgets import demo_text
+from desktop.context import WAITING, AppContext
+from desktop.models.run_state import ACTIVE, owned_elsewhere
+from desktop.widgets.about import show_about
 from desktop.widgets.approval_guard import ReadGuard
-from desktop.widgets.approval_text import local_time
 from desktop.widgets.banner import BannerArea, Notifier, PersonPrompts
-from desktop.widgets.confirm import ask_first
+from desktop.widgets.confirm import ask_first, delete_question, take_over_question
+from desktop.widgets.crash_demos import CrashDemos
 from desktop.widgets.runs_panel import (
     CorpusList,
     RunForm,
@@ -40,31 +41,16 @@ from desktop.widgets.runs_panel import (
 )
 from desktop.widgets.store_status import StoreStatus
 from desktop.widgets.timeline_view import TimelinePanel
-from desktop.widgets.window_fit import clamp_to_screen, fit_to_screen
+from desktop.widgets.window_banners import WindowBanners
+from desktop.widgets.window_fit import clamp_to_screen, restore_window_state, save_window_state
 
+if TYPE_CHECKING:
+    from desktop.widgets.records_windows import AuditWindow, RulesWindow
 
-def owned_elsewhere(run: dict[str, Any]) -> dict[str, Any] | None:
-    """The recorded owner of a `running` run when it is on another computer (None otherwise)."""
-    owner = run.get("owner")
-    if run.get("status") != RunStatus.RUNNING or not owner or owner.get("this_host"):
-        return None
-    return dict(owner)
+RecordsWindowT = TypeVar("RecordsWindowT", bound="RulesWindow | AuditWindow")
 
 
 PREFERRED_SIZE = QSize(1440, 880)  # on first start, shrunk to fit the screen
-ACCEPT_EDITS = "acceptEdits"
-
-# Runs that Stop can cancel: every status that is not an end (a `created` one too: it may never
-# be started, and cancelling it ends it cleanly).
-ACTIVE = frozenset(
-    {
-        RunStatus.CREATED,
-        RunStatus.RUNNING,
-        RunStatus.WAITING_APPROVAL,
-        RunStatus.WAITING_INPUT,
-        RunStatus.INTERRUPTED,
-    }
-)
 
 
 class MainWindow(QMainWindow):
@@ -79,21 +65,29 @@ class MainWindow(QMainWindow):
         self.context = context
         self.qsettings = qsettings
         self._painted = False
-        self._dismissed_interrupted: frozenset[str] = frozenset()
-        self.home_strays = 0  # files nobody approved, seen while no run watched (since dismissed)
         self.poll_ms = 300  # how often other processes' events are read (start_background)
         self.successor: MainWindow | None = None  # the window reopened on another store
+        self.rules_window: RulesWindow | None = None
+        self.audit_window: AuditWindow | None = None
         self.setWindowTitle("BriefDesk")
         self.setWindowIcon(icon)
         self._build_central()
         self.notifier = Notifier(self, icon)
         self.prompts = PersonPrompts(self)
+        self.home_banners = WindowBanners(
+            self.banners,
+            context,
+            select_run=self.select_run,
+            resume_interrupted=self._resume_interrupted,
+            show_whole_folder=self._show_whole_folder,
+        )
+        self.crash_demos = CrashDemos(self, context, self.run_form, self.selected_run)
         self._build_menus()
         self._build_status_bar()
         self._connect()
         # A Run pressed twice, or meant for a dialog that just opened by itself, starts no run.
         self.run_guard = ReadGuard(self)
-        self._restore_geometry()
+        restore_window_state(self, self.splitter, self.qsettings, PREFERRED_SIZE)
         self._update_state_label()  # nothing selected yet: Stop and Resume start disabled
         self.run_form.question.setFocus()  # the keyboard starts where a new home starts: asking
 
@@ -171,9 +165,11 @@ class MainWindow(QMainWindow):
             demo, "Run with a compromised model", self.context.demo_compromised
         )
         help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "&About BriefDesk", self._about)
+        self._action(help_menu, "&About BriefDesk", lambda: show_about(self))
 
-    def _action(self, menu: Any, text: str, slot: Any, *shortcuts: str) -> QAction:
+    def _action(
+        self, menu: QMenu, text: str, slot: Callable[[], object], *shortcuts: str
+    ) -> QAction:
         action = QAction(text, self)
         if shortcuts:
             action.setShortcuts([QKeySequence(s) for s in shortcuts])
@@ -203,10 +199,10 @@ class MainWindow(QMainWindow):
         self.run_form.run_button.clicked.connect(self.run_question)
         self.run_form.stop_button.clicked.connect(self.cancel_selected)
         self.bridge.events_arrived.connect(self.timeline.append)
-        self.bridge.events_arrived.connect(self._flag_home_events)
+        self.bridge.events_arrived.connect(self.home_banners.flag_home_events)
         self.bridge.busy_changed.connect(self._on_busy)
-        self.bridge.storage_lost.connect(self._on_storage_lost)
-        self.bridge.storage_back.connect(lambda: self.banners.hide_banner("storage"))
+        self.bridge.storage_lost.connect(self.home_banners.storage_lost)
+        self.bridge.storage_back.connect(self.home_banners.storage_back)
         self.bridge.ready.connect(self._on_ready)
         ctx.runs_loaded.connect(self._on_runs)
         ctx.settings_loaded.connect(self.run_form.apply_settings)
@@ -224,7 +220,7 @@ class MainWindow(QMainWindow):
 
     # -- selection ----------------------------------------------------------------------------
 
-    def selected_run(self) -> dict[str, Any] | None:
+    def selected_run(self) -> RunView | None:
         return self.context.run(self.runs_panel.selected_run_id())
 
     def select_run(self, run_id: str | None) -> None:
@@ -245,7 +241,7 @@ class MainWindow(QMainWindow):
             )
         self._show_selected()
 
-    def _timeline_loaded(self, run_id: str, events: list[dict[str, Any]]) -> None:
+    def _timeline_loaded(self, run_id: str, events: list[EventView]) -> None:
         self.timeline.set_run(run_id, events)
         self.timeline.set_empty_text("No events yet: they appear here as the run goes.")
 
@@ -259,7 +255,7 @@ class MainWindow(QMainWindow):
 
     # -- updates ----------------------------------------------------------------------------------
 
-    def _on_runs(self, runs: list[dict[str, Any]]) -> None:
+    def _on_runs(self, runs: list[RunView]) -> None:
         self.runs_panel.set_runs(runs)
         if self.runs_panel.selected_run_id() is None and runs and not self.bridge.current_run_id:
             self.select_run(runs[0]["run_id"])
@@ -271,62 +267,7 @@ class MainWindow(QMainWindow):
         self.approvals_label.setStyleSheet(
             f"color: {colour}; font-weight: bold;" if pending else ""
         )
-        self._offer_recovery()
-
-    def _offer_recovery(self) -> None:
-        interrupted = self.context.interrupted_runs()
-        ids = frozenset(r["run_id"] for r in interrupted)
-        if not ids:
-            self.banners.hide_banner("interrupted")
-            return
-        current = self.banners.banner("interrupted")
-        if ids == self._dismissed_interrupted or (
-            current is not None and current.property("ids") == sorted(ids)
-        ):
-            return
-        newest = interrupted[0]
-        question = visible_line(cut_words(str(newest.get("question", "")), 80))
-        if len(ids) > 1:
-            head = (
-                f"{len(ids)} runs were interrupted when their process died. Newest: “{question}”. "
-            )
-        else:
-            head = f"“{question}” was interrupted when its process died. "
-        text = head + "Resume continues from its last checkpoint without repeating a side effect."
-        banner = self.banners.show_banner(
-            "interrupted",
-            "recovery",
-            text,
-            [
-                ("Resume", lambda: self._resume_interrupted(newest["run_id"])),
-                ("Show", lambda: self.select_run(newest["run_id"])),
-            ],
-        )
-        banner.setProperty("ids", sorted(ids))
-        banner.closed.connect(lambda: setattr(self, "_dismissed_interrupted", ids))
-
-    def _flag_home_events(self, events: list[dict[str, Any]]) -> None:
-        """A file nobody approved appeared while no run watched: say so at the home's level (the
-        event has no run), not on whichever run happens to be selected."""
-        strays = [
-            e for e in events if e.get("run_id") is None and e.get("kind") == "artifact_unexpected"
-        ]
-        if not strays:
-            return
-        self.home_strays += sum(int(e["data"].get("count") or 1) for e in strays)
-        latest = strays[-1]["data"]
-        path = visible_line(str(latest.get("path") or ""))
-        if self.home_strays == 1:
-            text = f"A file nobody approved appeared in the artifacts folder: {path}"
-        else:
-            text = (
-                f"{self.home_strays} files nobody approved appeared in the artifacts folder "
-                f"while no run was watching it. Latest: {path}"
-            )
-        banner = self.banners.show_banner(
-            "home-strays", "warning", text, [("Show the folder", self._show_whole_folder)]
-        )
-        banner.closed.connect(lambda: setattr(self, "home_strays", 0))
+        self.home_banners.offer_recovery()
 
     def _show_whole_folder(self) -> None:
         show_whole_folder = getattr(self.artifacts_panel, "show_whole_folder", None)
@@ -348,8 +289,8 @@ class MainWindow(QMainWindow):
         if run_id == self.runs_panel.selected_run_id():
             self._show_selected()
 
-    def _on_run_stopped(self, run: dict[str, Any]) -> None:
-        if run.get("status") in WAITING:
+    def _on_run_stopped(self, run: RunView) -> None:
+        if run["status"] in WAITING:
             self.prompts.open_for(run)
 
     def _on_busy(self, busy: bool) -> None:
@@ -367,7 +308,7 @@ class MainWindow(QMainWindow):
             self.run_form.stop_button.setEnabled(False)
             self.resume_action.setEnabled(False)
             return
-        status = str(run.get("status"))
+        status = run["status"]
         colour = theme.STATUS_COLOURS.get(status, "#8a8f98")
         self.state_label.setText(
             f"<span style='color:{colour}'>●</span> <b>{theme.status_label(status)}</b>"
@@ -380,11 +321,6 @@ class MainWindow(QMainWindow):
         # or failed in a way a retry may mend: the core says whether Resume would go on.
         resumable = bool(run.get("ready_to_continue")) or owned_elsewhere(run) is not None
         self.resume_action.setEnabled(resumable and not self.bridge.is_driving(run["run_id"]))
-
-    def _on_storage_lost(self, code: str, message: str) -> None:
-        """The team database cannot be used: a banner until it answers (not closable: it
-        goes by itself, and nothing else in the window works meanwhile)."""
-        self.banners.show_banner("storage", "error", storage_banner(code, message), closable=False)
 
     def show_message(self, level: str, text: str) -> None:
         if level == "error":
@@ -423,27 +359,20 @@ class MainWindow(QMainWindow):
         else:
             self._confirm_take_over(run["run_id"], owner)
 
-    def _confirm_take_over(self, run_id: str, owner: dict[str, Any]) -> None:
+    def _confirm_take_over(self, run_id: str, owner: OwnerView) -> None:
         """Ask first: the run is recorded as running on another computer, which this one cannot
         see; taking it over is right only if it no longer runs there."""
         self.take_over_box = ask_first(
             self,
             title="Take over this run?",
-            text=(
-                f"This run is recorded as running on another computer, “{owner['host']}” "
-                f"(process {owner['pid']}), since {local_time(str(owner['since']))}.\n\n"
-                "This computer cannot tell whether it still runs there. If it has stopped there "
-                "(the computer was renamed, or BriefDesk was closed), take it over to continue it "
-                "here from its last checkpoint, without repeating a side effect. If it still runs "
-                "there, leave it."
-            ),
+            text=take_over_question(owner),
             action="&Take over and resume",
             on_confirm=lambda: self.context.take_over(run_id),
         )
 
     def review_selected(self) -> None:
         run = self.selected_run()
-        if run is not None and run.get("status") in WAITING:
+        if run is not None and run["status"] in WAITING:
             self.prompts.open_for(run, force=True)
 
     def delete_selected(self) -> None:
@@ -461,11 +390,7 @@ class MainWindow(QMainWindow):
         self.delete_box = ask_first(
             self,
             title="Delete this run?",
-            text=(
-                f"Delete the run “{cut_words(str(run.get('question') or run_id), 80)}” ({run_id})?"
-                "\n\nIts timeline, checkpoints and approvals are removed for good. Files it wrote "
-                "stay in the artifacts folder."
-            ),
+            text=delete_question(run),
             action="&Delete",
             on_confirm=delete,
             icon=QMessageBox.Icon.Warning,
@@ -475,27 +400,17 @@ class MainWindow(QMainWindow):
     def open_rules(self) -> None:
         from desktop.widgets.records_windows import RulesWindow
 
-        self._open_records("rules_window", lambda: RulesWindow(self.bridge, self))
+        if not _reopened(self.rules_window):
+            self.rules_window = _opened(RulesWindow(self.bridge, self))
 
     def open_audit(self) -> None:
         """The audit log, filtered to the selected run (the filter offers every run)."""
         from desktop.widgets.records_windows import AuditWindow
 
-        run = self.selected_run()
-        run_id = run["run_id"] if run else None
-        self._open_records("audit_window", lambda: AuditWindow(self.bridge, self, run_id=run_id))
-
-    def _open_records(self, name: str, make: Any) -> None:
-        window = getattr(self, name, None)
-        if window is not None and shiboken6.isValid(window):
-            window.reload()
-            window.raise_()
-            window.activateWindow()
-            return
-        window = make()
-        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        setattr(self, name, window)
-        window.show()
+        if not _reopened(self.audit_window):
+            run = self.selected_run()
+            run_id = run["run_id"] if run else None
+            self.audit_window = _opened(AuditWindow(self.bridge, self, run_id=run_id))
 
     def open_settings(self) -> None:
         from desktop.widgets.settings_dialog import SettingsDialog
@@ -519,85 +434,15 @@ class MainWindow(QMainWindow):
         )
 
     def demo_crash_next(self, *, confirm: bool = True) -> None:
-        """Crash at the next tool call of the selected interrupted run, or of a new run of the
-        question in the box, with the form's choices (its Mode box included)."""
-        selected, question = self._demo_target()
-        what = demo_text.crash_next(selected, question, self._mode_label(selected))
-        if not confirm or self._confirm_crash(what):
-            self.context.demo_crash_next_tool(selected, question, **self.run_form.options())
+        self.crash_demos.crash_next(confirm=confirm)
 
     def demo_crash_write(self, *, confirm: bool = True) -> None:
-        """Crash right after a write, before it is confirmed. A new run of the question in the
-        box writes without asking only because the Mode box says "Accept edits" (the demo sets
-        it there, and says so); no pending write is ever approved for the person."""
-        selected, question = self._demo_target()
-        before = self.run_form.mode.currentIndex()
-        if selected is None:
-            self.run_form.set_mode(ACCEPT_EDITS)
-        what = demo_text.crash_write(
-            selected, question, self._mode_label(selected), waiting=self.context.pending_approvals()
-        )
-        if confirm and not self._confirm_crash(what):
-            self.run_form.mode.setCurrentIndex(before)  # nothing happens: the box as it was
-            return
-        self.context.demo_crash_after_write(selected, question, **self.run_form.options())
-
-    def _demo_target(self) -> tuple[dict[str, Any] | None, str]:
-        """The selected run when it is interrupted (the demo resumes it), and the question."""
-        run = self.selected_run()
-        interrupted = run is not None and run.get("status") == RunStatus.INTERRUPTED
-        return (run if interrupted else None), self.run_form.question_text() or DEMO_QUESTION
-
-    def _mode_label(self, run: dict[str, Any] | None) -> str:
-        """How the Mode box names the mode of `run` (None: the mode the box shows now)."""
-        box = self.run_form.mode
-        index = box.findData(run.get("mode")) if run is not None else box.currentIndex()
-        return box.itemText(index) if index >= 0 else str((run or {}).get("mode"))
-
-    def _confirm_crash(self, what: str) -> bool:
-        box = QMessageBox(QMessageBox.Icon.Warning, "Crash demo", what, parent=self)
-        crash = box.addButton("&Crash", QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)  # Return never crashes the app
-        box.exec()
-        return box.clickedButton() is crash
-
-    def _about(self) -> None:
-        import platform
-
-        from PySide6 import __version__ as pyside_version
-        from PySide6.QtCore import qVersion
-
-        import agent_core  # the package version, from its metadata (agent_core.home.version)
-
-        QMessageBox.about(
-            self,
-            "About BriefDesk",
-            f"<h3>BriefDesk {agent_core.__version__}</h3>"
-            "<p>BriefDesk runs a local research-brief agent with a checkpoint at every tool "
-            "boundary, a person's approval before every risky action, and keys in the system "
-            "keyring.</p>"
-            f"<p><small>Qt {qVersion()} · PySide6 {pyside_version} · "
-            f"Python {platform.python_version()}<br>Released under the MIT licence.</small></p>",
-        )
+        self.crash_demos.crash_write(confirm=confirm)
 
     # -- window state ---------------------------------------------------------------------------
 
-    def _restore_geometry(self) -> None:
-        geometry = self.qsettings.value("window/geometry")
-        if isinstance(geometry, QByteArray | bytes):
-            self.restoreGeometry(QByteArray(geometry))
-            clamp_to_screen(self)  # saved on a larger screen, or one that is gone: fit this one
-        else:
-            fit_to_screen(self, PREFERRED_SIZE, centre=True)
-        splitter = self.qsettings.value("window/splitter")
-        if isinstance(splitter, QByteArray | bytes):
-            self.splitter.restoreState(QByteArray(splitter))
-
     def save_geometry(self) -> None:
-        self.qsettings.setValue("window/geometry", self.saveGeometry())
-        self.qsettings.setValue("window/splitter", self.splitter.saveState())
-        self.qsettings.sync()
+        save_window_state(self, self.splitter, self.qsettings)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -627,3 +472,19 @@ def _optional_artifacts_panel(bridge: Bridge) -> QWidget:
         return hint
     panel: QWidget = ArtifactsPanel(bridge)
     return panel
+
+
+def _reopened(window: RulesWindow | AuditWindow | None) -> bool:
+    """Bring an open records window to the front, read again (False: there is none)."""
+    if window is None or not shiboken6.isValid(window):
+        return False
+    window.reload()
+    window.raise_()
+    window.activateWindow()
+    return True
+
+
+def _opened(window: RecordsWindowT) -> RecordsWindowT:
+    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    window.show()
+    return window

@@ -9,9 +9,9 @@ the dialog polls the run, so an answer or a cancel from elsewhere (the CLI) show
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal, SignalInstance
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
@@ -24,7 +24,14 @@ from PySide6.QtWidgets import (
 )
 
 from agent_core.contract.statuses import RunStatus
-from desktop.widgets.guarded_submit import Job, OnDone, OnError, submit_while_open
+from agent_core.contract.views import RunView
+from desktop.jobs import Job
+from desktop.widgets.guarded_submit import OnError, submit_while_open
+
+if TYPE_CHECKING:
+    from desktop.bridge import Bridge
+
+T = TypeVar("T")
 
 POLL_MS = 1000
 
@@ -34,7 +41,7 @@ class QuestionDialog(QDialog):
     cancelled = Signal(str)  # run_id
 
     def __init__(
-        self, bridge: Any, run_id: str, question: str, parent: QWidget | None = None
+        self, bridge: Bridge, run_id: str, question: str, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.bridge = bridge
@@ -107,11 +114,11 @@ class QuestionDialog(QDialog):
         run_id = self.run_id
         self._act(lambda ws: ws.cancel(run_id), self.cancelled)
 
-    def _act(self, job: Callable[[Any], Any], announce: Any) -> None:
+    def _act(self, job: Job[RunView], announce: SignalInstance) -> None:
         self._busy = True
         self._update_buttons()
 
-        def done(_run: dict[str, Any]) -> None:
+        def done(_run: RunView) -> None:
             self._busy = False
             self._open = False
             announce.emit(self.run_id)
@@ -132,9 +139,9 @@ class QuestionDialog(QDialog):
         self._poll_inflight = True
         run_id = self.run_id
 
-        def done(run: dict[str, Any]) -> None:
+        def done(run: RunView) -> None:
             self._poll_inflight = False
-            if run["status"] != RunStatus.WAITING_INPUT or run.get("question_pending") is None:
+            if run["status"] != RunStatus.WAITING_INPUT or run["question_pending"] is None:
                 self._open = False
                 self._timer.stop()
                 self._show_status(
@@ -154,7 +161,7 @@ class QuestionDialog(QDialog):
         self.status_label.setText(text)
         self.status_label.show()
 
-    def _submit(self, job: Job, on_done: OnDone, on_error: OnError) -> None:
+    def _submit(self, job: Job[T], on_done: Callable[[T], None], on_error: OnError) -> None:
         submit_while_open(self.bridge, self, lambda: self._alive, job, on_done, on_error)
 
     def done(self, result: int) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -34,17 +34,18 @@ from desktop.models.visible_text import visible_line
 from desktop.widgets.confirm import ask_first
 
 if TYPE_CHECKING:
+    from agent_core.contract.views import AuditEntryView, RuleView
     from desktop.bridge import Bridge
 
 ALL = ""  # the filter value that keeps every row
 
 
-def _text(record: Mapping[str, Any], key: str) -> str:
+def _text(record: Mapping[str, object], key: str) -> str:
     value = record.get(key)
     return "" if value is None else visible_line(str(value))
 
 
-def _when(record: Mapping[str, Any], key: str) -> str:
+def _when(record: Mapping[str, object], key: str) -> str:
     return _text(record, key).replace("T", " ")[:19]
 
 
@@ -127,7 +128,7 @@ class RulesWindow(QDialog):
     def reload(self) -> None:
         self.bridge.submit(lambda ws: ws.list_rules(), self._loaded, self._failed)
 
-    def _loaded(self, rules: list[Mapping[str, Any]]) -> None:
+    def _loaded(self, rules: list[RuleView]) -> None:
         self.model.set_records(rules)
         active = sum(1 for r in rules if r.get("active"))
         self.status_label.setText(
@@ -138,7 +139,7 @@ class RulesWindow(QDialog):
     def _failed(self, exc: Exception) -> None:
         self.status_label.setText(plain_exception(exc))
 
-    def selected_rule(self) -> Mapping[str, Any] | None:
+    def selected_rule(self) -> Mapping[str, object] | None:
         rows = self.table.selectionModel().selectedRows()
         return self.model.record(rows[0].row()) if rows else None
 
@@ -178,7 +179,7 @@ def _choose(combo: QComboBox, value: str) -> None:
     combo.setCurrentIndex(max(index, 0))
 
 
-def _applies_to(rule: Mapping[str, Any]) -> str:
+def _applies_to(rule: Mapping[str, object]) -> str:
     if rule.get("scope") == "run":
         return f"run {_text(rule, 'run_id')} only"
     return "every run in this home"
@@ -207,7 +208,7 @@ class AuditWindow(QDialog):
         self.bridge = bridge
         self.setWindowTitle("Audit log")
         self.resize(980, 460)
-        self._all: list[Mapping[str, Any]] = []
+        self._all: list[AuditEntryView] = []
         self.run_filter = QComboBox()
         self.principal_filter = QComboBox()
         for combo in (self.run_filter, self.principal_filter):
@@ -243,7 +244,7 @@ class AuditWindow(QDialog):
     def reload(self) -> None:
         self.bridge.submit(lambda ws: ws.audit_entries(), self._loaded, self._failed)
 
-    def _loaded(self, entries: list[Mapping[str, Any]]) -> None:
+    def _loaded(self, entries: list[AuditEntryView]) -> None:
         self._all = list(entries)
         runs = sorted({str(e["run_id"]) for e in entries if e.get("run_id")})
         principals = sorted({str(e["principal"]) for e in entries if e.get("principal")})

@@ -4,8 +4,9 @@ status), the selected run's summary, and the corpus the agent reads."""
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPalette
@@ -33,13 +34,19 @@ from PySide6.QtWidgets import (
 )
 
 from agent_core.contract.errors import BriefDeskError
+from agent_core.contract.model_spec import model_label
 from agent_core.contract.statuses import TERMINAL_RUN_STATUSES, RunStatus
+from agent_core.contract.views import RunView
 from desktop import theme
-from desktop.context import DEMO_QUESTION
+from desktop.context import DEMO_QUESTION, FormOptions
 from desktop.models import event_text
 from desktop.models.plain_errors import plain_error
 from desktop.models.runs_model import BLOCKED_ROLE, DESK_ROLE, RUN_ID_ROLE, RUN_ROLE, RunsModel
 from desktop.models.visible_text import visible_block
+
+if TYPE_CHECKING:
+    from agent_core.facade.workspace import Workspace
+    from desktop.bridge import Bridge
 
 ROW_HEIGHT = 56
 
@@ -58,7 +65,11 @@ class RunDelegate(QStyledItemDelegate):
         option: QStyleOptionViewItem,
         index: QModelIndex | QPersistentModelIndex,
     ) -> None:
-        run: dict[str, Any] = index.data(RUN_ROLE) or {}
+        data = index.data(RUN_ROLE)
+        run: Mapping[str, object] = data if isinstance(data, dict) else {}
+        status, created_at, model = (
+            _text_of(run, key) for key in ("status", "created_at", "model")
+        )
         palette: QPalette = option.palette
         rect: QRect = option.rect
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
@@ -68,7 +79,6 @@ class RunDelegate(QStyledItemDelegate):
             painter.fillRect(rect, palette.highlight())
         elif option.state & QStyle.StateFlag.State_MouseOver:
             painter.fillRect(rect, palette.alternateBase())
-        status = run.get("status")
         colour = theme.status_colour(status)
         painter.fillRect(QRect(rect.left(), rect.top() + 6, 4, rect.height() - 12), colour)
         text_colour = palette.highlightedText().color() if selected else palette.text().color()
@@ -99,9 +109,9 @@ class RunDelegate(QStyledItemDelegate):
         painter.setPen(Qt.PenStyle.NoPen)
         muted = text_colour if selected else palette.placeholderText().color()
         painter.setPen(muted)
-        when = event_text.parse_time(run.get("created_at"))
+        when = event_text.parse_time(created_at)
         stamp = when.astimezone().strftime("%b %d, %H:%M") if when else ""
-        extra = f"{stamp} · {event_text.model_label(run.get('model'))}"
+        extra = f"{stamp} · {model_label(model)}"
         desk = index.data(DESK_ROLE)
         if desk:  # another desk's run: said first, so a narrow row still shows it
             extra = f"on {desk} · {extra}"
@@ -127,6 +137,11 @@ class RunDelegate(QStyledItemDelegate):
         painter.setPen(colour if selected else QColor("white"))
         painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
         return pill
+
+
+def _text_of(run: Mapping[str, object], key: str) -> str | None:
+    value = run.get(key)
+    return value if isinstance(value, str) else None
 
 
 def elide_words(metrics: QFontMetrics, text: str, width: int) -> str:
@@ -167,7 +182,7 @@ class RunsList(QListView):
 class RunsPanel(QWidget):
     run_selected = Signal(object)  # run_id or None
 
-    def __init__(self, parent: QWidget | None = None, *, bridge: Any = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, bridge: Bridge | None = None) -> None:
         super().__init__(parent)
         self.bridge = bridge  # to count each finished run's blocked attempts (optional)
         self._counted: set[str] = set()
@@ -201,7 +216,7 @@ class RunsPanel(QWidget):
         """This window's desk: runs of other desks (team mode) say whose they are."""
         self.model.set_this_desk(desk)
 
-    def set_runs(self, runs: list[dict[str, Any]]) -> None:
+    def set_runs(self, runs: list[RunView]) -> None:
         self.model.set_runs(runs)
         self.count_label.setText(f"{len(runs)}" if runs else "")
         self._count_blocked(runs)
@@ -209,7 +224,7 @@ class RunsPanel(QWidget):
         if row >= 0 and self.view.currentIndex().row() != row:
             self._select_row(row)
 
-    def _count_blocked(self, runs: list[dict[str, Any]]) -> None:
+    def _count_blocked(self, runs: list[RunView]) -> None:
         """Once per finished run (it gets no new attempts): how many a boundary refused,
         from the audit log, read on the bridge thread."""
         new = {
@@ -221,11 +236,12 @@ class RunsPanel(QWidget):
             return
         self._counted |= new
 
-        def count(ws: Any) -> dict[str, int]:
+        def count(ws: Workspace) -> dict[str, int]:
             counts = dict.fromkeys(new, 0)
             for entry in ws.audit_entries():
-                if entry.get("entry") == "block" and entry.get("run_id") in counts:
-                    counts[entry["run_id"]] += 1
+                run_id = entry["run_id"]
+                if entry["entry"] == "block" and run_id is not None and run_id in counts:
+                    counts[run_id] += 1
             return counts
 
         def forget(_exc: Exception) -> None:
@@ -244,7 +260,7 @@ class RunsPanel(QWidget):
     def selected_run_id(self) -> str | None:
         return self._selected
 
-    def selected_run(self) -> dict[str, Any] | None:
+    def selected_run(self) -> RunView | None:
         return self.model.run(self._selected)
 
     def _select_row(self, row: int) -> None:
@@ -268,7 +284,7 @@ class RunSummary(QTextBrowser):
         self.setOpenLinks(False)
         self.show_run(None)
 
-    def show_run(self, run: dict[str, Any] | None) -> None:
+    def show_run(self, run: RunView | None) -> None:
         if run is None:
             self.setHtml("<p style='color:gray'>Select a run to see its details.</p>")
             return
@@ -292,26 +308,26 @@ class RunSummary(QTextBrowser):
         parts = [
             f"<p><span style='background:{colour};color:white;padding:2px 6px'>&nbsp;"
             f"{esc(theme.status_label(status))}&nbsp;</span></p>",
-            f"<p><b>{esc(visible_block(str(run.get('question') or '')))}</b></p>",
+            f"<p><b>{esc(visible_block(run.get('question') or ''))}</b></p>",
             f"<table>{table}</table>",
         ]
         for approval in run.get("approvals") or []:
             parts.append(
                 f"<p style='color:{theme.STATUS_COLOURS[RunStatus.WAITING_APPROVAL]}'>"
                 "Waiting for approval: "
-                f"{esc(str(approval.get('tool')))} → {esc(str(approval.get('target') or ''))}</p>"
+                f"{esc(str(approval.get('tool')))} → {esc(approval.get('target') or '')}</p>"
             )
-        if run.get("question_pending"):
-            pending = visible_block(str(run["question_pending"]))
+        if pending_question := run.get("question_pending"):
+            pending = visible_block(pending_question)
             parts.append(f"<p>Question for you: {esc(pending)}</p>")
         error = run.get("error")
         if error:
             failed = theme.STATUS_COLOURS[RunStatus.FAILED]
             said = plain_error(error.get("code"), error.get("message"))
             parts.append(f"<p style='color:{failed}'>{esc(said)}</p>")
-        if run.get("output"):
+        if output_text := run.get("output"):
             parts.append("<h4>Answer</h4>")
-            output = visible_block(str(run["output"]))  # a model's words: no raw controls
+            output = visible_block(output_text)  # a model's words: no raw controls
             parts.append(f"<p style='white-space:pre-wrap'>{esc(output)}</p>")
         self.setHtml("".join(parts))
 
@@ -429,10 +445,10 @@ class RunForm(QFrame):
         if folder:
             field.setText(folder)
 
-    def _picked(self, *_args: Any) -> None:
+    def _picked(self, *_args: object) -> None:
         self._user_picked = True
 
-    def apply_settings(self, settings: dict[str, Any]) -> None:
+    def apply_settings(self, settings: Mapping[str, object]) -> None:
         if self._user_picked:
             return  # never overwrite what the person chose for this run
         self.model.setCurrentIndex(max(0, self.model.findData(settings.get("model", "offline"))))
@@ -447,7 +463,7 @@ class RunForm(QFrame):
     def question_text(self) -> str:
         return self.question.toPlainText().strip()
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> FormOptions:
         return {
             "model": self.model.currentData(),
             "mode": self.mode.currentData(),

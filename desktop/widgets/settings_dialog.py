@@ -9,7 +9,8 @@ endpoint as the dialog shows it, in a worker thread behind the bridge.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -29,16 +30,38 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent_core.facade.workspace import PROVIDER_PRESETS, Preset
+from agent_core.contract.presets import PRESETS as PROVIDER_PRESETS
+from agent_core.contract.presets import Preset
+from agent_core.contract.views import SecretStatusView
+from desktop.jobs import AsyncJob, Job
 from desktop.models.plain_errors import keyring_backend_name, plain_exception
-from desktop.widgets.guarded_submit import Job, OnDone, OnError, submit_while_open
+from desktop.widgets.guarded_submit import OnError, submit_async_while_open, submit_while_open
 from desktop.widgets.team_settings import TeamDatabaseBox, prepare_store
 
 if TYPE_CHECKING:
-    from agent_core.facade.workspace import Settings  # what `settings()` returns, via the façade
+    from agent_core.facade.workspace import Workspace
+    from agent_core.home.preferences import Settings  # what `settings()` returns
     from desktop.bridge import Bridge
 
 KEY_NAME = "openai"
+T = TypeVar("T")
+
+# The dialog's values by public setting key (the keys have dots: the functional form).
+SettingsValues = TypedDict(
+    "SettingsValues",
+    {
+        "model": str,
+        "openai.base_url": str,
+        "openai.model": str,
+        "openai.api": str,
+        "openai.stream": bool,
+        "mode": str,
+        "approval_ttl": int,
+        "reviewer": object,
+        "network.enabled": bool,
+        "network.allowlist": list[str],
+    },
+)
 OPENAI_URL = "https://api.openai.com/v1"
 PROVIDERS = (
     ("offline", "Offline (built in, no network)"),
@@ -64,7 +87,7 @@ TEAM_INTRO = (
 )
 
 
-def describe_key_status(status: dict[str, Any]) -> str:
+def describe_key_status(status: SecretStatusView) -> str:
     where = keyring_backend_name(str(status.get("backend", "")))
     return (
         f"A key is stored in {where}." if status.get("stored") else f"No key stored yet ({where})."
@@ -76,11 +99,11 @@ class SettingsDialog(QDialog):
     store_changed = Signal()  # the `db.url` setting was saved with another value
 
     def __init__(
-        self, bridge: Bridge, settings: dict[str, Any], parent: QWidget | None = None
+        self, bridge: Bridge, settings: Mapping[str, object], parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.bridge = bridge
-        self.initial = dict(settings)
+        self.initial: dict[str, object] = dict(settings)
         self.setWindowTitle("BriefDesk settings")
         self.setMinimumWidth(560)
         layout = QVBoxLayout(self)
@@ -91,7 +114,8 @@ class SettingsDialog(QDialog):
         general_layout.addWidget(self._permissions_group())
         general_layout.addWidget(self._network_group())
         # A tab of its own: the dialog keeps fitting a laptop's screen.
-        self.team_box = TeamDatabaseBox(bridge, settings.get("db.url"))
+        stored_url = settings.get("db.url")
+        self.team_box = TeamDatabaseBox(bridge, stored_url if isinstance(stored_url, str) else None)
         self.team_box.texts_changed.connect(self._fit)
         team = QWidget()
         team_layout = QVBoxLayout(team)
@@ -207,7 +231,7 @@ class SettingsDialog(QDialog):
 
     # -- values ---------------------------------------------------------------------------------
 
-    def _load(self, s: dict[str, Any]) -> None:
+    def _load(self, s: Mapping[str, object]) -> None:
         base_url = str(s.get("openai.base_url") or OPENAI_URL)
         provider = "offline"
         if s.get("model") == "openai":
@@ -218,13 +242,17 @@ class SettingsDialog(QDialog):
         self.api.setCurrentIndex(max(0, self.api.findData(s.get("openai.api", "chat"))))
         self.stream.setChecked(bool(s.get("openai.stream", True)))
         self.mode.setCurrentIndex(max(0, self.mode.findData(s.get("mode", "default"))))
-        self.ttl.setValue(int(float(s.get("approval_ttl") or 3600)))
+        ttl = s.get("approval_ttl")
+        self.ttl.setValue(int(ttl) if isinstance(ttl, int | float) and ttl else 3600)
         self.reviewer.setText(str(s.get("reviewer") or ""))
         self.network_enabled.setChecked(bool(s.get("network.enabled")))
-        self.allowlist.setText(", ".join(s.get("network.allowlist") or []))
+        allowed = s.get("network.allowlist")
+        self.allowlist.setText(
+            ", ".join(map(str, allowed)) if isinstance(allowed, list | tuple) else ""
+        )
         self._provider_changed()
 
-    def _provider_changed(self, *_args: Any) -> None:
+    def _provider_changed(self, *_args: object) -> None:
         provider = self.provider.currentData()
         self.base_url.setEnabled(provider == "compatible")
         for widget in (self.model_name, self.api, self.stream, self.test_button):
@@ -251,10 +279,10 @@ class SettingsDialog(QDialog):
         )
         self.test_result.setStyleSheet("")
 
-    def values(self) -> dict[str, Any]:
+    def values(self) -> SettingsValues:
         provider = self.provider.currentData()
         allowlist = [d.strip().lower() for d in self.allowlist.text().split(",") if d.strip()]
-        values: dict[str, Any] = {
+        values: SettingsValues = {
             "model": "offline" if provider == "offline" else "openai",
             "openai.base_url": OPENAI_URL
             if provider == "openai"
@@ -271,15 +299,20 @@ class SettingsDialog(QDialog):
         }
         return values
 
-    def changed_values(self) -> dict[str, Any]:
+    def changed_values(self) -> dict[str, object]:
         return {k: v for k, v in self.values().items() if self.initial.get(k) != v}
 
     # -- actions (all through the bridge) -------------------------------------------------------
 
-    def _submit(self, job: Job, on_done: OnDone, on_error: OnError) -> None:
+    def _submit(self, job: Job[T], on_done: Callable[[T], None], on_error: OnError) -> None:
         """`bridge.submit`, whose answer is dropped once the dialog is gone (closed before the
         keyring or the server answered: Qt may have deleted its widgets already)."""
         submit_while_open(self.bridge, self, lambda: True, job, on_done, on_error)
+
+    def _submit_async(
+        self, job: AsyncJob[T], on_done: Callable[[T], None], on_error: OnError
+    ) -> None:
+        submit_async_while_open(self.bridge, self, lambda: True, job, on_done, on_error)
 
     def save(self) -> None:
         team = self.team_box
@@ -298,7 +331,7 @@ class SettingsDialog(QDialog):
         self.buttons.setEnabled(False)
         self.error_label.setVisible(False)
 
-        async def write(ws: Any) -> Settings | None:
+        async def write(ws: Workspace) -> Settings | None:
             # The database first: when it cannot be reached, no setting is stored either.
             await prepare_store(ws, url, password, reach=store_changed)
             result: Settings | None = None
@@ -306,7 +339,7 @@ class SettingsDialog(QDialog):
                 result = ws.set_setting(key, value)
             return result
 
-        self._submit(
+        self._submit_async(
             write,
             on_done=lambda settings: self._saved(settings, store_changed),
             on_error=lambda exc: self._save_failed(exc, team=store_changed or bool(password)),
@@ -360,7 +393,7 @@ class SettingsDialog(QDialog):
         self.test_button.setEnabled(False)
         self.test_result.setStyleSheet("")
         self.test_result.setText(f"Asking {values['openai.base_url']}…")
-        self._submit(
+        self._submit_async(
             lambda ws: ws.providers_check_async(
                 base_url=values["openai.base_url"],
                 model=values["openai.model"],
@@ -370,7 +403,7 @@ class SettingsDialog(QDialog):
             on_error=self._test_failed,
         )
 
-    def _tested(self, result: dict[str, Any]) -> None:
+    def _tested(self, result: Mapping[str, object]) -> None:
         self.test_button.setEnabled(True)
         ok = bool(result.get("ok"))
         self.test_result.setText(("Connected. " if ok else "Failed. ") + str(result["message"]))
@@ -405,7 +438,7 @@ class SettingsDialog(QDialog):
             on_error=lambda exc: self._key_failed(exc, "The key was not stored"),
         )
 
-    def _key_stored(self, status: dict[str, Any]) -> None:
+    def _key_stored(self, status: SecretStatusView) -> None:
         self.key_field.clear()  # stored: the dialog no longer needs to hold it
         self._show_key_status(status)
 
@@ -416,7 +449,7 @@ class SettingsDialog(QDialog):
             on_error=lambda exc: self._key_failed(exc, "The key was not removed"),
         )
 
-    def _show_key_status(self, status: dict[str, Any]) -> None:
+    def _show_key_status(self, status: SecretStatusView) -> None:
         self.store_key_button.setEnabled(True)
         self.key_status.setText(describe_key_status(status))
         self.key_status.setStyleSheet("")

@@ -9,7 +9,7 @@ off mid-way."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QWidget
@@ -49,7 +49,7 @@ class StoreStatus(QLabel):
     def this_desk(self) -> str | None:
         return self.view["desk"] if self.view else None
 
-    def after_save(self, reopen: Callable[[], None], tell: Callable[[str, str], Any]) -> None:
+    def after_save(self, reopen: Callable[[], None], tell: Callable[[str, str], object]) -> None:
         """Settings saved another `db.url`: `reopen` the window on it, or `tell` why not now."""
         why = store_text.chosen_elsewhere(self.view) if self.view else None
         if why:

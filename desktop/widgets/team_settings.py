@@ -10,7 +10,8 @@ password typed into the URL is refused before anything is stored.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -25,9 +26,10 @@ from PySide6.QtWidgets import (
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.facade.workspace import Workspace
+from desktop.jobs import AsyncJob, Job
 from desktop.models import store_text
 from desktop.models.plain_errors import plain_exception
-from desktop.widgets.guarded_submit import Job, OnDone, OnError, submit_while_open
+from desktop.widgets.guarded_submit import OnError, submit_async_while_open, submit_while_open
 
 if TYPE_CHECKING:
     from agent_core.contract.views import SecretStatusView, StoreView
@@ -46,7 +48,16 @@ def url_problem(text: str) -> str | None:
     return None
 
 
-StoreStatus = dict[str, Any]  # Workspace.probe_store: the `db status` view of one database
+StoreStatus = Mapping[str, object]  # Workspace.probe_store: the `db status` of one database
+T = TypeVar("T")
+
+
+class PendingStore(TypedDict):
+    """What Save has to do for the section."""
+
+    url: str
+    password: str
+    changed: bool
 
 
 async def probe(
@@ -187,16 +198,21 @@ class TeamDatabaseBox(QGroupBox):
 
     # -- actions (through the bridge, blocking parts in a worker thread) ------------------------
 
-    def _submit(self, job: Job, on_done: OnDone, on_error: OnError) -> None:
+    def _submit(self, job: Job[T], on_done: Callable[[T], None], on_error: OnError) -> None:
         """`bridge.submit`; an answer that arrives once the dialog is gone is dropped."""
         submit_while_open(self.bridge, self, lambda: True, job, on_done, on_error)
+
+    def _submit_async(
+        self, job: AsyncJob[T], on_done: Callable[[T], None], on_error: OnError
+    ) -> None:
+        submit_async_while_open(self.bridge, self, lambda: True, job, on_done, on_error)
 
     def refresh_password_status(self) -> None:
         url = self.url()
         if not url or self.problem() is not None:
             self._say(self.password_status, "")
             return
-        self._submit(
+        self._submit_async(
             lambda ws: asyncio.to_thread(ws.db_password_status, url),
             on_done=lambda status: self._show_password_status(url, status),
             on_error=lambda exc: self._password_failed(exc, None),
@@ -209,7 +225,7 @@ class TeamDatabaseBox(QGroupBox):
             return
         self.store_password_button.setEnabled(False)
         self._say(self.password_status, "Storing the password…")
-        self._submit(
+        self._submit_async(
             lambda ws: asyncio.to_thread(ws.set_db_password, url, password),
             on_done=self._password_stored,
             on_error=lambda exc: self._password_failed(exc, "The password was not stored"),
@@ -238,7 +254,7 @@ class TeamDatabaseBox(QGroupBox):
             return
         self.test_button.setEnabled(False)
         self._say(self.test_result, "Connecting…")
-        self._submit(
+        self._submit_async(
             lambda ws: probe(ws, url, password),
             on_done=lambda found: self._tested(url, found),
             on_error=self._test_failed,
@@ -254,6 +270,6 @@ class TeamDatabaseBox(QGroupBox):
         self.test_button.setEnabled(self._usable())
         self._say(self.test_result, plain_exception(exc), ERROR_COLOUR)
 
-    def pending(self) -> dict[str, Any]:
+    def pending(self) -> PendingStore:
         """What Save has to do for this section."""
         return {"url": self.url(), "password": self.password(), "changed": self.url_changed()}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelection, QObject, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence, QPainter, QPaintEvent, QShortcut
@@ -21,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent_core.contract.views import EventView
 from desktop import theme
 from desktop.models.timeline_filter import TimelineFilter
 from desktop.models.timeline_model import (
@@ -73,7 +73,7 @@ class TimelineTable(QTableView):
 
 
 class TimelinePanel(QWidget):
-    event_selected = Signal(object)  # EVENT dict or None
+    event_selected = Signal(object)  # EventView or None
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -183,12 +183,12 @@ class TimelinePanel(QWidget):
 
     # -- feeding ---------------------------------------------------------------------------------
 
-    def set_run(self, run_id: str | None, events: list[dict[str, Any]] | None = None) -> None:
+    def set_run(self, run_id: str | None, events: list[EventView] | None = None) -> None:
         self.model.set_run(run_id, events)
         self.detail.clear()
         self.set_following(True)
 
-    def append(self, events: list[dict[str, Any]]) -> int:
+    def append(self, events: list[EventView]) -> int:
         return self.model.append(events)
 
     def set_empty_text(self, text: str) -> None:
@@ -227,7 +227,7 @@ class TimelinePanel(QWidget):
         self.show_event(event)
         self.event_selected.emit(event)
 
-    def show_event(self, event: dict[str, Any] | None) -> None:
+    def show_event(self, event: EventView | None) -> None:
         if event is None:
             self.detail.clear()
             return
@@ -238,7 +238,7 @@ class TimelinePanel(QWidget):
         text = json.dumps(Workspace.redact(event), indent=2, ensure_ascii=False)
         self.detail.setPlainText(visible_block(text))  # JSON leaves C1 and bidi controls raw
 
-    def selected_event(self) -> dict[str, Any] | None:
+    def selected_event(self) -> EventView | None:
         # From the source model, not index.data(): a dict through QVariant comes back as a
         # QVariantMap copy with its keys re-sorted.
         rows = self.table.selectionModel().selectedRows()
@@ -247,7 +247,7 @@ class TimelinePanel(QWidget):
     def select_row(self, row: int) -> None:
         self.table.selectRow(row)
 
-    def _update_count(self, *_args: Any) -> None:
+    def _update_count(self, *_args: object) -> None:
         total = self.model.rowCount()
         shown = self.proxy.rowCount()
         text = f"{total:,} events" if shown == total else f"{shown:,} of {total:,}"
@@ -286,7 +286,7 @@ class ChipKeys(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched not in self.chips:
             return False
-        index = self.chips.index(watched)  # type: ignore[arg-type]
+        index = self.chips.index(watched)
         if event.type() == QEvent.Type.FocusIn and index != self.current:
             self._set_current(index)  # a click: Tab comes back to the chip last used
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):

@@ -7,9 +7,9 @@ by the system, is clamped so that its frame lies inside the screen it is on.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize
 from PySide6.QtGui import QGuiApplication, QScreen
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QSplitter, QWidget
 
 # The title bar and borders a window manager adds, until the real frame is known (once shown).
 FRAME_ALLOWANCE = QSize(16, 40)
@@ -58,3 +58,24 @@ def _inside(frame: QRect, area: QRect) -> QPoint:
     x = max(area.left(), min(frame.left(), area.right() + 1 - frame.width()))
     y = max(area.top(), min(frame.top(), area.bottom() + 1 - frame.height()))
     return QPoint(x, y)
+
+
+def restore_window_state(
+    window: QWidget, splitter: QSplitter, qsettings: QSettings, preferred: QSize
+) -> None:
+    """The size, place and pane widths saved last time, fitted to this screen."""
+    geometry = qsettings.value("window/geometry")
+    if isinstance(geometry, QByteArray | bytes):
+        window.restoreGeometry(QByteArray(geometry))
+        clamp_to_screen(window)  # saved on a larger screen, or one that is gone: fit this one
+    else:
+        fit_to_screen(window, preferred, centre=True)
+    state = qsettings.value("window/splitter")
+    if isinstance(state, QByteArray | bytes):
+        splitter.restoreState(QByteArray(state))
+
+
+def save_window_state(window: QWidget, splitter: QSplitter, qsettings: QSettings) -> None:
+    qsettings.setValue("window/geometry", window.saveGeometry())
+    qsettings.setValue("window/splitter", splitter.saveState())
+    qsettings.sync()

@@ -1,32 +1,19 @@
-"""Desktop test helpers shared by the window, bridge and dialog tests."""
+"""The desktop tests' fixtures, all from `tests.support.desktop` (the one set of them)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
+from tests.support.desktop import (
+    fixture_make_window,
+    make_window_unready,
+    open_window,
+    open_workspace,
+    started_bridge,
+)
 
-from agent_core.facade.workspace import Workspace
-from desktop.bridge import Bridge
-
-
-@contextmanager
-def started_bridge(qtbot: Any, home: Path, *, timeout_ms: int = 20_000) -> Iterator[Bridge]:
-    """A real bridge thread on `home`, ready (its Workspace open), stopped afterwards."""
-    bridge = Bridge(home)
-    with qtbot.waitSignal(bridge.ready, timeout=timeout_ms):
-        bridge.start()
-    try:
-        yield bridge
-    finally:
-        bridge.stop()
-
-
-@contextmanager
-def open_workspace(home: Path) -> Iterator[Workspace]:
-    workspace = Workspace(home)
-    try:
-        yield workspace
-    finally:
-        workspace.close()
+__all__ = [  # fixtures pytest finds here; helpers older tests import from here
+    "fixture_make_window",
+    "make_window_unready",
+    "open_window",
+    "open_workspace",
+    "started_bridge",
+]

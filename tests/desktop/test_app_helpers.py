@@ -3,22 +3,20 @@ own bridge thread, QSettings in a temp dir, and a fake OpenAI endpoint on 127.0.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import pytest
-from PySide6.QtCore import QSettings
-
-from desktop.app import build_window, start_background
 from desktop.widgets.main_window import MainWindow
+from tests.support.desktop import close_dialogs, fixture_make_window
+
+__all__ = ["close_dialogs", "fixture_make_window"]  # imported from here by the window tests
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEMO_QUESTION = "How do checkpoints make agent runs durable?"
@@ -48,28 +46,6 @@ def run_app(
     )
 
 
-@pytest.fixture(name="make_window")
-def fixture_make_window(qtbot: Any, tmp_path: Path) -> Iterator[Callable[..., MainWindow]]:
-    """Builds shown, started windows on a home; closes them (and joins their bridges) after."""
-    windows: list[MainWindow] = []
-
-    def make(home: Path, *, poll_ms: int = 100, qsettings_dir: Path | None = None) -> MainWindow:
-        folder = qsettings_dir or tmp_path / "qsettings"
-        window = build_window(
-            home, QSettings(str(folder / "BriefDesk.ini"), QSettings.Format.IniFormat)
-        )
-        window.show()
-        qtbot.waitExposed(window)
-        start_background(window, poll_ms)
-        qtbot.waitUntil(lambda: window.context.runs_seen, timeout=20_000)
-        windows.append(window)
-        return window
-
-    yield make
-    for window in windows:
-        window.close()
-
-
 def run_of(
     window: MainWindow, status: str | tuple[str, ...]
 ) -> Callable[[], dict[str, Any] | None]:
@@ -91,13 +67,6 @@ def wait_for_run(
     run = check()
     assert run is not None
     return run
-
-
-def close_dialogs(window: MainWindow) -> None:
-    dialog = window.prompts.dialog
-    if dialog is not None:
-        with contextlib.suppress(RuntimeError):  # already deleted by Qt
-            dialog.close()
 
 
 class FakeOpenAI:

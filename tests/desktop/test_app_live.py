@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.desktop.test_app_helpers import DEMO_QUESTION, fixture_make_window  # noqa: F401  (registers the `make_window` fixture)
+from tests.support.waiting import bridge_caught_up
 
 
 def test_cli_runs_appear_and_update_live(
@@ -69,9 +70,12 @@ def test_f5_refreshes_without_waiting_for_the_timer(
     qtbot: Any, home: Path, make_window: Any, cli: Any
 ) -> None:
     window = make_window(home, poll_ms=60_000)  # the timer will not fire during this test
-    qtbot.wait(200)
+    bridge_caught_up(qtbot, window.bridge)  # the start-up reads have all answered
     run = cli("run", "--question", DEMO_QUESTION, check=True).body
-    qtbot.wait(300)
+    # Twice: a refresh set off while the first no-op ran (a commit heard, a file seen) would
+    # be queued before the second, and shown by the time it answers.
+    bridge_caught_up(qtbot, window.bridge)
+    bridge_caught_up(qtbot, window.bridge)
     assert window.runs_panel.model.run(run["run_id"]) is None
     window.refresh_action.trigger()
     qtbot.waitUntil(lambda: window.runs_panel.model.run(run["run_id"]) is not None, timeout=5000)

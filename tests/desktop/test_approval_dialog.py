@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage, QPixmap
 from PySide6.QtWidgets import QApplication
 
 from agent_core.facade.workspace import Workspace
@@ -22,8 +23,9 @@ from desktop.widgets import approval_guard
 from desktop.widgets.approval_dialog import ApprovalDialog
 from desktop.widgets.diff_view import ADDED, CHANGED, EQUAL, FOLD, REMOVED, build_diff
 from desktop.widgets.markdown_highlighter import content_summary, markdown_spans
-from tests.desktop.conftest import open_workspace, started_bridge
 from tests.support.cli import CliRunner
+from tests.support.desktop import open_workspace, started_bridge
+from tests.support.waiting import bridge_caught_up
 
 QUESTION = "How do checkpoints make agent runs durable?"
 REVIEWER = "alice"
@@ -256,7 +258,7 @@ def test_edit_outside_the_artifacts_folder_is_refused_inline_and_writes_nothing(
         Qt.Key.Key_A,
         Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
     )
-    qtbot.wait(300)
+    bridge_caught_up(qtbot, bridge)  # a decision the key set off would be in the database now
     assert [a["id"] for a in ws.list_approvals(run_id=run["run_id"])] == [ap["id"]]
     assert ws.get_approval(ap["id"])["status"] == "pending"
     root = Path(run["artifacts"])
@@ -372,6 +374,20 @@ def test_a_superseded_proposal_says_so_and_offers_the_newest_version(
 # -- screenshots for the docs -----------------------------------------------------------------
 
 
+def settled_picture(qtbot: Any, dialog: ApprovalDialog) -> QPixmap:
+    """The dialog's picture once layout has settled: two grabs in a row are the same."""
+    last: list[QImage] = []
+
+    def same_as_before() -> bool:
+        image = dialog.grab().toImage()
+        settled = bool(last) and image == last[-1]
+        last[:] = [image]
+        return settled
+
+    qtbot.waitUntil(same_as_before, timeout=3000)
+    return QPixmap.fromImage(last[-1])
+
+
 def test_screenshots_of_a_new_file_and_a_changed_file(
     qtbot: Any, bridge: Bridge, ws: Workspace, tmp_path: Path
 ) -> None:
@@ -379,8 +395,7 @@ def test_screenshots_of_a_new_file_and_a_changed_file(
     new_ap = waiting_run(ws, "shot-new")["approvals"][0]
     dialog = open_dialog(qtbot, bridge, new_ap["id"])
     qtbot.waitUntil(lambda: ":" in dialog.details["expires"].text(), timeout=3000)
-    qtbot.wait(200)
-    assert dialog.grab().save(str(out / "approval-new-file.png"))
+    assert settled_picture(qtbot, dialog).save(str(out / "approval-new-file.png"))
     dialog.close()
 
     # A brief written by an earlier run, a newer proposal to rewrite it, and a person's
@@ -400,6 +415,6 @@ def test_screenshots_of_a_new_file_and_a_changed_file(
     dialog = open_dialog(qtbot, bridge, ap["id"])
     qtbot.waitUntil(lambda: dialog.banner.isVisible() and dialog.banner.height() > 20, timeout=3000)
     assert dialog.diff.model.removed >= 1 and dialog.diff.model.added >= 1
-    qtbot.wait(200)  # let the wrapped banner and the action row settle before the picture
-    assert dialog.grab().save(str(out / "approval-changed-file.png"))
+    # The wrapped banner and the action row take a few layout passes to settle.
+    assert settled_picture(qtbot, dialog).save(str(out / "approval-changed-file.png"))
     assert (out / "approval-new-file.png").stat().st_size > 10_000

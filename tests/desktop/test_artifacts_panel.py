@@ -15,24 +15,21 @@ from agent_core.artifacts.watcher import watching
 from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
 from desktop.widgets.artifacts_panel import ArtifactsPanel
+from tests.support.desktop import open_workspace, started_bridge
 
 QUESTION = "How do checkpoints make agent runs durable?"
 
 
 @pytest.fixture
 def ws(home: Path) -> Iterator[Workspace]:
-    workspace = Workspace(home)
-    yield workspace
-    workspace.close()
+    with open_workspace(home) as workspace:
+        yield workspace
 
 
 @pytest.fixture
 def bridge(qtbot: Any, ws: Workspace, home: Path) -> Iterator[Bridge]:
-    bridge = Bridge(home)
-    with qtbot.waitSignal(bridge.ready, timeout=10_000):
-        bridge.start()
-    yield bridge
-    bridge.stop()
+    with started_bridge(qtbot, home) as started:
+        yield started
 
 
 class UrlCatcher(QObject):

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from agent_core.contract.errors import BriefDeskError
-from desktop.bridge import Bridge, error_text
-from tests.desktop.conftest import started_bridge
+from desktop.bridge import Bridge
+from desktop.jobs import error_text
 from tests.desktop.test_app_helpers import DEMO_QUESTION, FakeOpenAI, tool_call_message
+from tests.support.desktop import started_bridge
 
 
 @pytest.fixture
@@ -65,9 +66,11 @@ def test_stale_results_are_dropped_by_run_id(qtbot: Any, bridge: Bridge) -> None
     bridge.submit(lambda ws: "for a", on_done=delivered.append, run_id="run-a")
     bridge.submit(lambda ws: "for b", on_done=delivered.append, run_id="run-b")
     bridge.submit(lambda ws: "unkeyed", on_done=delivered.append)
-    qtbot.waitUntil(lambda: len(delivered) == 2)
-    qtbot.wait(50)
-    assert delivered == ["for b", "unkeyed"]
+    # Jobs run in order on the one bridge thread and come back in order: once a later job is
+    # delivered, the stale one has been decided on (dropped, or wrongly delivered before it).
+    bridge.submit(lambda ws: "sentinel", on_done=delivered.append)
+    qtbot.waitUntil(lambda: "sentinel" in delivered)
+    assert delivered == ["for b", "unkeyed", "sentinel"]
 
 
 def test_other_jobs_are_served_while_a_run_drives(

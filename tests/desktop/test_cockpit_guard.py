@@ -21,12 +21,13 @@ from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
 from desktop.widgets import approval_guard
 from desktop.widgets.approval_dialog import ApprovalDialog
-from tests.desktop.conftest import open_workspace, started_bridge
 from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make_window` fixture)
     DEMO_QUESTION,
     fixture_make_window,
     wait_for_run,
 )
+from tests.support.desktop import open_workspace, started_bridge
+from tests.support.waiting import bridge_caught_up
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
@@ -65,14 +66,6 @@ def count_rows(home: Path, table: str) -> int:
         return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
 
-def caught_up(qtbot: Any, bridge: Bridge) -> None:
-    """Every job submitted so far has run: the bridge runs them in order, so once a no-op sent
-    now has answered, a decision a key or click sent before it is in the database."""
-    answered: list[bool] = []
-    bridge.submit(lambda _ws: None, on_done=lambda _result: answered.append(True))
-    qtbot.waitUntil(lambda: bool(answered), timeout=10_000)
-
-
 def dialog_of(qtbot: Any, window: Any) -> ApprovalDialog:
     """The approval dialog the window opened by itself, once it shows its proposal."""
 
@@ -106,7 +99,7 @@ def test_ctrl_enter_twice_starts_one_run_and_approves_nothing(
     dialog = dialog_of(qtbot, window)
     [approval] = window.selected_run()["approvals"]
     type_into_focus(qtbot, Qt.Key.Key_Return, CTRL)  # the same key again, "instantly"
-    caught_up(qtbot, window.bridge)
+    bridge_caught_up(qtbot, window.bridge)
     assert approval_row(home, approval["id"]) == ("pending", None)
     assert count_rows(home, "runs") == 1, "the second Ctrl+Enter started no second run"
 
@@ -126,7 +119,7 @@ def test_ctrl_enter_twice_starts_one_run_and_approves_nothing(
         type_into_focus(qtbot, key, modifiers)
     for button in (dialog.approve_button, dialog.close_button, dialog.reject_button):
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-    caught_up(qtbot, window.bridge)
+    bridge_caught_up(qtbot, window.bridge)
     assert approval_row(home, approval["id"]) == ("pending", None)
     assert dialog.isVisible() and dialog.action_stack.currentIndex() == 0
     # The wait is shown: Approve is disabled and counts down.
@@ -140,7 +133,7 @@ def test_ctrl_enter_twice_starts_one_run_and_approves_nothing(
     # Run's key never approves, not even after the guard; Approve's own key does.
     type_into_focus(qtbot, Qt.Key.Key_Return, CTRL)
     type_into_focus(qtbot, Qt.Key.Key_Return)
-    caught_up(qtbot, window.bridge)
+    bridge_caught_up(qtbot, window.bridge)
     assert approval_row(home, approval["id"]) == ("pending", None)
     with qtbot.waitSignal(dialog.decided, timeout=10_000):
         type_into_focus(qtbot, Qt.Key.Key_A, CTRL_SHIFT)
@@ -159,7 +152,7 @@ def test_a_run_key_meant_for_a_dialog_that_just_opened_starts_no_run(
     dialog = dialog_of(qtbot, window)
     qtbot.waitUntil(lambda: QApplication.focusWidget() is window.run_form.question, timeout=5000)
     type_into_focus(qtbot, Qt.Key.Key_Return, CTRL)
-    caught_up(qtbot, window.bridge)
+    bridge_caught_up(qtbot, window.bridge)
     assert count_rows(home, "runs") == 1
     assert "Not started" in window.statusBar().currentMessage()
     assert approval_row(home, dialog.approval_id) == ("pending", None)
@@ -177,7 +170,7 @@ def test_escape_during_the_guard_closes_without_deciding_and_the_banner_reopens_
     [approval] = window.selected_run()["approvals"]
     qtbot.keyClick(dialog.focusWidget() or dialog, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not window.prompts.dialog or not window.prompts.dialog.isVisible())
-    caught_up(qtbot, window.bridge)
+    bridge_caught_up(qtbot, window.bridge)
     assert approval_row(home, approval["id"]) == ("pending", None)
 
     # The proposal still waits, and the window says so with a way to open it again.
@@ -189,7 +182,7 @@ def test_escape_during_the_guard_closes_without_deciding_and_the_banner_reopens_
     assert reopened.approval_id == approval["id"]
     assert not reopened.approve_button.isEnabled(), "shown again: guarded again"
     qtbot.mouseClick(reopened.approve_button, Qt.MouseButton.LeftButton)
-    caught_up(qtbot, window.bridge)
+    bridge_caught_up(qtbot, window.bridge)
     assert approval_row(home, approval["id"]) == ("pending", None)
     clock.pass_the_guard()
     qtbot.waitUntil(reopened.approve_button.isEnabled, timeout=5000)
@@ -214,7 +207,7 @@ def test_a_dialog_opening_while_typing_in_the_filter_leaves_the_keys_there(
         type_into_focus(qtbot, key)
     type_into_focus(qtbot, Qt.Key.Key_Return)
     assert search.text() == "brief"
-    caught_up(qtbot, window.bridge)
+    bridge_caught_up(qtbot, window.bridge)
     assert approval_row(home, approval["id"]) == ("pending", None)
     assert dialog.isVisible()
     # When the person turns to the dialog, the keyboard starts on the diff, not a text field.
@@ -278,7 +271,7 @@ def test_an_edit_must_be_seen_before_approve_edited(
     assert "(in " in dialog.approve_edited_button.text()
     qtbot.mouseClick(dialog.approve_edited_button, Qt.MouseButton.LeftButton)
     qtbot.keyClick(dialog.content_edit, Qt.Key.Key_A, CTRL_SHIFT)
-    caught_up(qtbot, bridge)
+    bridge_caught_up(qtbot, bridge)
     assert approval_row(shared_home, approval["id"]) == ("pending", None)
     assert len(ws.list_approvals(run_id=approval["run_id"])) == 1, "no edited version made"
     clock.pass_the_guard()
@@ -304,7 +297,7 @@ def test_a_new_proposal_shown_in_the_dialog_is_guarded_again(
     assert not dialog.approve_button.isEnabled()
     qtbot.mouseClick(dialog.approve_button, Qt.MouseButton.LeftButton)
     qtbot.keyClick(dialog.focusWidget() or dialog, Qt.Key.Key_A, CTRL_SHIFT)
-    caught_up(qtbot, bridge)
+    bridge_caught_up(qtbot, bridge)
     assert approval_row(shared_home, newest["id"]) == ("pending", None)
     clock.pass_the_guard()
     qtbot.waitUntil(dialog.approve_button.isEnabled, timeout=5000)

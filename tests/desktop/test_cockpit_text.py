@@ -35,11 +35,11 @@ from desktop.widgets.approval_dialog import ApprovalDialog
 from desktop.widgets.artifacts_panel import ArtifactsPanel
 from desktop.widgets.banner import PersonPrompts
 from desktop.widgets.runs_panel import RunSummary
-from tests.desktop.conftest import open_workspace, started_bridge
 from tests.desktop.test_app_helpers import (
     fixture_make_window,  # noqa: F401  (registers the `make_window` fixture)
     wait_for_run,
 )
+from tests.support.desktop import open_workspace, started_bridge
 
 KEY = "sk-test-" + "Qa91Ws73Ed5Rf0Tg8Yh2Uj6K"
 QUESTION = "How do checkpoints make agent runs durable?"

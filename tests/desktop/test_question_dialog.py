@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
 from desktop.widgets.question_dialog import QuestionDialog
-from tests.desktop.conftest import open_workspace, started_bridge
+from tests.support.desktop import open_workspace, started_bridge
 
 QUESTION = "Which audience should the brief address?"
 

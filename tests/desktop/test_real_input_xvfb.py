@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.desktop.test_app_helpers import REPO_ROOT, app_env
+from tests.support.waiting import wait_until, within
 from tests.support.xscreen import XScreen, x_screen
 
 pytestmark = pytest.mark.xvfb
@@ -34,17 +35,15 @@ def query(home: Path, sql: str, *args: object) -> list[tuple[object, ...]]:
 
 
 def wait_for(what: str, check: Callable[[], object], timeout: float = 90) -> object:
-    deadline = time.monotonic() + timeout
-    while True:
+    def checked() -> object:
         try:
-            value = check()
+            return check()
         except sqlite3.OperationalError:  # the app has not made the database yet
-            value = None
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
+            return None
+
+    return wait_until(
+        checked, timeout=timeout, interval=0.1, message=f"timed out waiting for {what}"
+    )
 
 
 @contextmanager
@@ -106,15 +105,16 @@ def approve_after_the_guard(screen: XScreen, home: Path, shot: Callable[[str], N
 def resume_by_keyboard(screen: XScreen, main: str, home: Path, run_id: str) -> None:
     """Ctrl+R resumes the selected run (the newest, selected on start); pressed again, as a
     person would, while the window is still loading its runs and nothing is selected yet."""
+    resumed = "select count(*) from events where run_id = ? and kind = 'run_resumed'"
+
+    def has_resumed() -> object:
+        return query(home, resumed, run_id)[0][0]
+
     for _attempt in range(60):
         screen.xdotool("windowactivate", "--sync", main)
         screen.xdotool("key", "ctrl+r")
-        deadline = time.monotonic() + 1.0
-        while time.monotonic() < deadline:
-            resumed = "select count(*) from events where run_id = ? and kind = 'run_resumed'"
-            if query(home, resumed, run_id)[0][0]:
-                return
-            time.sleep(0.1)
+        if within(has_resumed, timeout=1.0, interval=0.1):
+            return
     raise AssertionError("Ctrl+R never resumed the interrupted run")
 
 

@@ -10,22 +10,20 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import keyring
 import pytest
-from PySide6.QtCore import QSettings
 
 from agent_core.facade.workspace import Workspace
 from agent_core.storage.location import parse_db_url
-from desktop.app import build_window, start_background
 from desktop.models import store_text
 from desktop.models.runs_model import DESK_ROLE
 from desktop.widgets.main_window import MainWindow
-from tests.desktop.test_app_helpers import REPO_ROOT, app_env, close_dialogs
+from tests.desktop.test_app_helpers import REPO_ROOT, app_env
 from tests.support.cli import CliRunner
 from tests.support.secret_service import (
     SecretServiceEnv,
@@ -66,33 +64,6 @@ def team_db(pg_server: Any, tmp_path_factory: pytest.TempPathFactory) -> TeamDb:
     assert run.get("desk") == "desk-b", "RUN carries its desk (issue 14)"
     (approval,) = run["approvals"]
     return TeamDb(url, url.rsplit("/", 1)[1], pg_server.port, run["run_id"], approval["id"])
-
-
-@pytest.fixture
-def open_window(qtbot: Any, tmp_path: Path) -> Iterator[Callable[..., MainWindow]]:
-    """Shown, started windows (`db`: as `briefdesk --db URL`); closed after the test, with any
-    window one of them reopened into."""
-    windows: list[MainWindow] = []
-
-    def make(home: Path, db: str | None = None) -> MainWindow:
-        qsettings = QSettings(
-            str(tmp_path / "qsettings" / "BriefDesk.ini"), QSettings.Format.IniFormat
-        )
-        window = build_window(home, qsettings, db=db)
-        window.show()
-        qtbot.waitExposed(window)
-        start_background(window, 100)
-        qtbot.waitUntil(lambda: window.context.runs_seen, timeout=30_000)
-        qtbot.waitUntil(lambda: window.store_status.view is not None, timeout=10_000)
-        windows.append(window)
-        return window
-
-    yield make
-    for window in windows:
-        while window is not None:
-            close_dialogs(window)
-            window.close()
-            window = window.successor  # type: ignore[assignment]
 
 
 @pytest.fixture

@@ -9,8 +9,6 @@ other desk. How long the notice takes is measured in benchmarks/bench_team_live.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +16,7 @@ import pytest
 
 from agent_core.facade.workspace import Workspace
 from tests.desktop.test_app_helpers import DEMO_QUESTION, fixture_make_window  # noqa: F401  (registers the `make_window` fixture)
-from tests.support.cli import REPO_ROOT, cli_env
+from tests.support.cli import CliRunner
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.own_cluster import StoppingPlanner, own_cluster
 
@@ -51,13 +49,11 @@ def test_a_decision_made_on_another_desk_shows_in_the_window_without_polling(
     qtbot.waitUntil(lambda: window.approvals_label.text() == "1 pending approval", timeout=10_000)
     qtbot.waitUntil(lambda: window.runs_panel.selected_run_id() == run["run_id"])
 
-    decided = subprocess.run(
-        [sys.executable, "-m", "agent_core.cli", "--home", str(desk_b), "--db", pg_url, "--json",
-         "approvals", "approve", approval_id, "--reviewer", "eve"],
-        capture_output=True, text=True, timeout=120, cwd=REPO_ROOT,
-        env=cli_env(BRIEFDESK_DESK="desk-b"),
+    decided = CliRunner(desk_b)(  # another process, as another desk's CLI is
+        "--db", pg_url, "approvals", "approve", approval_id, "--reviewer", "eve",
+        env={"BRIEFDESK_DESK": "desk-b"},
     )  # fmt: skip
-    assert decided.returncode == 0, decided.stdout + decided.stderr
+    assert decided.code == 0, decided.stdout + decided.stderr
 
     qtbot.waitUntil(lambda: window.approvals_label.text() == "0 pending approvals", timeout=10_000)
     shown = window.runs_panel.model.run(run["run_id"])
@@ -139,28 +135,3 @@ def test_a_window_opened_while_its_server_is_away_says_so_and_opens_once_it_is_b
         qtbot.waitUntil(lambda: window.banners.banner("storage") is None, timeout=10_000)
         qtbot.waitUntil(lambda: bool(window.context.settings))  # read again once it opened
         window.close()  # before its server goes
-
-
-@pytest.fixture
-def make_window_unready(qtbot: Any, tmp_path: Path) -> Any:
-    """A shown, started window whose store may never open (no wait for its first read)."""
-    from PySide6.QtCore import QSettings
-
-    from desktop.app import build_window, start_background
-
-    windows: list[Any] = []
-
-    def make(home: Path) -> Any:
-        settings = QSettings(
-            str(tmp_path / "qsettings" / "BriefDesk.ini"), QSettings.Format.IniFormat
-        )
-        window = build_window(home, settings)
-        window.show()
-        qtbot.waitExposed(window)
-        start_background(window, 300)
-        windows.append(window)
-        return window
-
-    yield make
-    for window in windows:
-        window.close()

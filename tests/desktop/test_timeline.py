@@ -9,6 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon
+from PySide6.QtWidgets import QApplication
 
 from agent_core.home.secrets import REDACTED, REDACTOR
 from desktop import theme
@@ -177,7 +178,7 @@ def test_ten_thousand_events_arrive_in_batches_and_stay_smooth(qtbot: Any) -> No
     started = time.perf_counter()
     for first in range(0, len(events), 1000):
         panel.append(events[first : first + 1000])
-        qtbot.wait(1)  # let the view lay out and paint between batches, as the follower does
+        QApplication.processEvents()  # lay out and paint between batches, as the follower does
     elapsed = time.perf_counter() - started
     assert panel.model.rowCount() == 12_000
     assert len(inserts) == 12, "one beginInsertRows per batch"
@@ -251,13 +252,16 @@ def test_auto_scroll_pauses_while_the_user_scrolls_up(qtbot: Any) -> None:
     assert bar.value() == bar.maximum(), "follows new events"
     bar.setValue(0)  # the person scrolls up to read
     assert not panel.following and not panel.follow_button.isChecked()
+    # The range growing is the sentinel: the view follows (or not) as it handles that change.
+    reading_max = bar.maximum()
     panel.append([event(s, "model_turn", turn=s) for s in range(201, 301)])
-    qtbot.wait(20)
+    qtbot.waitUntil(lambda: bar.maximum() > reading_max)
     assert bar.value() == 0, "does not yank the view while the person reads"
     bar.setValue(bar.maximum())  # back at the bottom: following again
     assert panel.following
+    bottom_max = bar.maximum()
     panel.append([event(s, "model_turn", turn=s) for s in range(301, 401)])
-    qtbot.wait(20)
+    qtbot.waitUntil(lambda: bar.maximum() > bottom_max)
     assert bar.value() == bar.maximum()
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from PySide6.QtGui import QImage
 
 from tests.desktop.test_app_helpers import run_app
 from tests.support.ci import in_ci
+from tests.support.waiting import within
 from tests.support.xscreen import free_display
 
 pytestmark = pytest.mark.xvfb
@@ -35,15 +35,12 @@ def xvfb_display() -> Iterator[str]:
         stderr=subprocess.PIPE,
     )
     socket = Path(f"/tmp/.X11-unix/X{number}")
-    deadline = time.monotonic() + 15
-    while not socket.exists():
-        if server.poll() is not None or time.monotonic() > deadline:
-            server.kill()
-            pytest.fail(
-                "Xvfb did not start: "
-                + (server.stderr.read().decode()[-500:] if server.stderr else "")
-            )
-        time.sleep(0.05)
+    within(lambda: socket.exists() or server.poll() is not None, timeout=15, interval=0.05)
+    if not socket.exists():
+        server.kill()
+        pytest.fail(
+            "Xvfb did not start: " + (server.stderr.read().decode()[-500:] if server.stderr else "")
+        )
     try:
         yield f":{number}"
     finally:
