@@ -26,7 +26,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--writes", type=int, default=200)
     args = parser.parse_args()
-    from agent_core.artifacts.watcher import drive_watched
+    from agent_core.facade.watched import drive_watched
     from agent_core.facade.workspace import Workspace
 
     with tempfile.TemporaryDirectory(prefix="bd-bench-art-") as tmp:

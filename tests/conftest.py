@@ -19,6 +19,8 @@ os.environ.pop("BRIEFDESK_HOME", None)
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
+from agent_core.home import clock  # noqa: E402
+from agent_core.home.clock import ManualClock  # noqa: E402
 from tests.support.cli import CliRunner  # noqa: E402
 from tests.support.store_backends import STORE_BACKENDS, StoreBackend  # noqa: E402
 from tests.support.store_backends import store_backend as store_backend_named  # noqa: E402
@@ -43,6 +45,15 @@ def _collect_garbage_between_tests() -> Iterator[None]:
     thresholds = gc.get_threshold()
     yield
     collect_due(thresholds)  # what the automatic collector would have done by now
+
+
+@pytest.fixture
+def manual_clock() -> Iterator[ManualClock]:
+    """The core's clock, stopped: it moves only by `manual_clock.advance(seconds)`, so expiry,
+    TTL and lease tests move time instead of sleeping through it."""
+    with clock.use(ManualClock()) as stopped:
+        assert isinstance(stopped, ManualClock)
+        yield stopped
 
 
 @pytest.fixture

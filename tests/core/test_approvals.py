@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import select
 
+from agent_core.contract.approvals import Approval, check_decidable, consume, decide
 from agent_core.contract.errors import BriefDeskError
 from agent_core.contract.statuses import ApprovalStatus
-from agent_core.home.clock import utcnow
-from agent_core.review.transitions import Approval, check_decidable, consume, decide
+from agent_core.home.clock import ManualClock, utcnow
 from agent_core.storage.schema import approvals, audit, ledger
 
 QUESTION = "How do checkpoints make agent runs durable?"
@@ -234,10 +233,10 @@ def test_edit_outside_scope_is_refused_and_changes_nothing(waiting: Any) -> None
     assert extra.value.code == "invalid_arguments"
 
 
-def test_expired_approval_expires_the_run(ws: Any) -> None:
+def test_expired_approval_expires_the_run(ws: Any, manual_clock: ManualClock) -> None:
     run = ws.start_run(QUESTION, approval_ttl=0.5)
     ap = run["approvals"][0]
-    time.sleep(0.8)
+    manual_clock.advance(0.8)
     assert [r["status"] for r in ws.list_runs() if r["run_id"] == run["run_id"]] == ["expired"]
     with pytest.raises(BriefDeskError) as info:
         ws.approve(ap["id"], reviewer="erin")
@@ -453,10 +452,13 @@ def _race_over_100_proposals(ws: Any, home: Path) -> None:
     assert len([r for r in _rows(ws, audit, run_id="run-race") if r.entry == "decision"]) == 100
 
 
-def test_a_read_shows_an_overdue_proposal_expired_but_only_a_sweep_writes_it(ws: Any) -> None:
+def test_a_read_shows_an_overdue_proposal_expired_but_only_a_sweep_writes_it(
+    ws: Any, manual_clock: ManualClock
+) -> None:
     run = ws.start_run(QUESTION, approval_ttl=0.5)
     ap = run["approvals"][0]
-    time.sleep(0.8)
+    assert ws.get_run(run["run_id"])["status"] == "waiting_approval"  # not a moment too soon
+    manual_clock.advance(0.8)
     shown = ws.get_run(run["run_id"])
     assert shown["status"] == "expired" and shown["approvals"] == []
     assert ws.get_approval(ap["id"])["status"] == "expired"

@@ -2,28 +2,28 @@
 
 from __future__ import annotations
 
+import queue
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import select
 
-from agent_core.artifacts.watcher import (
-    ArtifactWatcher,
-    artifact_states,
-    drive_watched,
-    unconfirmed_writes,
-    wait_for_confirmations,
-    watching,
-)
+from agent_core.artifacts.confirmations import unconfirmed_writes, wait_for_confirmations
+from agent_core.artifacts.panel import artifact_states
+from agent_core.artifacts.sightings import Sighting
+from agent_core.artifacts.watcher import ArtifactWatcher, watching
+from agent_core.facade.watched import drive_watched
 from agent_core.facade.workspace import Workspace
 from agent_core.storage.schema import artifact_sightings
+from agent_core.storage.store import Store
 from tests.support.cli import CliRunner, cli_env
+from tests.support.waiting import wait_until, within
 
 QUESTION = "How do checkpoints make agent runs durable?"
 WRITE_PLAIN = "import sys; open(sys.argv[1], 'w').write(sys.argv[2])"
@@ -52,11 +52,12 @@ def artifact_events(ws: Workspace, kind: str | None = None) -> list[dict[str, An
     ]
 
 
-def wait_for(predicate: Any, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
+def wait_for(predicate: Callable[[], object], timeout: float = 5.0) -> None:
+    wait_until(predicate, timeout=timeout, interval=0.05)
+
+
+def unexpected_names(ws: Workspace) -> set[str]:
+    return {Path(e["data"]["path"]).name for e in artifact_events(ws, "artifact_unexpected")}
 
 
 def sightings(ws: Workspace) -> list[Any]:
@@ -77,14 +78,18 @@ def test_files_dropped_by_another_process_are_flagged_unexpected(ws: Workspace) 
         write_in_subprocess(WRITE_PLAIN, root / "dropped.txt", "not approved")
         (root / "notes").mkdir()
         write_in_subprocess(WRITE_ATOMIC, root / "notes" / "replaced.md", "# not approved either\n")
-        wait_for(lambda: len(artifact_events(ws)) >= 2)
-        time.sleep(0.4)  # room for any wrong extra event (a temp file, a second sighting)
+        # The sentinel: one observer delivers events in order and a later file settles no
+        # sooner, so once it is sighted any wrong extra event (a temp file, a second sighting
+        # of the replaced file) has been recorded too.
+        write_in_subprocess(WRITE_PLAIN, root / "sentinel.txt", "last")
+        wait_for(lambda: "sentinel.txt" in unexpected_names(ws))
     events = artifact_events(ws)
     assert sorted(
         (e["kind"], e["run_id"], Path(e["data"]["path"]).name, e["data"]["count"]) for e in events
     ) == [
         ("artifact_unexpected", run_id, "dropped.txt", 1),
         ("artifact_unexpected", run_id, "replaced.md", 1),
+        ("artifact_unexpected", run_id, "sentinel.txt", 1),
     ]
     assert {e["data"]["reason"] for e in events} == {"no_approved_write"}
     assert all(".tmp" not in row.path for row in sightings(ws))
@@ -134,13 +139,45 @@ def test_unexpected_writes_go_to_the_watchers_run_or_else_to_the_home(
     ]
 
 
+class _TellingWatcher(ArtifactWatcher):
+    """A watcher that tells when it has tried to record a file (recorded it, or found it
+    recorded already): the sentinel of "both observers have tried"."""
+
+    def __init__(self, store: Store, root: Path, tried: Callable[[Path], None]) -> None:
+        super().__init__(store, root)
+        self._tried = tried
+
+    def _observe(self, path: Path) -> Sighting | None:
+        try:
+            return super()._observe(path)
+        finally:
+            self._tried(path)
+
+
+# The other process: the same watcher, printing each file it has tried to record.
+OTHER_WATCHER = """
+import pathlib, sys
+from agent_core.artifacts.watcher import ArtifactWatcher
+from agent_core.storage.migrate.home import open_store
+
+class Telling(ArtifactWatcher):
+    def _observe(self, path):
+        try:
+            return super()._observe(path)
+        finally:
+            print("tried", path.name, flush=True)
+
+watcher = Telling(open_store(pathlib.Path(sys.argv[1])), pathlib.Path(sys.argv[2])).start()
+try:
+    print("ready", flush=True)
+    sys.stdin.read()
+finally:
+    watcher.stop()
+"""
+
+
 def test_two_processes_watching_at_once_count_one_write_once(ws: Workspace) -> None:
-    code = (
-        "import sys, pathlib; from agent_core.storage.migrate.home import open_store;"
-        " from agent_core.artifacts.watcher import watching\n"
-        "with watching(open_store(pathlib.Path(sys.argv[1])), pathlib.Path(sys.argv[2])):\n"
-        "    print('ready', flush=True); sys.stdin.read()\n"
-    )
+    code = OTHER_WATCHER
     other = subprocess.Popen(
         [sys.executable, "-c", code, str(ws.home.db_path), str(ws.home.artifacts)],
         stdin=subprocess.PIPE,
@@ -148,12 +185,20 @@ def test_two_processes_watching_at_once_count_one_write_once(ws: Workspace) -> N
         text=True,
         env=cli_env(),
     )
+    tried_here = threading.Event()
+    mine = _TellingWatcher(ws.store, ws.home.artifacts, lambda _path: tried_here.set())
     try:
         assert other.stdout is not None and other.stdout.readline().strip() == "ready"
-        with watching(ws.store, ws.home.artifacts):
+        mine.start()
+        try:
             write_in_subprocess(WRITE_PLAIN, ws.home.artifacts / "both-saw-this.txt", "x")
-            wait_for(lambda: len(artifact_events(ws)) >= 1)
-            time.sleep(0.8)  # both observers have settled and tried to record it
+            assert tried_here.wait(10), "this process's watcher never tried to record it"
+            told: queue.Queue[str] = queue.Queue()
+            stdout = other.stdout
+            threading.Thread(target=lambda: told.put(stdout.readline()), daemon=True).start()
+            assert told.get(timeout=10).split() == ["tried", "both-saw-this.txt"]
+        finally:
+            mine.stop()
     finally:
         other.communicate("", timeout=30)
     assert other.returncode == 0
@@ -224,9 +269,7 @@ def test_a_write_is_sighted_while_more_writes_keep_arriving_beside_it(
         sighted_while_writing = False
         for i in range(200):  # a steady stream of files beside it, one every 25 ms (5 s at most)
             (folder / f"next-{i:03d}.md").write_text(f"{i}\n")
-            time.sleep(0.025)
-            paths = {e["data"].get("path") for e in artifact_events(ws, "artifact_unexpected")}
-            if str(first) in paths:
+            if within(lambda: "first.md" in unexpected_names(ws), timeout=0.025, interval=0.025):
                 sighted_while_writing = True
                 break
     assert sighted_while_writing, "the first file was sighted only after the writes stopped"

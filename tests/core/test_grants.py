@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from agent_core.storage.tables.grants import under
-from tests.support.inprocess_cli import InProcessCli as Cli
-from tests.support.inprocess_cli import db_rows
+from tests.support.cli import CliRunner as Cli
+from tests.support.cli import db_rows
 
 QUESTION = "How do checkpoints make agent runs durable?"
 
@@ -42,7 +42,8 @@ def _record(home: Path) -> list[list[tuple[Any, ...]]]:
 
 
 def test_without_grants_every_reviewer_decides(cli: Cli) -> None:
-    assert cli("grants", "list") == (0, {"api": 1, "grants": []})
+    listed = cli("grants", "list")
+    assert (listed.code, listed.body) == (0, {"api": 1, "grants": []})
     proposal = _proposal(cli)
     code, body = cli("approvals", "approve", proposal["id"], "--reviewer", "anyone")
     assert code == 0 and body["approval"]["status"] == "approved"
@@ -95,10 +96,10 @@ def test_a_grant_covers_its_tool_and_folder_only(
 ) -> None:
     proposal = _proposal(cli)
     grant = ["--reviewer", "alice", "--folder", folder_of(proposal["target"])]
-    assert cli("grants", "add", *grant, *(["--tool", tool] if tool else []))[0] == 0
+    assert cli("grants", "add", *grant, *(["--tool", tool] if tool else [])).code == 0
     decide = ("approvals", "approve", proposal["id"], "--reviewer", "alice")
     if covered:
-        assert cli(*decide)[1]["approval"]["status"] == "approved"
+        assert cli(*decide).body["approval"]["status"] == "approved"
     else:
         cli.refused("not_authorized", *decide)
 
@@ -113,7 +114,7 @@ def test_remembering_needs_a_grant_over_the_whole_folder(cli: Cli, home: Path) -
         "approvals", "approve", proposal["id"], "--reviewer", "alice", "--remember", "home",
     )  # fmt: skip
     assert db_rows(home, "SELECT status FROM approvals") == [("pending",)]
-    assert cli("approvals", "approve", proposal["id"], "--reviewer", "alice")[0] == 0
+    assert cli("approvals", "approve", proposal["id"], "--reviewer", "alice").code == 0
     assert db_rows(home, "SELECT id FROM rules") == []
 
 
@@ -134,17 +135,17 @@ def test_revoking_never_reopens_decisions_to_everyone(cli: Cli, home: Path) -> N
     _, added = cli("grants", "add", "--reviewer", "alice")
     code, revoked = cli("grants", "revoke", added["grant"]["id"])
     assert code == 0 and revoked["grant"]["active"] is False and revoked["grant"]["revoked_at"]
-    assert cli("grants", "revoke", added["grant"]["id"])[1] == revoked  # again: unchanged
+    assert cli("grants", "revoke", added["grant"]["id"]).body == revoked  # again: unchanged
     for reviewer in ("alice", "bob"):
         cli.refused(
             "not_authorized", "approvals", "approve", proposal["id"], "--reviewer", reviewer
         )
     cli.refused("not_found", "grants", "revoke", "grant-nope")
-    assert [g["active"] for g in cli("grants", "list")[1]["grants"]] == [False]
+    assert [g["active"] for g in cli("grants", "list").body["grants"]] == [False]
 
 
 def test_a_bad_grant_is_refused_before_anything_is_written(cli: Cli, home: Path) -> None:
-    assert cli("grants", "list")[0] == 0  # a home that exists (a refusal creates none)
+    assert cli("grants", "list").code == 0  # a home that exists (a refusal creates none)
     cli.refused("unknown_tool", "grants", "add", "--reviewer", "alice", "--tool", "rm_rf")
     cli.refused("invalid_arguments", "grants", "add", "--reviewer", "alice", "--folder", "rel")
     cli.refused("invalid_arguments", "grants", "add", "--reviewer", " ")
@@ -154,9 +155,10 @@ def test_a_bad_grant_is_refused_before_anything_is_written(cli: Cli, home: Path)
 
 
 def test_grants_read_as_text(cli: Cli, home: Path) -> None:
-    assert "every reviewer decides" in cli.text("grants", "list")[1]
+    assert "every reviewer decides" in cli.text("grants", "list").stdout
     cli("grants", "add", "--reviewer", "alice", "--tool", "save_brief", "--folder", "/srv/b/")
-    code, shown = cli.text("grants", "list")
+    said = cli.text("grants", "list")
+    code, shown = said.code, said.stdout
     assert code == 0 and "alice may decide save_brief under /srv/b" in shown
 
 

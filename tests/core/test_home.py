@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 from agent_core.facade.workspace import Workspace
 from agent_core.home.config import DEMO_CORPUS_DIR
 from tests.core.conformance.backends import REPO_ROOT, child_env
+from tests.support.cli import cli_command
 
 LAYOUT = ("artifacts", "corpus", "logs")
 
@@ -65,7 +65,7 @@ def test_an_existing_home_is_not_seeded_again(home: Path) -> None:
 
 def _cli(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "agent_core.cli", *args],
+        cli_command(*args),
         capture_output=True,
         text=True,
         env=child_env(**env),

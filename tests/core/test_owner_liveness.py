@@ -7,7 +7,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 
 import psutil
@@ -15,13 +14,14 @@ import pytest
 
 from agent_core.storage.owner import Owner
 from agent_core.storage.tables.runs import Owner as OwnerFromRuns
+from tests.support.waiting import STAY_ALIVE_SOURCE, wait_until
 
 POSIX_ONLY = pytest.mark.skipif(os.name != "posix", reason="zombies and SIGKILL are POSIX")
 
 
 @pytest.fixture
 def child() -> Iterator[subprocess.Popen[bytes]]:
-    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    proc = subprocess.Popen([sys.executable, "-c", STAY_ALIVE_SOURCE])
     try:
         yield proc
     finally:
@@ -35,10 +35,12 @@ def _owner_of(proc: subprocess.Popen[bytes]) -> Owner:
 
 
 def _wait_for_zombie(pid: int) -> None:
-    deadline = time.monotonic() + 10
-    while psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
-        assert time.monotonic() < deadline, "the killed child never became a zombie"
-        time.sleep(0.01)
+    wait_until(
+        lambda: psutil.Process(pid).status() == psutil.STATUS_ZOMBIE,
+        timeout=10,
+        interval=0.01,
+        message="the killed child never became a zombie",
+    )
 
 
 def test_owner_stays_importable_from_storage_runs() -> None:

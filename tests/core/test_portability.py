@@ -57,7 +57,7 @@ def code_of(call):
     return None
 
 from agent_core.storage.migrate.home import open_store
-from agent_core.tools import sandbox
+from agent_core.home import sandbox
 from agent_core.facade.workspace import Workspace
 
 tmp = Path(sys.argv[1])

@@ -265,9 +265,9 @@ def test_cancel_from_another_thread_stops_a_running_run_at_a_boundary(
     ws: Any, tmp_path: Path
 ) -> None:
     import threading
-    import time
 
     from agent_core.facade.workspace import Workspace
+    from tests.support.waiting import wait_until
 
     model = _script(
         tmp_path, [{"call": "search_corpus", "args": {"query": f"q{i}"}} for i in range(45)]
@@ -276,11 +276,11 @@ def test_cancel_from_another_thread_stops_a_running_run_at_a_boundary(
     driver_ws = Workspace(ws.home.root)
     thread = threading.Thread(target=driver_ws.drive, args=(run_id,))
     thread.start()
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not any(
-        e["kind"] == "tool_result" for e in ws.timeline(run_id)
-    ):
-        time.sleep(0.01)
+    wait_until(
+        lambda: any(e["kind"] == "tool_result" for e in ws.timeline(run_id)),
+        timeout=30,
+        interval=0.01,
+    )
     ws.cancel(run_id)
     thread.join(60)
     driver_ws.close()

@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import random
+import select
 import signal
 import sys
 import time
@@ -95,10 +96,14 @@ def run_step(
     if pid == 0:
         _child(home, run_id, crash_at)
     if kill_after is not None:
-        time.sleep(kill_after)
-        os.kill(
-            pid, signal.SIGKILL
-        )  # harmless if it already exited: unreaped, its pid is still ours
+        # Until it ends or `kill_after` is up, whichever is first: its pidfd turns readable
+        # when it exits, so a step that ended early is not waited out.
+        ended = os.pidfd_open(pid)
+        try:
+            select.select([ended], [], [], kill_after)
+        finally:
+            os.close(ended)
+        os.kill(pid, signal.SIGKILL)  # harmless if it already exited: unreaped, its pid is ours
     _, status = os.waitpid(pid, 0)
     seconds = time.monotonic() - started
     return Step(

@@ -122,9 +122,9 @@ def file_identity(path: Path) -> tuple[int, int]:
 
 
 # A process that claims the run the way a driving process does, then lives on as its owner
-# until killed (argv: HOME RUN_ID).
+# until killed (argv: HOME RUN_ID): it blocks on a signal, not on a timer.
 CLAIMER = """
-import sys, time
+import signal, sys
 from agent_core.runs import lifecycle
 from agent_core.storage.owner import Owner
 from agent_core.facade.workspace import Workspace
@@ -132,5 +132,5 @@ ws = Workspace(sys.argv[1])
 with ws.store.write() as conn:
     lifecycle.claim(conn, sys.argv[2], Owner.current())
 print("claimed", flush=True)
-time.sleep(120)
+signal.pause()
 """

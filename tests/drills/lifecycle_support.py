@@ -28,7 +28,7 @@ from typing import Any
 
 from sqlalchemy import text
 
-from agent_core.storage.engine import Store
+from agent_core.storage.store import Store
 from tests.support.cli import REPO_ROOT, cli_env
 
 TERMINAL = frozenset({"succeeded", "failed", "cancelled", "expired"})

@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 
 from agent_core.facade.workspace import Workspace
-from agent_core.tools.sandbox import is_temp_artifact
+from agent_core.home.sandbox import is_temp_artifact
 from tests.drills.drill_support import (
     double_execution_problems,
     executions_per_call,

@@ -72,7 +72,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +80,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
+from agent_core.home.clock import utcnow
 from tests.drills.lifecycle_support import (
     TERMINAL,
     Expectations,
@@ -92,6 +92,7 @@ from tests.drills.lifecycle_support import (
     temp_files,
 )
 from tests.support.store_backends import StoreBackend
+from tests.support.waiting import wait_until, within
 
 pytestmark = pytest.mark.slow
 
@@ -482,8 +483,8 @@ class LifecycleMachine(RuleBasedStateMachine):
         approval = self.snap.approvals[approval_id]
         run_id = approval["run_id"]
         due = parse_iso(approval["expires_at"])
-        while datetime.now(UTC) <= due:  # a condition with a known end, not a guess
-            time.sleep(min(0.05, max(0.0, (due - datetime.now(UTC)).total_seconds()) + 0.001))
+        # A condition with a known end, not a guess; on the core's clock, as the read compares.
+        wait_until(lambda: utcnow() > due, timeout=120, interval=0.01, message="never due")
         was = self.snap.effective(run_id)
         listed = {a["id"]: a for a in self.ws.list_approvals(run_id=run_id)}
         status = listed[approval_id]["status"]
@@ -572,13 +573,13 @@ class LifecycleMachine(RuleBasedStateMachine):
 
         def cancel_when_claimed(pid: int) -> None:
             # Wait until the child owns the run (or is gone), then cancel from this process.
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline and pid_alive(pid):
+            def claimed_or_gone() -> bool:
                 row = read_snapshot(self.ws.store).runs[run_id]
                 if row["status"] == "running" and row["owner_pid"] == pid:
                     outcome["claimed"] = True
-                    break
-                time.sleep(0.005)
+                return bool(outcome.get("claimed")) or not pid_alive(pid)
+
+            within(claimed_or_gone, timeout=60, interval=0.005)
             before = read_snapshot(self.ws.store)
             if before.runs[run_id]["status"] not in TERMINAL:
                 for approval in before.pending(run_id):

@@ -17,7 +17,7 @@ from pathlib import Path
 from agent_core.corpus import index as research
 from agent_core.models.offline import OfflineModel
 from agent_core.models.planned import History, PastCall
-from agent_core.storage.engine import Store
+from agent_core.storage.store import Store
 from tests.eval.cases import EvalCase, Suite
 
 MAX_STEPS = 12

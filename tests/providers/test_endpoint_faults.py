@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +29,7 @@ from tests.support.openai_faults import (
     scripted_call,
     scripted_say,
 )
+from tests.support.waiting import wait_until
 
 QUESTION = "How do checkpoints make agent runs durable?"
 KEY = "sk-faults-" + "Q7wLm2Xc9Vb4Nz8Rt5Hy"
@@ -341,10 +341,12 @@ def test_a_cancel_ends_a_run_that_waits_out_an_outage(
     driving.start()
     reviewer = Workspace(home)  # a second caller, as the window or another CLI would be
     try:
-        deadline = time.monotonic() + 30
-        while not kinds(reviewer, run_id, "model_retry") and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert kinds(reviewer, run_id, "model_retry"), "the run never retried"
+        wait_until(
+            lambda: kinds(reviewer, run_id, "model_retry"),
+            timeout=30,
+            interval=0.05,
+            message="the run never retried",
+        )
         reviewer.cancel(run_id, reviewer="ada")
         driving.join(timeout=30)
         assert not driving.is_alive()

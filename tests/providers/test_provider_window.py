@@ -9,7 +9,8 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from agent_core.facade.workspace import PROVIDER_PRESETS, Workspace
+from agent_core.contract.presets import PRESETS as PROVIDER_PRESETS
+from agent_core.facade.workspace import Workspace
 from desktop.models.timeline_model import SUMMARY, TimelineModel
 from tests.desktop.test_app_helpers import fixture_make_window  # noqa: F401  (make_window)
 from tests.support.openai_faults import FaultyOpenAI

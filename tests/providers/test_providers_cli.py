@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.support.cli import REPO_ROOT, cli_env
+from tests.support.cli import REPO_ROOT, CliRunner, cli_env
 from tests.support.openai_faults import Fault, FaultyOpenAI
 
 CHECK_TWICE = """
@@ -27,9 +27,7 @@ print(json.dumps({"results": results, "agents": "agents" in sys.modules}))
 
 def test_providers_check_prints_the_provider_and_exits_by_its_health(home: Path) -> None:
     with FaultyOpenAI() as server:
-        settings = ["--home", str(home), "settings", "set", "openai.base_url", server.base_url]
-        subprocess.run([sys.executable, "-m", "agent_core.cli", *settings], env=cli_env(),
-                       cwd=REPO_ROOT, check=True, capture_output=True, timeout=60)  # fmt: skip
+        CliRunner(home)("settings", "set", "openai.base_url", server.base_url, check=True)
         server.fail_at(2, Fault.http(404, code="model_not_found", message="no such model"))
         proc = subprocess.run(
             [sys.executable, "-c", CHECK_TWICE, str(home)],

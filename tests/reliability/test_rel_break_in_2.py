@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from agent_core.cli.main import build_parser
-from tests.support.cli import CliResult, CliRunner
-from tests.support.inprocess_cli import db_rows
+from tests.support.cli import CliResult, CliRunner, db_rows
 
 BAD_URL = "postgresql://a@[::1:1/x"
 DEEP = "[" * 5000 + "]" * 5000

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from agent_core.contract.terminal_text import terminal_block, terminal_line
-from tests.support.inprocess_cli import InProcessCli as Cli
+from tests.support.cli import CliRunner as Cli
 
 # What a terminal acts on instead of showing: C0 controls but newline (and tab), DEL, C1
 # controls, bidi embeddings/overrides/isolates. Written out here, independent of the code.
@@ -78,7 +78,8 @@ def _waiting_for_approval(cli: Cli, tmp_path: Path) -> tuple[dict[str, Any], str
 
 def test_approvals_show_escapes_what_would_hide_a_line(cli: Cli, tmp_path: Path) -> None:
     _, approval_id = _waiting_for_approval(cli, tmp_path)
-    code, shown = cli.text("approvals", "show", approval_id)
+    said = cli.text("approvals", "show", approval_id)
+    code, shown = said.code, said.stdout
     assert code == 0
     _assert_no_raw_controls(shown)
     # The hidden line is there, with what would have erased it, in plain sight, on its own
@@ -108,27 +109,34 @@ def test_run_question_answer_and_output_text_are_escaped(cli: Cli, tmp_path: Pat
         "ask.json",
         [{"call": "ask_question", "args": {"question": QUESTION}}, {"say": OUTPUT}],
     )
-    code, started = cli.text("run", "--question", RUN_QUESTION, "--model", model)
+    said = cli.text("run", "--question", RUN_QUESTION, "--model", model)
+    code, started = said.code, said.stdout
     assert code == 0
     _assert_no_raw_controls(started)
     assert "question: Brief me\\x1b]0;pwned\\x07 on\\r checkpoints\n" in started
     assert "question for you: Which audience?\\x1b[2J\\rSay yes\\u2066\n" in started
 
     run_id = started.split()[1]
-    code, answered = cli.text("answer", run_id, "--text", ANSWER)
+    said = cli.text("answer", run_id, "--text", ANSWER)
+    code, answered = said.code, said.stdout
     assert code == 0
     _assert_no_raw_controls(answered)
-    code, finished = cli.text("resume", run_id)
+    said = cli.text("resume", run_id)
+    code, finished = said.code, said.stdout
     assert code == 0
     _assert_no_raw_controls(finished)
     assert "output: Done.\\x1b[31m\\r\\u202eall approved\\x9b" in finished
 
-    code, runs = cli.text("runs")
+    said = cli.text("runs")
+
+    code, runs = said.code, said.stdout
     assert code == 0
     _assert_no_raw_controls(runs)
     assert "Brief me\\x1b]0;pwned\\x07 on\\r checkpoints" in runs
 
-    code, timeline = cli.text("timeline", run_id)
+    said = cli.text("timeline", run_id)
+
+    code, timeline = said.code, said.stdout
     assert code == 0
     _assert_no_raw_controls(timeline)
     # json.dumps escapes C0 controls; the bidi isolate it leaves raw is escaped too.
@@ -139,7 +147,8 @@ def test_run_question_answer_and_output_text_are_escaped(cli: Cli, tmp_path: Pat
 def test_an_error_that_quotes_input_is_escaped(cli: Cli, tmp_path: Path) -> None:
     # A script path is the person's input, and the error message quotes it.
     bad = tmp_path / "no\x1b[2Jsuch\r.json"
-    code, printed = cli.text("run", "--question", "q", "--model", f"scripted:{bad}")
+    said = cli.text("run", "--question", "q", "--model", f"scripted:{bad}")
+    code, printed = said.code, said.stdout
     assert code == 2
     _assert_no_raw_controls(printed)
     assert "no\\x1b[2Jsuch\\r.json" in printed

@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from tests.support.cli import REPO_ROOT, cli_env
-from tests.support.inprocess_cli import InProcessCli as Cli
-from tests.support.inprocess_cli import db_rows as _rows
+from tests.support.cli import REPO_ROOT, cli_command, cli_env
+from tests.support.cli import CliRunner as Cli
+from tests.support.cli import db_rows as _rows
 
 
 @pytest.fixture
@@ -73,10 +73,10 @@ def test_ctrl_c_under_json_prints_the_interrupted_run(
     cli: Cli, home: Path, silent_endpoint: tuple[str, threading.Event]
 ) -> None:
     base_url, connected = silent_endpoint
-    assert cli("settings", "set", "openai.base_url", base_url)[0] == 0
+    assert cli("settings", "set", "openai.base_url", base_url).code == 0
     command = ["run", "--question", "How do checkpoints work?", "--model", "openai"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "agent_core.cli", "--home", str(home), "--json", *command],
+        cli_command("--home", str(home), "--json", *command),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -192,9 +192,9 @@ def test_a_deleted_runs_audit_record_stays_readable(cli: Cli, tmp_path: Path) ->
     model = _scripted(
         tmp_path, [{"call": "save_brief", "args": {"relative_path": "a.md", "content": "# A\n"}}]
     )
-    run = cli("run", "--question", "A", "--model", model)[1]
-    assert cli("cancel", run["run_id"], "--reviewer", "ann")[1]["status"] == "cancelled"
-    assert cli("runs", "delete", run["run_id"])[0] == 0
+    run = cli("run", "--question", "A", "--model", model).body
+    assert cli("cancel", run["run_id"], "--reviewer", "ann").body["status"] == "cancelled"
+    assert cli("runs", "delete", run["run_id"]).code == 0
     code, body = cli("audit", "--run", run["run_id"])
     assert code == 0 and [e["decision"] for e in body["entries"]] == ["cancelled"], body
 
@@ -221,7 +221,7 @@ def test_runs_into_a_closed_pipe_exits_quietly(home: Path, json_flag: list[str])
     os.close(read_end)  # the reader left before anything was written
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "agent_core.cli", "--home", str(home), *json_flag, "runs"],
+            cli_command("--home", str(home), *json_flag, "runs"),
             stdout=write_end,
             stderr=subprocess.PIPE,
             text=True,

@@ -24,7 +24,6 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,10 +33,10 @@ import pytest
 
 from agent_core.home.logs import shutdown_logging
 from agent_core.models.planned import History, PlannedCall, TurnPlan
-from tests.support.cli import REPO_ROOT, cli_env
+from tests.support.cli import REPO_ROOT, cli_command, cli_env
+from tests.support.cli import CliRunner as Cli
+from tests.support.cli import db_rows as _rows
 from tests.support.fake_openai import FakeOpenAI, offline_planner
-from tests.support.inprocess_cli import InProcessCli as Cli
-from tests.support.inprocess_cli import db_rows as _rows
 
 QUESTION = "How do checkpoints make agent runs durable?"
 KEY = "sk-test-disk-full-0123456789"
@@ -232,9 +231,9 @@ def test_database_disk_full_mid_run_is_storage_full_and_resume_finishes_the_run(
             _use_endpoint(cli_json, server)
             shutdown_logging()  # the run's own process logs there; this one lets go of it
             killed = subprocess.run(
-                [sys.executable, "-m", "agent_core.cli", "--home", str(home), "--json", "run",
-                 "--question", QUESTION, "--model", "openai", "--mode", "acceptEdits",
-                 "--artifacts", str(artifacts)],
+                cli_command("--home", str(home), "--json", "run",
+                            "--question", QUESTION, "--model", "openai", "--mode", "acceptEdits",
+                            "--artifacts", str(artifacts)),
                 capture_output=True, text=True, timeout=180, cwd=REPO_ROOT,
                 env=cli_env(BRIEFDESK_OPENAI_API_KEY=KEY),
             )  # fmt: skip

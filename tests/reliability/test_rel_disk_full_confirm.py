@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.reliability.test_rel_disk_full import QUESTION, fill, tmpfs
-from tests.support.cli import CliRunner
-from tests.support.inprocess_cli import db_rows
+from tests.support.cli import CliRunner, db_rows
 
 WATCH_KINDS = ("artifact_confirmed", "artifact_unexpected")
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from tests.drills.drill_support import (
     ledger_rows,
     sha256_file,
 )
-from tests.support.cli import CliRunner
+from tests.support.cli import CliRunner, cli_command
 from tests.support.frozen import FrozenProcess
 
 pytestmark = pytest.mark.slow
@@ -52,9 +51,9 @@ def test_an_owner_under_another_host_name_frozen_after_its_base_check_writes_not
 ) -> None:
     home = tmp_path / "home"
     script = f'hostname {OTHER_HOST} && exec "$@"'
-    argv = ["unshare", "--uts", "sh", "-c", script, "sh", sys.executable, "-m", "agent_core.cli",
-            "--home", str(home), "--json", "run", "--question", DEMO_QUESTION,
-            "--mode", "acceptEdits"]  # fmt: skip
+    argv = ["unshare", "--uts", "sh", "-c", script, "sh",
+            *cli_command("--home", str(home), "--json", "run", "--question", DEMO_QUESTION,
+                         "--mode", "acceptEdits")]  # fmt: skip
     frozen = FrozenProcess(argv, "after_base_check", tmp_path / "wake")
     ws = None
     try:

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.inprocess_cli import InProcessCli as Cli
+from tests.support.cli import CliRunner as Cli
 
 MODES = ("default", "acceptEdits", "dangerouslySkipPermissions")
 FORBIDDEN = (
@@ -159,7 +159,7 @@ def test_the_write_itself_refuses_what_no_proposal_may_name(tmp_path: Path, rela
     """The rule holds at the moment of writing too: a proposal approved before this rule existed
     (stored by an older version) still cannot write a dot-file or a store-named file."""
     from agent_core.contract.errors import BriefDeskError
-    from agent_core.tools.sandbox import atomic_write_nofollow
+    from agent_core.home.sandbox import atomic_write_nofollow
 
     root = tmp_path / "briefs"
     root.mkdir()

@@ -16,7 +16,6 @@ import json
 import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,8 @@ import pytest
 from agent_core.cli.main import main
 from agent_core.facade.workspace import Workspace
 from agent_core.storage.migrate.home import upgrade
-from desktop.bridge import _read_changes
+from desktop.follower import read_changes
+from tests.support import waiting
 
 QUESTION = "How do checkpoints make agent runs durable?"
 WRITE = "import sys; open(sys.argv[1], 'w').write(sys.argv[2])"
@@ -50,11 +50,10 @@ def unexpected_rows(db: Path, name: str) -> list[tuple[Any, ...]]:
     ]
 
 
-def wait_until(condition: Callable[[], Any], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out waiting for the watcher"
-        time.sleep(0.05)
+def wait_until(condition: Callable[[], object], timeout: float = 30.0) -> None:
+    waiting.wait_until(
+        condition, timeout=timeout, interval=0.05, message="timed out waiting for the watcher"
+    )
 
 
 def drop(path: Path, content: str) -> None:
@@ -110,7 +109,8 @@ def test_a_stray_file_while_no_run_watches_is_a_home_event(
     ]
 
     # The desktop's poll reads a null-run event without asking for a run named None.
-    _, events, asked, _runs = _read_changes(ws, 0, [])
+    changes = read_changes(ws, 0, [])
+    events, asked = changes.events, changes.asked
     stray = [e for e in events if e["kind"] == "artifact_unexpected"]
     assert [e["data"]["path"] for e in stray if e["run_id"] is None] == [
         str(artifacts / "stray.txt")

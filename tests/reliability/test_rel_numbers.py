@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.inprocess_cli import InProcessCli as Cli
+from tests.support.cli import CliRunner as Cli
 
 NUMERIC_SETTINGS = (
     "approval_ttl",
@@ -108,7 +108,7 @@ def test_timeline_since_takes_a_sequence_number(cli: Cli) -> None:
 def test_numeric_settings_refuse_and_store_nothing(cli: Cli, home: Path) -> None:
     """`settings set approval_ttl 1e400` was once stored, printed as Infinity, and broke every
     later run; every numeric setting takes a finite number in its range."""
-    assert cli("settings", "get")[0] == 0  # a home that exists (a refusal creates none)
+    assert cli("settings", "get").code == 0  # a home that exists (a refusal creates none)
     for key in NUMERIC_SETTINGS:
         for value in ("1e400", "nan", "NaN", "Infinity", "0", "1e300", "true"):
             cli.refused("invalid_arguments", "settings", "set", key, value)

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
+from agent_core.contract.approvals import Approval, change_request_result
 from agent_core.contract.statuses import ApprovalStatus
 from agent_core.models.review_notes import Revision, read_note, read_notes
-from agent_core.review.transitions import Approval, change_request_result
-from tests.support.inprocess_cli import InProcessCli as Cli
-from tests.support.inprocess_cli import db_rows as _rows
+from tests.support.cli import CliRunner as Cli
+from tests.support.cli import db_rows as _rows
 
 QUESTION = "How do checkpoints make agent runs durable?"
 
@@ -29,7 +29,7 @@ def cli(home: Path, capsys: pytest.CaptureFixture[str]) -> Cli:
 
 
 def _events(cli: Cli, run_id: str, kind: str) -> list[dict[str, Any]]:
-    return [e for e in cli("timeline", run_id)[1]["events"] if e["kind"] == kind]
+    return [e for e in cli("timeline", run_id).body["events"] if e["kind"] == kind]
 
 
 def _files(root: Path) -> list[Path]:
@@ -68,7 +68,7 @@ def test_request_changes_then_the_model_proposes_the_revised_brief(cli: Cli, hom
     assert _rows(home, "SELECT status, reviewer FROM approvals WHERE id = ?", first["id"]) == [
         ("changes_requested", "carol")
     ]
-    waiting = cli("runs")[1]["runs"][0]
+    waiting = cli("runs").body["runs"][0]
     assert (waiting["status"], waiting["approvals"]) == ("waiting_approval", [])
     assert _files(home / "artifacts") == []
     decided = _events(cli, run_id, "approval_decided")

@@ -18,8 +18,7 @@ import pytest
 
 from agent_core.tools.policy import Mode, Rule, Verdict, decide
 from agent_core.tools.specs import Tier
-from tests.support.cli import CliRunner
-from tests.support.inprocess_cli import db_rows
+from tests.support.cli import CliRunner, db_rows
 
 
 def _script(tmp_path: Path, turns: list[dict[str, object]]) -> str:

@@ -26,8 +26,8 @@ import pytest
 from agent_core.facade.workspace import Workspace
 from tests.drills.drill_support import KILLED_BY_SIGKILL
 from tests.support.cli import CliRunner
-from tests.support.inprocess_cli import InProcessCli as Cli
-from tests.support.inprocess_cli import db_rows as _rows
+from tests.support.cli import CliRunner as Cli
+from tests.support.cli import db_rows as _rows
 
 QUESTION = "How do checkpoints make agent runs durable?"
 
@@ -138,11 +138,11 @@ def test_only_a_file_that_holds_the_approved_content_is_confirmed(
     approved = Path(target).read_bytes()
     Path(target).write_text("# Rewritten by hand\n", encoding="utf-8")
 
-    assert cli_json("runs")[0] == 0
+    assert cli_json("runs").code == 0
     assert _confirmations(home) == []  # changed since: not what was approved
 
     Path(target).write_bytes(approved)  # the approved content again, as written
-    assert cli_json("runs")[0] == 0
+    assert cli_json("runs").code == 0
     _settled_once(home, run_id)
 
 

@@ -27,7 +27,7 @@ import pytest
 
 from agent_core.cli import main as cli
 from tests.drills.drill_support import CLAIMER, DEMO_QUESTION, double_execution_problems
-from tests.support.cli import REPO_ROOT, cli_env
+from tests.support.cli import REPO_ROOT, cli_command, cli_env
 
 pytestmark = pytest.mark.slow
 
@@ -57,8 +57,8 @@ def crash_under_other_host(home: Path) -> tuple[str, int]:
     its second tool call: the run stays `running`, owned by (OTHER_HOST, its pid)."""
     script = f'hostname {OTHER_HOST} && exec "$@"'
     proc = subprocess.run(
-        ["unshare", "--uts", "sh", "-c", script, "sh", sys.executable, "-m", "agent_core.cli",
-         "--home", str(home), "--json", "run", "--question", DEMO_QUESTION],
+        ["unshare", "--uts", "sh", "-c", script, "sh",
+         *cli_command("--home", str(home), "--json", "run", "--question", DEMO_QUESTION)],
         env=cli_env(BRIEFDESK_CRASH_AT="before_tool:2"),
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip

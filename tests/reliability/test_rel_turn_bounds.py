@@ -17,14 +17,13 @@ import json
 import signal
 import sqlite3
 import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.cli import CliRunner, cli_env
+from tests.support.cli import CliRunner, cli_command, cli_env
+from tests.support.waiting import wait_until
 
 TOOL_ARGS = {
     "search_corpus": lambda i: {"query": f"checkpoint {i}"},
@@ -133,15 +132,16 @@ def test_ctrl_c_during_a_turn_of_five_thousand_calls_stops_the_process_promptly(
     calls = [{"call": "save_brief", "args": TOOL_ARGS["save_brief"](i)} for i in range(5000)]
     model = _script(tmp_path, [{"calls": calls}, {"say": "done"}])
     proc = subprocess.Popen(
-        [sys.executable, "-m", "agent_core.cli", "--home", str(home), "--json", "run",
-         "--question", "q", "--model", model, "--max-tool-calls", "100000"],
+        cli_command("--home", str(home), "--json", "run",
+                    "--question", "q", "--model", model, "--max-tool-calls", "100000"),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cli_env(),
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + QUICK_S
-        while not _calls_handled(home / "state.db") and proc.poll() is None:
-            assert time.monotonic() < deadline, "the turn's calls were never handled"
-            time.sleep(0.02)  # polling for the turn, not waiting for time to pass
+        wait_until(
+            lambda: _calls_handled(home / "state.db") or proc.poll() is not None,
+            timeout=QUICK_S,
+            message="the turn's calls were never handled",
+        )
         proc.send_signal(signal.SIGINT)
         out, _err = proc.communicate(timeout=15)  # promptly: not the 30 s it once ignored it
     finally:

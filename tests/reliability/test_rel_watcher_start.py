@@ -28,7 +28,8 @@ from typing import Any
 
 import pytest
 
-from agent_core.artifacts.watcher import ArtifactWatcher, artifact_states
+from agent_core.artifacts.panel import artifact_states
+from agent_core.artifacts.watcher import ArtifactWatcher
 from agent_core.cli.main import main
 from agent_core.facade.workspace import Workspace
 

@@ -17,9 +17,9 @@ import pytest
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.corpus import index as research
 from agent_core.home.preferences import Settings
+from agent_core.home.sandbox import read_text_nofollow
 from agent_core.runs.call_records import RULE_FOR_CODE
 from agent_core.tools import read_document
-from agent_core.tools.sandbox import read_text_nofollow
 from agent_core.tools.specs import ToolEnv, ToolScope
 from agent_core.tools.validation import describe_resource, validate_call
 from tests.fixtures.attacks.layout import (

@@ -12,7 +12,6 @@ import contextlib
 import socket
 import subprocess
 import threading
-import time
 import urllib.error
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,6 +22,7 @@ import pytest
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.tools import network
 from tests.fixtures.attacks.listener import Listener
+from tests.support.waiting import within
 
 TRICKY_ALLOWLIST = [
     "example.org",
@@ -195,11 +195,13 @@ def listener() -> Iterator[Listener]:
 
 
 def _wait_for(listener: Listener, count: int) -> None:
-    for _ in range(100):
+    """Up to 2 s for `count` connections; the caller asserts what arrived."""
+
+    def arrived() -> bool:
         listener.drain()
-        if len(listener.connections) >= count:
-            return
-        time.sleep(0.02)
+        return len(listener.connections) >= count
+
+    within(arrived, timeout=2, interval=0.02)
 
 
 def test_inside_the_guard_a_raw_connection_is_refused_and_nothing_arrives(

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
-from agent_core.tools.sandbox import (
+from agent_core.home.sandbox import (
     MAX_COMPONENT_BYTES,
     MAX_PATH_CHARS,
     _open_dir_beneath,
@@ -412,7 +412,7 @@ def test_property_writes_stay_inside(
 
 
 def test_remove_stale_temps_only_removes_our_temp_files_for_that_target(tmp_path: Path) -> None:
-    from agent_core.tools.sandbox import _temp_name, remove_stale_temps
+    from agent_core.home.sandbox import _temp_name, remove_stale_temps
 
     target = tmp_path / "brief.md"
     target.write_text("kept")

@@ -6,11 +6,11 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tests.support.cli import REPO_ROOT, cli_env
+from tests.support.waiting import wait_until
 
 WAIT_S = 120  # a generous bound for a loaded machine
 
@@ -49,14 +49,15 @@ class FrozenProcess:
             return False
 
     def wait_stopped(self) -> None:
-        deadline = time.monotonic() + WAIT_S
-        while not self.stopped():
+        def frozen() -> bool:
+            if self.stopped():
+                return True
             if self.proc.poll() is not None:
                 out, err = self.proc.communicate()
                 raise AssertionError(f"exited ({self.proc.returncode}) unfrozen: {out}\n{err}")
-            if time.monotonic() > deadline:
-                raise AssertionError("the process never froze at its drill point")
-            time.sleep(0.02)
+            return False
+
+        wait_until(frozen, timeout=WAIT_S, message="the process never froze at its drill point")
 
     def refreeze_while(self, busy: Callable[[], bool]) -> None:
         """While `busy()` (say, one of its threads froze inside a database transaction), let it

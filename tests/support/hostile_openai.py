@@ -31,7 +31,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from tests.support.cli import CliResult, cli_env
+from tests.support.cli import CliResult, cli_command, cli_env
 from tests.support.fake_openai import history_from_messages, offline_planner
 from tests.support.openai_faults import (
     Answer,
@@ -197,7 +197,7 @@ def run_measured(home: Path, *args: str, timeout: float, env: dict[str, str]) ->
     """
     out, err = home.parent / "cli.out", home.parent / "cli.err"
     measured = home.parent / "cli.peak"
-    command = [sys.executable, "-m", "agent_core.cli", "--home", str(home), "--json", *args]
+    command = cli_command("--home", str(home), "--json", *args)
     with out.open("wb") as stdout, err.open("wb") as stderr:
         proc = subprocess.Popen(
             [sys.executable, "-c", _LAUNCHER, str(measured), *command],

@@ -32,6 +32,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.ci import in_ci
+from tests.support.waiting import within
 
 REQUIRED_PROGRAMS = ("dbus-daemon", "gnome-keyring-daemon", "secret-tool")
 SECRETS_BUS_NAME = "org.freedesktop.secrets"
@@ -195,7 +196,8 @@ def _wait_until_ready(
         interface="org.freedesktop.Secret.Service",
     )
     with open_dbus_connection(bus=address) as conn:
-        while time.monotonic() < deadline:
+
+        def ready() -> bool:
             if daemon.poll() is not None:
                 raise RuntimeError(
                     f"gnome-keyring-daemon exited with {daemon.returncode}\n{_logs(root)}"
@@ -203,13 +205,15 @@ def _wait_until_ready(
             owned = conn.send_and_get_reply(
                 message_bus.NameHasOwner(SECRETS_BUS_NAME), timeout=1.0
             ).body[0]
-            if owned:
-                alias = conn.send_and_get_reply(
-                    new_method_call(service, "ReadAlias", "s", ("default",)), timeout=1.0
-                ).body[0]
-                if alias != "/":
-                    return
-            time.sleep(0.01)
+            if not owned:
+                return False
+            alias = conn.send_and_get_reply(
+                new_method_call(service, "ReadAlias", "s", ("default",)), timeout=1.0
+            ).body[0]
+            return bool(alias != "/")
+
+        if within(ready, timeout=max(0.0, deadline - time.monotonic()), interval=0.01):
+            return
     raise RuntimeError(f"the Secret Service did not come up on the private bus\n{_logs(root)}")
 
 

@@ -11,7 +11,6 @@ import os
 import shutil
 import struct
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.ci import in_ci
+from tests.support.waiting import wait_until
 
 PROGRAMS = {"Xvfb": "xvfb", "openbox": "openbox", "xdotool": "xdotool"}
 
@@ -54,21 +54,24 @@ class XScreen:
 
     def wait_window(self, name: str, timeout: float = 60) -> str:
         """The id of a visible window whose title matches `name` (a regex), once it shows."""
-        deadline = time.monotonic() + timeout
-        while True:
-            env = {**os.environ, "DISPLAY": self.display}
-            found = subprocess.run(
+        env = {**os.environ, "DISPLAY": self.display}
+
+        def found() -> list[str]:
+            return subprocess.run(
                 ["xdotool", "search", "--onlyvisible", "--name", name],
                 capture_output=True,
                 text=True,
                 env=env,
                 timeout=10,
             ).stdout.split()
-            if found:
-                return found[-1]
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no window named {name!r} within {timeout} s")
-            time.sleep(0.1)
+
+        windows = wait_until(
+            found,
+            timeout=timeout,
+            interval=0.1,
+            message=f"no window named {name!r} within {timeout} s",
+        )
+        return windows[-1]
 
     def window_name(self, window: str) -> str:
         return self.xdotool("getwindowname", window)
@@ -113,17 +116,21 @@ def _need_programs() -> None:
 def _wait_for_window_manager(screen: XScreen, wm: subprocess.Popen[bytes]) -> None:
     """Until openbox manages the screen: before it advertises _NET_ACTIVE_WINDOW, xdotool
     refuses to activate a window ("claims not to support"), which once failed a CI run."""
-    deadline = time.monotonic() + 20
     env = {**os.environ, "DISPLAY": screen.display}
-    while True:
+
+    def managed() -> bool:
         asked = subprocess.run(
             ["xdotool", "getactivewindow"], capture_output=True, text=True, env=env, timeout=10
         )
         if "claims not to support" not in asked.stderr:
-            return
-        if wm.poll() is not None or time.monotonic() > deadline:
-            raise AssertionError("openbox did not start managing the screen")
-        time.sleep(0.05)
+            return True
+        if wm.poll() is not None:
+            raise AssertionError("openbox exited before it managed the screen")
+        return False
+
+    wait_until(
+        managed, timeout=20, interval=0.05, message="openbox did not start managing the screen"
+    )
 
 
 @contextmanager
@@ -151,11 +158,14 @@ def x_screen(tmp: Path, size: tuple[int, int] = (1024, 768)) -> Iterator[XScreen
     wm: subprocess.Popen[bytes] | None = None
     try:
         socket = Path(f"/tmp/.X11-unix/X{number}")
-        deadline = time.monotonic() + 20
-        while not socket.exists():
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError("Xvfb did not start")
-            time.sleep(0.05)
+        wait_until(
+            lambda: socket.exists() or server.poll() is not None,
+            timeout=20,
+            interval=0.05,
+            message="Xvfb did not start",
+        )
+        if not socket.exists():
+            raise AssertionError(f"Xvfb did not start (it exited with {server.returncode})")
         screen = XScreen(f":{number}", fbdir, size)
         wm = subprocess.Popen(
             ["openbox", "--sm-disable"],

@@ -7,12 +7,12 @@ import contextlib
 import io
 import json
 import os
-import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from agent_core.cli import main as cli
 from agent_core.storage.team.leases import Lease, Leases
+from tests.support import waiting
 from tests.team.conftest import Desk
 
 T = TypeVar("T")
@@ -22,14 +22,11 @@ WAIT_S = 60  # a generous bound for a loaded machine; a lease here lasts a few s
 
 def wait_until(probe: Callable[[], T | None], what: str, timeout: float = WAIT_S) -> T:
     """Poll `probe` until it returns a true value (returned); fail after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = probe()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+    value = waiting.wait_until(
+        probe, timeout=timeout, interval=0.05, message=f"timed out waiting for {what}"
+    )
+    assert value is not None
+    return value
 
 
 @contextlib.contextmanager

@@ -33,7 +33,7 @@ def _free_port() -> int:
 
 
 def _head() -> str:
-    from agent_core.storage.migrate.home import head_revision
+    from agent_core.storage.migrate.revisions import head_revision
 
     return head_revision()
 

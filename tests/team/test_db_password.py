@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from tests.support.cli import REPO_ROOT
+from tests.support.cli import REPO_ROOT, cli_command
 from tests.support.secret_service import (
     SecretServiceEnv,
     child_env,
@@ -20,7 +19,7 @@ from tests.support.secret_service import (
 
 def _cli(env: dict[str, str], home: Path, *args: str, stdin: str | None = None) -> Any:
     proc = subprocess.run(
-        [sys.executable, "-m", "agent_core.cli", "--home", str(home), "--json", *args],
+        cli_command("--home", str(home), "--json", *args),
         capture_output=True,
         text=True,
         env=env,

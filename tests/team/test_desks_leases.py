@@ -17,7 +17,6 @@ import logging
 import os
 import signal
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,7 +33,7 @@ from agent_core.storage.migrate.home import open_store
 from agent_core.storage.owner import Owner
 from agent_core.storage.team.leases import Heartbeat, Holder
 from tests.drills.drill_support import DEMO_QUESTION
-from tests.support.cli import REPO_ROOT, cli_env
+from tests.support.cli import REPO_ROOT, cli_command, cli_env
 from tests.support.fake_openai import FakeOpenAI, offline_planner
 from tests.team.conftest import Desk
 from tests.team.desk_support import call_as, environment, lease_of, wait_until
@@ -219,8 +218,8 @@ def test_a_desk_whose_run_was_taken_over_stops_at_its_next_boundary_without_writ
         setup.close()
         ws_b = b.workspace()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "agent_core.cli", "--home", str(a.home), "--json", "run",
-             "--question", DEMO_QUESTION, "--model", "openai", "--mode", "acceptEdits"],
+            cli_command("--home", str(a.home), "--json", "run",
+                        "--question", DEMO_QUESTION, "--model", "openai", "--mode", "acceptEdits"),
             env=cli_env(
                 BRIEFDESK_DESK="desk-a", BRIEFDESK_LEASE_S=str(LEASE_S),
                 BRIEFDESK_OPENAI_API_KEY=KEY,

@@ -13,7 +13,6 @@ inode and mtime, the ledger rows, the timeline, the processes' exit codes and ou
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from tests.drills.drill_support import (
     ledger_rows,
     sha256_file,
 )
+from tests.support.cli import cli_command
 from tests.support.frozen import FrozenProcess
 from tests.team.conftest import Desk
 from tests.team.desk_support import wait_until
@@ -56,8 +56,8 @@ def frozen_desk_a(
     """desk-a's `run`, frozen at the point the test names (indirect parameter) with its lease
     lapsed and no transaction of it left open; desk-b's Workspace; the run's id."""
     a, b = two_desks
-    argv = [sys.executable, "-m", "agent_core.cli", "--home", str(a.home), "--json", "run",
-            "--question", DEMO_QUESTION, "--mode", "acceptEdits"]  # fmt: skip
+    argv = cli_command("--home", str(a.home), "--json", "run",
+                       "--question", DEMO_QUESTION, "--mode", "acceptEdits")  # fmt: skip
     frozen = FrozenProcess(
         argv, request.param, tmp_path / "wake", BRIEFDESK_DESK="desk-a", BRIEFDESK_LEASE_S=LEASE_S
     )

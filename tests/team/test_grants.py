@@ -383,7 +383,7 @@ def test_an_upgrade_gives_desk_roles_the_new_tables(desks: Team) -> None:
     from alembic.config import Config
     from sqlalchemy import create_engine
 
-    from agent_core.storage.migrate.home import MIGRATIONS_DIR
+    from agent_core.storage.migrate.revisions import MIGRATIONS_DIR
 
     owner = desks.owner
     url = owner.url.replace("postgresql://", "postgresql+psycopg://")

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_core.facade.workspace import ChangeNotice, NoticeKind, Workspace
+from agent_core.contract.notices import ChangeNotice, NoticeKind
+from agent_core.facade.workspace import Workspace
 from agent_core.storage.tables.timeline import append_event
 from tests.support.own_cluster import own_cluster
 

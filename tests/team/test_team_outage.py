@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
-import sys
 import uuid
 from pathlib import Path
 from typing import Any
@@ -23,9 +21,8 @@ import psycopg
 import pytest
 
 from agent_core.facade.workspace import Workspace
-from tests.support.cli import REPO_ROOT, cli_env
+from tests.support.cli import CliRunner
 from tests.support.fake_openai import FakeOpenAI
-from tests.support.inprocess_cli import InProcessCli
 from tests.support.own_cluster import StoppingPlanner, own_cluster
 
 QUESTION = "How do checkpoints make agent runs durable?"
@@ -34,26 +31,9 @@ KEY = "sk-test-outage-0123456789"
 
 def cli_json(home: Path, db: str, *args: str, **env: str) -> tuple[int, dict[str, Any], str]:
     """`briefdesk-cli --db DB --json ARGS` in a real process: exit code, its JSON, stderr."""
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "agent_core.cli",
-            "--home",
-            str(home),
-            "--db",
-            db,
-            "--json",
-            *args,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        cwd=REPO_ROOT,
-        env=cli_env(**env),
-    )
+    proc = CliRunner(home)("--db", db, *args, env=env, timeout=180)
     assert "Traceback" not in proc.stderr, proc.stderr
-    return proc.returncode, json.loads(proc.stdout), proc.stderr
+    return proc.code, json.loads(proc.stdout), proc.stderr
 
 
 def refused(home: Path, db: str, **env: str) -> dict[str, Any]:
@@ -85,7 +65,7 @@ def test_a_role_that_does_not_exist_is_a_refused_login(
 ) -> None:
     monkeypatch.setenv("PGPASSWORD", "anything")  # in this process: the CLI's own main
     role = "nobody_" + uuid.uuid4().hex[:8]
-    code, body = InProcessCli(home, capsys)("--db", pg_server.url("postgres", user=role), "runs")
+    code, body = CliRunner(home, capsys)("--db", pg_server.url("postgres", user=role), "runs")
     assert code == 2 and body["error"]["code"] == "storage_unavailable", body
     assert body["error"]["host"] == f"127.0.0.1:{pg_server.port}"
     assert f"refused the login of {role!r}" in body["error"]["message"]
@@ -99,7 +79,7 @@ def test_an_unreachable_server_says_which_host_and_port_to_check(
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])  # nothing listens there once closed
     url = f"postgresql://bdadmin@127.0.0.1:{port}/team"
-    code, body = InProcessCli(home, capsys)("--db", url, "runs")
+    code, body = CliRunner(home, capsys)("--db", url, "runs")
     assert code == 2 and body["error"]["code"] == "storage_unavailable", body
     error = body["error"]
     assert error["host"] == f"127.0.0.1:{port}"
@@ -137,7 +117,7 @@ def test_a_desk_that_loses_the_server_mid_run_stops_and_resumes_once_it_is_back(
 
             cluster.start()
             monkeypatch.setenv("BRIEFDESK_OPENAI_API_KEY", KEY)
-            cli = InProcessCli(home, capsys)
+            cli = CliRunner(home, capsys)
             code, listed = cli("--db", db, "runs")
             assert code == 0
             [run] = listed["runs"]  # its process is gone: interrupted, ready to go on
