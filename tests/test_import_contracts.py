@@ -16,12 +16,10 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")  # the venv's cons
 VIOLATIONS = (
     ("desktop/bridge.py", "from agent_core.storage import timeline", "desktop-through-facade"),
     ("agent_core/contract/canonical.py", "import PySide6", "core-without-qt"),
-    ("agent_core/tools/policy.py", "import agent_core.models", "tools-without-providers"),
-    (
-        "agent_core/storage/tables/timeline.py",
-        "import agent_core.facade.workspace",
-        "storage-below-run",
-    ),
+    ("agent_core/tools/policy.py", "import agent_core.models", "core-layers"),
+    ("agent_core/storage/tables/timeline.py", "import agent_core.facade.workspace", "core-layers"),
+    ("agent_core/home/limits.py", "import agent_core.storage.store", "core-layers"),
+    ("agent_core/runs/record.py", "import agent_core.storage.schema", "schema-only-in-storage"),
 )
 
 
@@ -58,3 +56,15 @@ def test_each_contract_breaks_on_a_forbidden_import(tmp_path: Path) -> None:
         assert broken.returncode == 1, output
         importer = relative.removesuffix(".py").replace("/", ".")
         assert f"{importer} -> {line.split()[1]}" in output, output  # named, with its line
+
+
+def test_a_new_unit_outside_every_layer_breaks_the_layers(tmp_path: Path) -> None:
+    """The layers contract is exhaustive: a top-level unit that no layer names is an error."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(REPO / "agent_core", tmp_path / "agent_core", ignore=ignore)
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "agent_core" / "stray").mkdir()
+    (tmp_path / "agent_core" / "stray" / "__init__.py").write_text("")
+    broken = lint_imports(tmp_path, "--contract", "core-layers")
+    assert broken.returncode == 1, broken.stdout + broken.stderr
+    assert "agent_core.stray" in broken.stdout + broken.stderr
