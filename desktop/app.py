@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import multiprocessing
 import os
 import sys
 import time
@@ -299,6 +300,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    multiprocessing.freeze_support()  # the bundle's corpus parsers run as spawned workers
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.version:
         print(f"briefdesk {_version()}", flush=True)

@@ -166,6 +166,13 @@ def execute(args: argparse.Namespace, g: GlobalOptions) -> Mapping[str, object]:
             if args.action == "delete":
                 return {"deleted": ws.delete_user_memory(_need(args.user, "--user"))}
             return {"memories": ws.memories()}
+        if cmd == "corpus":
+            corpus = g.get("corpus")
+            if args.action == "list":
+                return {"documents": ws.corpus_documents(corpus, failed_only=args.failed)}
+            if args.action == "reindex":
+                return {"corpus": ws.reindex_corpus(corpus)}
+            return {"corpus": ws.corpus_status(corpus)}
         if cmd == "providers":
             return {"provider": ws.providers_check()}
         if cmd == "db":

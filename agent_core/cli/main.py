@@ -9,6 +9,7 @@ Only `run`, `resume` and `cancel` may import the Agents SDK.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -142,6 +143,7 @@ def _outcome(argv: list[str]) -> tuple[Mapping[str, object], Callable[[], str], 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    multiprocessing.freeze_support()  # the bundle's corpus parsers run as spawned workers
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
     body, text, code = _outcome(argv)

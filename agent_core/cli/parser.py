@@ -215,6 +215,13 @@ def build_parser() -> argparse.ArgumentParser:
     mem.add_argument("action", choices=["list", "delete"])
     mem.add_argument("--user")
 
+    corpus = sub.add_parser("corpus", help="the documents the agent reads, and their index")
+    corpus_sub = corpus.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    corpus_sub.add_parser("status", help="documents, indexed, pending and failed, by type")
+    corpus_list = corpus_sub.add_parser("list", help="every document with its status")
+    corpus_list.add_argument("--failed", action="store_true", help="only those that failed")
+    corpus_sub.add_parser("reindex", help="index what changed, then print the status")
+
     providers = sub.add_parser("providers", help="the model endpoint")
     providers.add_argument("action", choices=["check"], help="one small request to it")
 

@@ -163,6 +163,13 @@ def _db_copy(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool)
     parse_db_url(args.to)
 
 
+def _corpus(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
+    from agent_core.home.config import existing_folder
+
+    if g.get("corpus"):  # `run --corpus` refuses the same way
+        existing_folder(Path(g["corpus"]).expanduser().resolve(), "corpus folder")
+
+
 def _required(attribute: str, what: str) -> Check:
     def check(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
         _need(getattr(args, attribute), what)
@@ -186,6 +193,9 @@ _CHECKS: dict[str, Check] = {
     "grants add": _grants_add,
     "grants desk-role": _desk_role,
     "db copy": _db_copy,
+    "corpus status": _corpus,
+    "corpus list": _corpus,
+    "corpus reindex": _corpus,
 }
 
 

@@ -184,6 +184,23 @@ def _render(body: Body) -> str:
         return table(
             _objects(body["memories"]), ["id", "user", "purpose", "key", "value", "expires_at"]
         )
+    corpus = body.get("corpus")
+    if isinstance(corpus, Mapping):  # corpus status / reindex
+        types = ", ".join(f"{_line(t)} {n}" for t, n in _object(corpus["by_type"]).items())
+        return (
+            f"{_line(corpus['root'])}: {corpus['documents']} documents, {corpus['indexed']} "
+            f"indexed, {corpus['pending']} pending, {corpus['failed']} failed"
+            + (f"\nby type: {types}" if types else "")
+        )
+    if "documents" in body:  # corpus list
+        rows = [
+            {
+                **d,
+                "error": f"{e['code']}: {e['message']}" if (e := _object(d.get("error"))) else None,
+            }
+            for d in _objects(body["documents"])
+        ]
+        return table(rows, ["path", "type", "pages", "chars", "status", "error"])
     store = body.get("store")
     if isinstance(store, Mapping):  # db status
         return "\n".join(f"{_line(k)}: {_line(v)}" for k, v in store.items())

@@ -18,6 +18,7 @@ from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.json_types import JsonObject
 from agent_core.contract.statuses import RunStatus
 from agent_core.contract.views import DamagedRunView, EventView, OwnerView, RunOptions, RunView
+from agent_core.corpus import index as corpus_index
 from agent_core.facade.base import WorkspaceBase
 from agent_core.home import sandbox
 from agent_core.home.config import existing_folder, prepare_folder
@@ -175,6 +176,10 @@ class RunCommands(WorkspaceBase):
             # A checkpoint this version cannot load is refused before the claim, so the
             # refusal changes nothing: no status change, no run_resumed event.
             await driver.preflight()
+        # Searches only read the index: it is brought up to date once, before the run goes on.
+        await asyncio.to_thread(
+            corpus_index.reindex, self.desk_store, Path(row.corpus_dir), self.settings()
+        )
         with self.store.write() as conn:
             row = run_rows.get_run_row(conn, run_id)
             if _unchanged_by_resume(row):

@@ -6,6 +6,7 @@ is written twice. It is assembled from one class per domain, each in its own mod
 - `facade/runs.py`: create, drive, answer, cancel, take over, list and delete runs; timelines
 - `facade/review.py`: proposals and decisions, remembered rules, grants, the audit log
 - `facade/artifacts.py`: the artifacts watcher, the panel's states, reading what runs wrote
+- `facade/corpus.py`: the corpus folder's documents, their index and reindexing
 - `facade/desk.py`: provider keys, long-term memory, the endpoint check, the Demo menu
 - `facade/team.py`: which store, the team database's password, `db status`/`db copy`
 - `facade/base.py`: what they share (the opened stores, settings, the expiry sweep)
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from agent_core.contract.views import EventView
 from agent_core.facade.artifacts import ArtifactCommands
+from agent_core.facade.corpus import CorpusCommands
 from agent_core.facade.desk import DeskCommands
 from agent_core.facade.review import ReviewCommands
 from agent_core.facade.runs import RunCommands
@@ -32,7 +34,7 @@ from agent_core.storage.store import Store
 from agent_core.storage.team.desks import desk_id
 
 
-class Workspace(RunCommands, ReviewCommands, ArtifactCommands, DeskCommands):
+class Workspace(RunCommands, ReviewCommands, ArtifactCommands, DeskCommands, CorpusCommands):
     """One home on this desk, and the store its runs live in.
 
     `store` holds runs, timelines, proposals, decisions and rules: the home's SQLite file, or in

@@ -90,3 +90,7 @@ PARALLEL_CALLS = Bound(100, "calls in one model turn", whole=True)
 of a turn's calls (1,000 paused calls took minutes), so a turn stays small enough to decide."""
 RESPONSE_BYTES = Bound(2**30, "bytes", whole=True)
 """openai.max_response_bytes: a model response, decompressed, held in memory at most once."""
+# A corpus document: the file size past which it is not read, and what its parser may take.
+DOCUMENT_MB = Bound(1_000_000, "MB")
+DOCUMENT_SECONDS = Bound(3_600, "seconds")
+PARSER_MEMORY_MB = Bound(1 << 20, "MB", whole=True, minimum=256, exclusive=False)

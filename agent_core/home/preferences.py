@@ -88,6 +88,12 @@ class Settings:
     """Tool calls one model turn may propose at most; past it the whole turn is refused."""
     memory_ttl_days: float = field(default=90, metadata=_key("memory.ttl_days"))
     """Days before a long-term memory expires."""
+    corpus_max_document_mb: float = field(default=100, metadata=_key("corpus.max_document_mb"))
+    """A corpus file larger than this (MB) is not read: `document_too_large`."""
+    corpus_parse_seconds: float = field(default=60, metadata=_key("corpus.parse_seconds"))
+    """Seconds a parser may spend on one document before it is stopped (`document_unreadable`)."""
+    corpus_parse_memory_mb: int = field(default=2048, metadata=_key("corpus.parse_memory_mb"))
+    """Address space of the parser's worker process, in MB (past it: `document_unreadable`)."""
     db_url: str | None = field(default=None, metadata=_key("db.url"))
     """The team's PostgreSQL database (never with a password); None: the home's SQLite file."""
 
@@ -328,6 +334,9 @@ _VALIDATORS: dict[str, Callable[[object], object]] = {
     "network.max_bytes": _count("network.max_bytes", MAX_NETWORK_BYTES, "bytes"),
     "network.max_calls": _count("network.max_calls", MAX_NETWORK_CALLS, "calls"),
     "memory.ttl_days": _memory_ttl,
+    "corpus.max_document_mb": _number("corpus.max_document_mb", limits.DOCUMENT_MB),
+    "corpus.parse_seconds": _number("corpus.parse_seconds", limits.DOCUMENT_SECONDS),
+    "corpus.parse_memory_mb": _number("corpus.parse_memory_mb", limits.PARSER_MEMORY_MB),
     "db.url": _db_url,
 }
 _FIELD_OF: dict[str, str] = {f.metadata["key"]: f.name for f in fields(Settings)}

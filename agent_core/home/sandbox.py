@@ -191,6 +191,13 @@ def resolve_write_target(root: Path, relative: str) -> Path:
     return target
 
 
+def refuse_hostile_name(relative: str) -> None:
+    """What `resolve_inside` refuses about a name without touching the disk (control
+    characters, NFKC tricks, `..`, absolute paths): for a walk that already knows the file is
+    a regular one reached through real folders under the root."""
+    _split_relative(relative)
+
+
 def resolve_inside(root: Path, relative: str, *, must_exist: bool) -> Path:
     """Resolved absolute path of `relative` under `root`, or BriefDeskError.
 
@@ -258,11 +265,12 @@ def _require_regular_fd(fd: int) -> None:
         raise _invalid(_SPECIAL)
 
 
-def read_text_nofollow(root: Path, relative: str, *, max_bytes: int) -> tuple[str, bool]:
-    """(text, truncated): at most `max_bytes` of the file decoded as UTF-8 (replacing errors)."""
+@contextlib.contextmanager
+def open_inside(root: Path, relative: str) -> Iterator[int]:
+    """A read-only descriptor of the regular file `relative` under `root`, opened one component
+    at a time without following a symlink swapped in since it was resolved; closed on leaving.
+    What a reader is handed (a parser in another process too) is this file, nothing else."""
     require_supported()
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 0:
-        raise _invalid("max_bytes must be a non-negative integer")
     root_r = _resolve_root(root)
     rel = resolve_inside(root_r, relative, must_exist=True).relative_to(root_r).parts
     dir_fd = _open_dir_beneath(root_r, rel[:-1], create=False)
@@ -272,14 +280,23 @@ def read_text_nofollow(root: Path, relative: str, *, max_bytes: int) -> tuple[st
         os.close(dir_fd)
     try:
         _require_regular_fd(fd)  # it may have been swapped for a FIFO since resolution
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def read_text_nofollow(root: Path, relative: str, *, max_bytes: int) -> tuple[str, bool]:
+    """(text, truncated): at most `max_bytes` of the file decoded as UTF-8 (replacing errors)."""
+    require_supported()
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 0:
+        raise _invalid("max_bytes must be a non-negative integer")
+    with open_inside(root, relative) as fd:
         data = bytearray()
         while len(data) <= max_bytes:  # chunked: never allocate max_bytes up front
             chunk = os.read(fd, min(_CHUNK, max_bytes + 1 - len(data)))
             if not chunk:
                 break
             data += chunk
-    finally:
-        os.close(fd)
     truncated = len(data) > max_bytes
     # Incremental decode so a cut inside a multi-byte character is dropped, not shown as �.
     decoder = codecs.getincrementaldecoder("utf-8")("replace")

@@ -28,6 +28,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
+from agent_core.corpus.pages import citation
 from agent_core.models.brief_text import BriefText, question_words, text_for
 from agent_core.models.instructions import is_instruction
 from agent_core.models.sentences import Sentence, document_sentences, terms
@@ -150,7 +151,7 @@ def select_points(ranked: list[Candidate], limit: int = MAX_POINTS) -> list[Cand
 
 
 def _cited(c: Candidate) -> str:
-    return f"{c.sentence.text} [{c.sentence.source_id}]"
+    return f"{c.sentence.text} {citation(c.sentence.source_id, c.sentence.page)}"
 
 
 def _within_words(points: list[Candidate], budget: int) -> list[Candidate]:

@@ -16,10 +16,12 @@ import json
 import re
 
 from agent_core.contract.approvals import change_request_note
+from agent_core.contract.json_types import JsonObject
+from agent_core.corpus.pages import page_marker
 from agent_core.models.audience import audience_of, is_audience
 from agent_core.models.brief_text import is_chinese
 from agent_core.models.brief_writer import MAX_POINTS, SourceDoc, Unread, compose_brief
-from agent_core.models.planned import History, PlannedCall, PlannedModel, TurnPlan
+from agent_core.models.planned import History, PastCall, PlannedCall, PlannedModel, TurnPlan
 from agent_core.models.refused_names import (
     choose_name,
     kept_name,
@@ -28,7 +30,7 @@ from agent_core.models.refused_names import (
     retry_under,
 )
 from agent_core.models.review_notes import Revision, read_notes
-from agent_core.models.sentences import cjk_keywords
+from agent_core.models.sentences import cjk_keywords, page_segments
 
 STOPWORDS = frozenset(
     [
@@ -144,12 +146,74 @@ def remembered_audience(notes: list[str]) -> str | None:
     return None
 
 
-def _search_hits(output: str) -> list[dict[str, str]]:
+def _search_hits(output: str) -> list[JsonObject]:
     try:
         data = json.loads(output)
     except json.JSONDecodeError:
         return []
     return [r for r in data.get("results", []) if isinstance(r, dict)]
+
+
+PAGES_AROUND_A_HIT = 2  # a follow-up read of a long PDF: its best page and two on each side
+_PAGES_READ = re.compile(r"<untrusted_document [^>\n]*pages='(\d+)(?:-(\d+))? of (\d+)'>")
+
+
+def _pages_read(output: str) -> tuple[int, int] | None:
+    match = _PAGES_READ.match(output)
+    if match is None:
+        return None
+    first = int(match.group(1))
+    return first, int(match.group(2) or first)
+
+
+def _pages_not_read(hits: list[JsonObject], reads: list[PastCall]) -> list[PlannedCall]:
+    """A read of the pages around each hit's best page that no read so far held (asked once:
+    never when a read with `pages` was made already)."""
+    if any(c.args.get("pages") for c in reads):
+        return []
+    covered: dict[str, list[tuple[int, int]]] = {}
+    for c in reads:
+        span = _pages_read(c.output or "")
+        if span is not None:
+            covered.setdefault(str(c.args.get("path", "")), []).append(span)
+    calls: list[PlannedCall] = []
+    for hit in hits:
+        page, sid = hit.get("page"), str(hit.get("source_id", ""))
+        spans = covered.get(sid)
+        if not isinstance(page, int) or not spans:
+            continue
+        if any(first <= page <= last for first, last in spans):
+            continue
+        first = max(1, page - PAGES_AROUND_A_HIT)
+        calls.append(
+            PlannedCall(
+                "read_document", {"path": sid, "pages": f"{first}-{page + PAGES_AROUND_A_HIT}"}
+            )
+        )
+    return calls
+
+
+def _bodies_read(reads: list[PastCall]) -> dict[str, str]:
+    """Each document's text as read, in the order first read: the pages of several reads of
+    one PDF joined in page order (each once)."""
+    plain: dict[str, str] = {}
+    pages: dict[str, dict[int, str]] = {}
+    for c in reads:
+        output = c.output or ""
+        if not output.startswith("<untrusted_document"):
+            continue
+        sid = str(c.args.get("path", ""))
+        body = document_body(output)
+        segments = [(p, t) for p, t in page_segments(body) if p is not None]
+        if not segments:
+            plain.setdefault(sid, body)
+            continue
+        plain.setdefault(sid, "")
+        for number, text in segments:
+            pages.setdefault(sid, {}).setdefault(number, text)
+    for sid, by_page in pages.items():
+        plain[sid] = "".join(f"{page_marker(n)}{by_page[n]}" for n in sorted(by_page))
+    return plain
 
 
 class OfflineModel(PlannedModel):
@@ -166,6 +230,9 @@ class OfflineModel(PlannedModel):
             return TurnPlan(
                 [PlannedCall("read_document", {"path": h["source_id"]}) for h in hits[:READ_LIMIT]]
             )
+        follow_up = _pages_not_read(hits[:READ_LIMIT], reads)
+        if follow_up:  # a long PDF whose best page lies past what its first read held
+            return TurnPlan(follow_up)
         audience = audience_of(question)
         if audience is None:
             audience = remembered_audience(history.notes)
@@ -182,13 +249,8 @@ class OfflineModel(PlannedModel):
         if not saves or sent_back or retry:  # first proposal, changes asked, a name refused
             titles = {h.get("source_id"): h.get("title", "") for h in hits}
             docs = [
-                SourceDoc(
-                    str(c.args.get("path", "")),
-                    str(titles.get(str(c.args.get("path", "")), "")),
-                    document_body(c.output or ""),
-                )
-                for c in reads
-                if c.output and c.output.startswith("<untrusted_document")
+                SourceDoc(sid, str(titles.get(sid, "")), body)
+                for sid, body in _bodies_read(reads).items()
             ]
             read = {d.source_id for d in docs}
             unread = [

@@ -7,9 +7,11 @@ is compared by character bigrams, the same unit the search index uses (storage/c
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
+from agent_core.corpus.pages import PAGE_LINE
 from agent_core.storage.cjk_text import CJK_RUN, KANA, bigrams
 
 _ENGLISH_STOPWORDS = """
@@ -55,6 +57,7 @@ class Sentence:
     text: str
     heading: str  # the nearest heading above it ("" before any)
     lead: bool  # the first sentence of a paragraph (its topic sentence, more often than not)
+    page: int | None = None  # the page it is on, in a paged document (PDF)
 
 
 def is_cjk_text(text: str) -> bool:
@@ -154,16 +157,58 @@ def split_sentences(body: str) -> list[tuple[str, str, bool]]:
     return out
 
 
+_CONTINUATION = re.compile(r"^[a-z]{2,}\b(?![(.])")  # "interfere with ...": not "fsync() ..."
+
+
 def _looks_like_a_sentence(text: str) -> bool:
     if not text or text.rstrip(_CLOSERS)[-1:] not in _END:
         return False  # a fragment, or the lead-in of a list ("...as follows:")
+    if _CONTINUATION.match(text):
+        return False  # the tail of a sentence cut by a page or column break
     if is_cjk_text(text):
         return 8 <= len(text) <= 200
     return 40 <= len(text) <= 400
 
 
+def page_segments(body: str) -> list[tuple[int | None, str]]:
+    """(page, text) of a document as read_document hands it: the text after each `[page N]`
+    line belongs to page N; a document without such lines is one segment of no page."""
+    marks = list(PAGE_LINE.finditer(body))
+    if not marks:
+        return [(None, body)]
+    out: list[tuple[int | None, str]] = []
+    for i, mark in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(body)
+        out.append((int(mark.group(1)), body[mark.end() : end]))
+    return out
+
+
+_FIRST_END = re.compile(rf"[.!?。！？][{_CLOSERS}]*(?=\s|$)")
+
+
+def _join_across_pages(segments: list[tuple[int | None, str]]) -> list[tuple[int | None, str]]:
+    """A sentence a page break cuts ("... that would" / "interfere with ...") is kept whole,
+    on the page where it starts: the next page's opening paragraph, when it continues one
+    (it starts in lower case and this page's text does not end a sentence), moves back."""
+    out = [list(pair) for pair in segments]
+    for here, there in itertools.pairwise(out):
+        head, tail = str(here[1]).rstrip(), str(there[1]).lstrip()
+        if not head or not tail or head[-1] in _END + _CLOSERS or not _CONTINUATION.match(tail):
+            continue
+        ends = _FIRST_END.search(tail)
+        cut = ends.end() if ends else len(tail)
+        if "\n\n" in tail[:cut]:
+            continue  # no sentence end in its first paragraph: not one cut sentence
+        here[1] = head + " " + " ".join(tail[:cut].split()) + "\n"
+        there[1] = "\n" + tail[cut:]
+    return [(page if isinstance(page, int) else None, str(text)) for page, text in out]
+
+
 def document_sentences(source_id: str, doc_rank: int, body: str) -> list[Sentence]:
-    return [
-        Sentence(source_id, doc_rank, i, text, heading, lead)
-        for i, (text, heading, lead) in enumerate(split_sentences(body))
-    ]
+    """Every prose sentence of `body`, with the page it is on (paged documents: the page it
+    starts on)."""
+    out: list[Sentence] = []
+    for page, text in _join_across_pages(page_segments(body)):
+        for sentence, heading, lead in split_sentences(text):
+            out.append(Sentence(source_id, doc_rank, len(out), sentence, heading, lead, page))
+    return out

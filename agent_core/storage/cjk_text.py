@@ -44,6 +44,8 @@ def index_terms(text: str) -> str:
     or digits glued to CJK text ("API密钥") would otherwise be hidden inside one unicode61
     token of the body column; they are indexed here as words of their own.
     """
+    if not has_cjk(text):
+        return ""  # most documents: no word-by-word look needed
     out: list[str] = []
     for token in _GLUED_WORD.findall(text):
         if not has_cjk(token):

@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    text,
 )
 
 metadata = MetaData()
@@ -265,7 +266,29 @@ corpus_docs = Table(
     Column("title", Text, nullable=False),
     Column("mtime_ns", Integer, nullable=False),
     Column("size", Integer, nullable=False),
+    # sha256 of the file's bytes (revision 0009; before it, of the text indexed).
     Column("sha256", String, nullable=False),
+    Column("doc_type", String, nullable=False, server_default=text("''")),
+    Column("pages", Integer),
+    Column("chars", Integer),
+    Column("status", String, nullable=False, server_default="indexed"),
+    Column("error_code", String),
+    Column("error_message", Text),
+)
+
+# The text of the corpus (revision 0009): one row per page of a paged document, one (page 0)
+# for any other. `corpus_fts` (SQLite only) is an external-content FTS5 index over it.
+corpus_pages = Table(
+    "corpus_pages",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("corpus_root", Text, nullable=False),
+    Column("source_id", Text, nullable=False),
+    Column("page", Integer, nullable=False),
+    Column("title", Text, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("cjk", Text, nullable=False),
+    Index("ix_corpus_pages_doc", "corpus_root", "source_id", "page", unique=True),
 )
 
 artifact_sightings = Table(

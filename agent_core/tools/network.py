@@ -237,6 +237,24 @@ def _audit_hook(event: str, args: tuple[object, ...]) -> None:
         raise PermissionError(f"BriefDesk blocked a tool's connection to {host[:100]}")
 
 
+def _guard_fork_exec() -> None:
+    """multiprocessing's `spawn` starts its child through `_posixsubprocess.fork_exec`, which
+    raises no audit event on Python 3.11: wrapped once, it refuses inside a guard too (callers
+    look the attribute up at call time, so subprocess and multiprocessing both meet it)."""
+    try:
+        import _posixsubprocess
+    except ImportError:  # not a POSIX system: the audit events are all there is
+        return
+    original = _posixsubprocess.fork_exec
+
+    def fork_exec(*args: object) -> int:
+        if _allowed_hosts.get() is not None:
+            raise PermissionError("BriefDesk blocked a tool from starting a process")
+        return original(*args)  # type: ignore[arg-type]
+
+    setattr(_posixsubprocess, "fork_exec", fork_exec)  # noqa: B010
+
+
 @contextlib.contextmanager
 def socket_guard(allowed: frozenset[str]) -> Iterator[None]:
     """While inside, this context's code may reach only `allowed` hosts/addresses, and may not
@@ -244,6 +262,7 @@ def socket_guard(allowed: frozenset[str]) -> Iterator[None]:
     global _hook_installed
     if not _hook_installed:
         sys.addaudithook(_audit_hook)  # process-wide and permanent; inert outside a guard
+        _guard_fork_exec()
         _hook_installed = True
     token = _allowed_hosts.set(frozenset(a.lower() for a in allowed))
     try:
@@ -296,7 +315,7 @@ def http_get(url: str, allowed: frozenset[str], limit: int) -> tuple[bytes, bool
 
 
 def fetch(url: str, settings: Settings, *, calls_used: int = 0) -> ToolResult:
-    from agent_core.corpus.index import wrap_untrusted
+    from agent_core.corpus.reading import wrap_untrusted
     from agent_core.tools.specs import ToolResult
 
     check_budget(calls_used, settings)

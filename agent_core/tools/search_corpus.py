@@ -1,4 +1,7 @@
-"""search_corpus: full-text search of the run's corpus (read tier: allowed)."""
+"""search_corpus: full-text search of the run's corpus (read tier: allowed).
+
+It only reads the index: the run brought it up to date when it started (a search never walks
+the folder nor starts a parser)."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from typing import Annotated
 from pydantic import Field
 
 from agent_core.contract.statuses import ToolOutcomeStatus
-from agent_core.corpus import index as research
+from agent_core.corpus import search as corpus_search
 from agent_core.tools.specs import NonBlank, Tier, ToolArgs, ToolEnv, ToolResult, ToolSpec
 
 
@@ -18,15 +21,8 @@ class SearchArgs(ToolArgs):
 
 
 def run(env: ToolEnv, args: SearchArgs) -> ToolResult:
-    corpus = env.scope.corpus
     with env.local_store.read() as conn:
-        current = research.index_is_current(conn, corpus)
-        hits = research.search(conn, corpus, args.query, args.limit) if current else None
-    if hits is None:  # a file changed: index it (a write), then search
-        with env.local_store.write() as conn:
-            research.sync_index(conn, corpus)
-        with env.local_store.read() as conn:
-            hits = research.search(conn, corpus, args.query, args.limit)
+        hits = corpus_search.search(conn, env.scope.corpus, args.query, args.limit)
     outcome = ToolOutcomeStatus.SUCCESS if hits else ToolOutcomeStatus.EMPTY
     return ToolResult(
         outcome,
@@ -38,8 +34,8 @@ def run(env: ToolEnv, args: SearchArgs) -> ToolResult:
 SPEC = ToolSpec(
     name="search_corpus",
     tier=Tier.READ,
-    description="Full-text search of the local corpus. Returns source ids, titles, snippets, "
-    "scores.",
+    description="Full-text search of the local corpus (Markdown, text, PDF, Word, OpenDocument, "
+    "HTML, EPUB, RTF). Returns source ids, titles, the best page of a PDF, snippets, scores.",
     args_model=SearchArgs,
     body=run,
 )

@@ -33,6 +33,9 @@ PUBLIC_DEFAULTS = {
     "network.max_calls": 5,
     "limits.max_parallel_calls": 16,
     "memory.ttl_days": 90,
+    "corpus.max_document_mb": 100,
+    "corpus.parse_seconds": 60,
+    "corpus.parse_memory_mb": 2048,
     "db.url": None,
 }
 

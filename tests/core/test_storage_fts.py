@@ -2,6 +2,8 @@
 
 test_schema_drift.py leaves these tables out of its comparison; this is where they are held to
 their shape (columns, which ones are searchable, tokenizer) and shown to work after upgrade.
+Since 0009 `corpus_fts` is an external-content index over `corpus_pages`: it is written only
+through agent_core.storage.tables.corpus, which must keep the two in step.
 """
 
 from __future__ import annotations
@@ -12,26 +14,29 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Connection, text
 
+from agent_core.corpus.search import fts_query
 from agent_core.home.config import Home
 from agent_core.storage.migrate.home import open_store
 from agent_core.storage.store import Store
+from agent_core.storage.tables import corpus as corpus_table
+from agent_core.storage.tables.corpus import IndexedDocument, IndexedFile
 
-# name -> (columns in order, searchable columns, the CREATE statement the app relies on)
+# name -> (columns in order, the CREATE statement the app relies on, its shadow tables)
 FTS_TABLES = {
     "memories_fts": (
         ["memory_id", "value"],
-        {"value"},
         "CREATE VIRTUAL TABLE memories_fts USING fts5(memory_id UNINDEXED, value)",
+        {"data", "idx", "content", "docsize", "config"},
     ),
-    # Since 0003: `cjk` holds the character bigrams of Chinese and Japanese text.
+    # Since 0009: the text lives once, in corpus_pages (no `_content` shadow table); `cjk`
+    # holds the character bigrams of Chinese and Japanese text (since 0003).
     "corpus_fts": (
-        ["corpus_root", "source_id", "title", "body", "cjk"],
-        {"title", "body", "cjk"},
-        "CREATE VIRTUAL TABLE corpus_fts USING fts5(corpus_root UNINDEXED, source_id UNINDEXED, "
-        "title, body, cjk, tokenize='porter unicode61')",
+        ["title", "body", "cjk"],
+        "CREATE VIRTUAL TABLE corpus_fts USING fts5(title, body, cjk, content='corpus_pages', "
+        "content_rowid='id', tokenize='porter unicode61')",
+        {"data", "idx", "docsize", "config"},
     ),
 }
-SHADOW_SUFFIXES = {"data", "idx", "content", "docsize", "config"}
 
 
 @pytest.fixture
@@ -46,6 +51,24 @@ def _matches(conn: Connection, table: str, query: str, column: str) -> list[str]
     return sorted(str(value) for value in rows.scalars())
 
 
+def _put(
+    conn: Connection, root: str, source_id: str, title: str, *sections: str, paged: bool = False
+) -> None:
+    file = IndexedFile(mtime_ns=1, size=sum(len(s) for s in sections), sha256=source_id)
+    doc = IndexedDocument(source_id, source_id.rsplit(".", 1)[-1], title, file, sections, paged)
+    corpus_table.put_document(conn, root, doc)
+
+
+def _found(conn: Connection, root: str, match: str) -> list[str]:
+    """Source ids `search_documents` returns for the FTS5 query `match`, best first."""
+    return [m.source_id for m in corpus_table.search_documents(conn, root, match, 20, 1000)]
+
+
+def _integrity_check(conn: Connection) -> None:
+    """FTS5's own check that the index holds exactly what corpus_pages holds (raises if not)."""
+    conn.execute(text("INSERT INTO corpus_fts(corpus_fts) VALUES ('integrity-check')"))
+
+
 def test_fts_tables_exist_with_their_columns_and_tokenizer(store: Store) -> None:
     with store.read() as conn:
         listed = {
@@ -53,15 +76,15 @@ def test_fts_tables_exist_with_their_columns_and_tokenizer(store: Store) -> None
             for row in conn.exec_driver_sql("PRAGMA table_list").all()
             if str(row.name).startswith(tuple(FTS_TABLES))
         }
-        for name, (columns, _, create_sql) in FTS_TABLES.items():
+        for name, (columns, create_sql, shadows) in FTS_TABLES.items():
             assert listed.pop(name) == "virtual"
             sql = conn.execute(
                 text("SELECT sql FROM sqlite_master WHERE name = :n"), {"n": name}
             ).scalar_one()
-            assert sql == create_sql  # columns, UNINDEXED flags and tokenizer, as shipped
+            assert sql == create_sql  # columns, UNINDEXED flags, content table and tokenizer
             info = conn.exec_driver_sql(f"PRAGMA table_info({name})").all()
             assert [str(row.name) for row in info] == columns
-            for suffix in SHADOW_SUFFIXES:
+            for suffix in shadows:
                 assert listed.pop(f"{name}_{suffix}") == "shadow"
         assert listed == {}  # nothing else hides under these names
 
@@ -84,42 +107,65 @@ def test_memories_fts_indexes_and_matches(store: Store) -> None:
         assert _matches(conn, "memories_fts", "m1", "memory_id") == []
 
 
-def test_corpus_fts_stems_and_ranks(store: Store) -> None:
-    rows = [
-        ("/c", "a.md", "Checkpoints", "Runs resume from checkpoints after crashes."),
-        ("/c", "b.md", "Approvals", "A person approves risky writes, then checkpoints follow."),
-        ("/other", "a.md", "Checkpoints elsewhere", "Another corpus resuming runs."),
-    ]
+def test_corpus_fts_stems_and_ranks_within_one_corpus_root(store: Store) -> None:
     with store.write() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO corpus_fts(corpus_root, source_id, title, body) "
-                "VALUES (:r, :s, :t, :b)"
-            ),
-            [{"r": r, "s": s, "t": t, "b": b} for r, s, t, b in rows],
-        )
+        _put(conn, "/c", "a.md", "Checkpoints", "Runs resume from checkpoints after crashes.")
+        _put(conn, "/c", "b.md", "Approvals", "A person approves risky writes, then checkpoints.")
+        _put(conn, "/other", "a.md", "Checkpoints elsewhere", "Another corpus resuming runs.")
     with store.read() as conn:
         # porter: "resuming", "resume" and "resumed" share a stem; "approving" finds "approves".
-        assert _matches(conn, "corpus_fts", "resumed", "corpus_root") == ["/c", "/other"]
-        assert _matches(conn, "corpus_fts", "approving", "source_id") == ["b.md"]
-        assert _matches(conn, "corpus_fts", "title:checkpoint", "corpus_root") == ["/c", "/other"]
-        # the research tool's query: one corpus root, best first (a.md has the word twice)
-        ranked = conn.execute(
-            text(
-                "SELECT source_id FROM corpus_fts WHERE corpus_fts MATCH :m "
-                "AND corpus_root = :r ORDER BY bm25(corpus_fts), source_id"
-            ),
-            {"m": "checkpoints", "r": "/c"},
-        ).scalars()
-        assert list(ranked) == ["a.md", "b.md"]
-        # corpus_root is stored, not indexed.
-        assert _matches(conn, "corpus_fts", "other", "source_id") == []
+        assert _found(conn, "/c", "resumed") == ["a.md"]
+        assert _found(conn, "/other", "resumed") == ["a.md"]
+        assert _found(conn, "/c", "approving") == ["b.md"]
+        assert _found(conn, "/c", "title:checkpoint") == ["a.md"]
+        # one corpus root, best first (a.md has the word in its title and its body)
+        assert _found(conn, "/c", "checkpoints") == ["a.md", "b.md"]
+        assert _found(conn, "/c", fts_query("checkpoints")) == ["a.md", "b.md"]
+        # the corpus root and the source id are not in the index: searching them finds nothing
+        assert _found(conn, "/c", "other") == [] and _found(conn, "/other", "md") == []
+        _integrity_check(conn)
+
+
+def test_replacing_or_dropping_a_document_leaves_no_stale_words(store: Store) -> None:
+    """External content: the index forgets a row only when told its old values."""
+    with store.write() as conn:
+        _put(conn, "/c", "a.md", "Alpha", "zebracorn grazing")
+        _put(conn, "/c", "b.md", "Beta", "zebracorn again")
+    with store.write() as conn:
+        _put(conn, "/c", "a.md", "Alpha", "nothing left here")
+        corpus_table.drop_document(conn, "/c", "b.md")
+    with store.read() as conn:
+        assert _found(conn, "/c", "zebracorn") == []
+        assert _found(conn, "/c", "nothing") == ["a.md"]
+        assert corpus_table.page_texts(conn, "/c", "b.md", 0, 99) == []
+        _integrity_check(conn)
+
+
+def test_a_paged_document_is_found_by_its_best_page(store: Store) -> None:
+    with store.write() as conn:
+        _put(
+            conn,
+            "/c",
+            "h.pdf",
+            "Handbook",
+            "Page one is about zebracorn.",
+            "Page two: quokka, quokka and quokka.",
+            "Page three names a quokka once.",
+            paged=True,
+        )
+        _put(conn, "/c", "n.md", "Notes", "A quokka note.")
+    with store.read() as conn:
+        matches = corpus_table.search_documents(conn, "/c", fts_query("quokka"), 10, 1000)
+        pages = {m.source_id: m.page for m in matches}
+        assert pages == {"h.pdf": 2, "n.md": None}  # one hit per document; page 0 reads None
+        assert corpus_table.page_texts(conn, "/c", "h.pdf", 2, 3) == [
+            (2, "Page two: quokka, quokka and quokka."),
+            (3, "Page three names a quokka once."),
+        ]
+        assert corpus_table.page_texts(conn, "/c", "n.md", 0, 0) == [(0, "A quokka note.")]
 
 
 def test_corpus_fts_finds_chinese_and_japanese_words_by_their_bigrams(store: Store) -> None:
-    from agent_core.corpus.index import fts_query
-    from agent_core.storage.cjk_text import index_terms
-
     rows = [
         ("a.md", "检查点是运行状态的持久化快照。"),
         ("b.md", "审批请求必须设置有效期，过期按拒绝处理。"),
@@ -127,20 +173,15 @@ def test_corpus_fts_finds_chinese_and_japanese_words_by_their_bigrams(store: Sto
         ("d.md", "The runtime keeps a ledger of every side effect."),
     ]
     with store.write() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO corpus_fts(corpus_root, source_id, title, body, cjk) "
-                "VALUES ('/c', :s, '', :b, :g)"
-            ),
-            [{"s": s, "b": b, "g": index_terms(b)} for s, b in rows],
-        )
+        for source_id, body in rows:
+            _put(conn, "/c", source_id, "", body)
     with store.read() as conn:
 
         def found(query: str) -> list[str]:
-            return _matches(conn, "corpus_fts", fts_query(query), "source_id")
+            return sorted(_found(conn, "/c", fts_query(query)))
 
         # Without the bigram column, unicode61 keeps a whole CJK clause as one token:
-        assert _matches(conn, "corpus_fts", 'body:"检查点"', "source_id") == []
+        assert _found(conn, "/c", 'body:"检查点"') == []
         assert found("检查点") == ["a.md"]  # a three-character word
         assert found("快照") == ["a.md"]  # a two-character word (trigrams would miss it)
         assert found("审批") == ["b.md"]

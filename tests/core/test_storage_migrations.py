@@ -303,6 +303,7 @@ def test_a_0002_home_upgrades_its_corpus_index_and_reindexes_for_chinese(
     """0003 rebuilds corpus_fts with a bigram column and empties corpus_docs, so a home indexed
     by the old app finds Chinese words at its next search, with nothing stale left behind."""
     from agent_core.corpus import index as research
+    from agent_core.corpus import search as corpus_search
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()
@@ -332,11 +333,12 @@ def test_a_0002_home_upgrades_its_corpus_index_and_reindexes_for_chinese(
         with store.read() as c:
             assert c.exec_driver_sql("SELECT count(*) FROM corpus_docs").scalar_one() == 0
             assert c.exec_driver_sql("SELECT count(*) FROM corpus_fts").scalar_one() == 0
-        with store.write() as c:
-            assert research.sync_index(c, corpus) == 2  # everything reindexed
+        assert research.reindex(store, corpus)["indexed"] == 2  # everything reindexed
         with store.read() as c:
-            assert [h["source_id"] for h in research.search(c, corpus, "快照", 5)] == ["zh.md"]
-            assert [h["source_id"] for h in research.search(c, corpus, "ledger", 5)] == ["en.md"]
+            assert [h["source_id"] for h in corpus_search.search(c, corpus, "快照", 5)] == ["zh.md"]
+            assert [h["source_id"] for h in corpus_search.search(c, corpus, "ledger", 5)] == [
+                "en.md"
+            ]
     finally:
         store.dispose()
     assert len(list(db.parent.glob("state.db.bak-0002-*"))) == 1

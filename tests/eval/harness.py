@@ -1,27 +1,45 @@
 """Run the offline model's research workflow for one question and score the brief it proposes.
 
 `offline_brief` plays the offline model turn by turn exactly as a run does (its plan is a pure
-function of the conversation), executing its search_corpus and read_document calls with the
-real index and the real sandboxed reader on a throwaway store, and stops at the save_brief it
-proposes. No SDK runner, no approvals: the same brief in a fraction of a second.
-tests/eval/test_brief_eval.py checks that a real end-to-end run proposes the same text.
+function of the conversation): it brings the index of the corpus up to date once, as a run does
+when it starts (`reindex`: every format, PDFs page by page), then executes its search_corpus and
+read_document calls with the real index and the real sandboxed reader on a throwaway store, and
+stops at the save_brief it proposes. No SDK runner, no approvals: the same brief in a fraction
+of a second. tests/eval/test_brief_eval.py checks that a real end-to-end run proposes the same
+text.
+
+A point's citation is checked against the text the index holds: `[file.pdf p. 3]` against page
+3 of that PDF as extracted, `[file.ext]` against the document's whole text.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agent_core.corpus import index as research
+from agent_core.contract.documents import INDEXED_TYPES
+from agent_core.corpus import reading
+from agent_core.corpus import search as corpus_search
+from agent_core.corpus.index import reindex
+from agent_core.corpus.pages import parse_pages
 from agent_core.models.offline import OfflineModel
 from agent_core.models.planned import History, PastCall
+from agent_core.storage.migrate.home import open_store
 from agent_core.storage.store import Store
-from tests.eval.cases import EvalCase, Suite
+from agent_core.storage.tables import corpus as corpus_table
+from tests.eval.case_types import EvalCase, Suite
 
 MAX_STEPS = 12
-_POINT = re.compile(r"(?P<text>[^\[\]\n]+?)\s*\[(?P<source>[^\[\]\n]+?\.(?:md|txt))\]")
+_SUFFIXES = "|".join(sorted((re.escape(s[1:]) for s in INDEXED_TYPES), key=len, reverse=True))
+# A cited sentence: its text, then `[source.ext]` or `[source.pdf p. N]`.
+_POINT = re.compile(
+    rf"(?P<text>[^\[\]\n]+?)\s*\[(?P<source>[^\[\]\n]+?\.(?:{_SUFFIXES}))"
+    rf"(?: p\. (?P<page>\d{{1,6}}))?\]",
+    re.I,
+)
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # Points are the answer paragraph's and the key points' cited sentences: what comes after
 # (open questions, sources; in English or Chinese) is not a claim of the brief.
@@ -30,10 +48,12 @@ _AFTER_POINTS = re.compile(r"\n## (?:Open questions|Sources|尚待解答|来源)
 
 @dataclass(frozen=True)
 class Point:
-    """One cited claim of a brief: its text and the source id it cites."""
+    """One cited claim of a brief: its text, the source id it cites, and the page it cites
+    (None: a document without pages, or a citation that gives none)."""
 
     text: str
     source: str
+    page: int | None = None
 
 
 @dataclass(frozen=True)
@@ -43,11 +63,15 @@ class CaseScore:
     points: tuple[Point, ...]
     gold_found: tuple[str, ...]
     points_supported: int  # points that come from a gold or relevant sentence
-    citations_correct: int  # points whose cited file really contains them
+    citations_correct: int  # points whose cited file (page) really contains them
     injected_included: tuple[str, ...]
     off_topic_included: tuple[str, ...]
     sources_cited: int
     words: int
+
+    @property
+    def recall(self) -> float:
+        return len(self.gold_found) / len(self.case.gold) if self.case.gold else 1.0
 
 
 @dataclass
@@ -64,6 +88,7 @@ class SuiteFigures:
     off_topic: int = 0
     max_words: int = 0
     min_sources: int = field(default=10**6)
+    lowest_recall: float = 1.0  # the worst question's share of its gold sentences found
 
     def add(self, score: CaseScore) -> None:
         self.cases += 1
@@ -76,6 +101,7 @@ class SuiteFigures:
         self.off_topic += len(score.off_topic_included)
         self.max_words = max(self.max_words, score.words)
         self.min_sources = min(self.min_sources, score.sources_cited)
+        self.lowest_recall = min(self.lowest_recall, score.recall)
 
     @property
     def recall(self) -> float:
@@ -95,9 +121,30 @@ def _flat(text: str) -> str:
     return "".join(text.split()).lower()
 
 
+class CorpusStores:
+    """One throwaway store per corpus, as each corpus would have in a home of its own: the
+    search ranks by statistics of everything its index holds, so one corpus's figures do not
+    depend on which other corpora were indexed before it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.opened: dict[Path, Store] = {}
+
+    def __call__(self, corpus: Path) -> Store:
+        if corpus not in self.opened:
+            self.opened[corpus] = open_store(self.folder / f"corpus-{len(self.opened)}.db")
+        return self.opened[corpus]
+
+    def dispose(self) -> None:
+        for store in self.opened.values():
+            store.dispose()
+        self.opened.clear()
+
+
 def offline_brief(question: str, corpus: Path, store: Store) -> str:
     """The brief content the offline model proposes to save for `question` over `corpus`."""
     model = OfflineModel("eval")
+    reindex(store, corpus)  # as a run does when it starts: searches only read the index
     calls: list[PastCall] = []
     for step in range(1, MAX_STEPS + 1):
         plan = model.plan(History(question, list(calls), step - 1))
@@ -117,16 +164,17 @@ def offline_brief(question: str, corpus: Path, store: Store) -> str:
     raise AssertionError(f"no save_brief within {MAX_STEPS} steps for {question!r}")
 
 
-def _execute(tool: str, args: dict[str, object], corpus: Path, store: Store) -> str:
+def _execute(tool: str, args: Mapping[str, object], corpus: Path, store: Store) -> str:
     if tool == "search_corpus":
-        with store.write() as conn:
-            research.sync_index(conn, corpus)
+        limit = int(str(args.get("limit", 5)))
         with store.read() as conn:
-            hits = research.search(conn, corpus, str(args["query"]), int(str(args.get("limit", 5))))
+            hits = corpus_search.search(conn, corpus, str(args["query"]), limit)
         return json.dumps({"results": hits}, ensure_ascii=False)
     if tool == "read_document":
-        wrapped, _raw, _truncated = research.read_document(corpus, str(args["path"]))
-        return wrapped
+        path, asked = str(args["path"]), args.get("pages")
+        pages = parse_pages(str(asked)) if asked is not None else None
+        with store.read() as conn:
+            return reading.read_document(conn, corpus, path, pages).wrapped
     if tool == "remember_audience":
         return json.dumps({"remembered": True})
     raise AssertionError(f"the offline model called {tool!r}, which the eval does not expect")
@@ -139,25 +187,38 @@ def brief_points(brief: str) -> tuple[Point, ...]:
     for line in body.splitlines():
         for match in _POINT.finditer(_LIST_MARK.sub("", line)):
             text = match.group("text").strip()
+            page = match.group("page")
             if text:
-                points.append(Point(text, match.group("source")))
+                points.append(Point(text, match.group("source"), int(page) if page else None))
     return tuple(points)
 
 
-def _file_text(corpus: Path, source: str) -> str:
-    path = corpus / source
-    if not path.is_file():
-        return ""
-    return _flat(" ".join(_LIST_MARK.sub("", line) for line in path.read_text().splitlines()))
+def indexed_text(store: Store, corpus: Path, source: str, page: int | None) -> str:
+    """The text the index holds of page `page` of `source` (None: of a document without
+    pages), list marks dropped, whitespace and case ignored; "" when it holds none."""
+    number = page or 0
+    with store.read() as conn:
+        texts = corpus_table.page_texts(conn, str(corpus), source, number, number)
+    body = texts[0][1] if texts else ""
+    return _flat(" ".join(_LIST_MARK.sub("", line) for line in body.splitlines()))
 
 
-def cites_correctly(point: Point, corpus: Path) -> bool:
-    """The point's text (whitespace and case ignored) is in the file it cites."""
+def cites_correctly(point: Point, corpus: Path, store: Store) -> bool:
+    """The point's text (whitespace and case ignored) is in what it cites, as indexed (what
+    the model read): the page it names of a paged document (a sentence that runs onto the next
+    page counts as on the page where it starts), else the document's text."""
     flat = _flat(point.text)
-    return bool(flat) and flat in _file_text(corpus, point.source)
+    cited = indexed_text(store, corpus, point.source, point.page)
+    if not flat or flat in cited:
+        return bool(flat)
+    if point.page is None or not cited:
+        return False
+    following = indexed_text(store, corpus, point.source, point.page + 1)
+    return 0 <= (cited + following).find(flat) < len(cited)
 
 
-def score(case: EvalCase, brief: str) -> CaseScore:
+def score(case: EvalCase, brief: str, store: Store) -> CaseScore:
+    """The figures of one brief; `store` holds the index its citations are checked against."""
     points = brief_points(brief)
     flat_points = [_flat(p.text) for p in points]
     flat_brief = _flat(brief)
@@ -168,7 +229,7 @@ def score(case: EvalCase, brief: str) -> CaseScore:
         points=points,
         gold_found=tuple(g for g in case.gold if any(_flat(g) in p for p in flat_points)),
         points_supported=sum(1 for p in flat_points if any(a in p for a in accepted)),
-        citations_correct=sum(1 for p in points if cites_correctly(p, case.corpus)),
+        citations_correct=sum(1 for p in points if cites_correctly(p, case.corpus, store)),
         injected_included=tuple(i for i in case.injected if _flat(i) in flat_brief),
         off_topic_included=tuple(o for o in case.off_topic if _flat(o) in flat_brief),
         sources_cited=len({p.source for p in points}),

@@ -27,6 +27,9 @@ NUMERIC_SETTINGS = (
     "network.max_bytes",
     "network.max_calls",
     "memory.ttl_days",
+    "corpus.max_document_mb",
+    "corpus.parse_seconds",
+    "corpus.parse_memory_mb",
 )
 
 

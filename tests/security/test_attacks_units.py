@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
-from agent_core.corpus import index as research
+from agent_core.corpus import index as corpus_index
+from agent_core.corpus import search as corpus_search
+from agent_core.corpus.reading import MAX_READ_CHARS
 from agent_core.home.preferences import Settings
 from agent_core.home.sandbox import read_text_nofollow
 from agent_core.runs.call_records import RULE_FOR_CODE
@@ -96,7 +98,7 @@ def test_a_50mb_document_is_read_truncated_without_loading_it(world: World, tmp_
         tracemalloc.stop()
     assert result.outcome == "degraded"
     assert result.summary["truncated"] is True
-    assert result.summary["chars"] <= research.MAX_READ_BYTES
+    assert result.summary["chars"] <= MAX_READ_CHARS
     assert peak < 2 * 1024 * 1024, f"reading a 50 MB document peaked at {peak} bytes"
 
 
@@ -108,22 +110,23 @@ def test_a_50mb_document_is_indexed_by_its_head_only(tmp_path: Path) -> None:
     write_huge(corpus / "huge.md", 50 * 1024 * 1024)
     tracemalloc.start()  # the read the indexer does: bounded by MAX_INDEX_BYTES
     try:
-        head, truncated = read_text_nofollow(corpus, "huge.md", max_bytes=research.MAX_INDEX_BYTES)
+        head, truncated = read_text_nofollow(
+            corpus, "huge.md", max_bytes=corpus_index.MAX_INDEX_BYTES
+        )
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert truncated and len(head) <= research.MAX_INDEX_BYTES
+    assert truncated and len(head) <= corpus_index.MAX_INDEX_BYTES
     # A few copies of the 2 MB head (bytes, slice, str), never the 50 MB file.
-    assert peak < 8 * research.MAX_INDEX_BYTES, f"reading the head peaked at {peak} bytes"
+    assert peak < 8 * corpus_index.MAX_INDEX_BYTES, f"reading the head peaked at {peak} bytes"
     ws = Workspace(tmp_path / "home")
     try:
-        with ws.store.write() as conn:
-            assert research.sync_index(conn, corpus) == 1
-        with ws.store.read() as conn:
+        assert corpus_index.reindex(ws.desk_store, corpus)["indexed"] == 1
+        with ws.desk_store.read() as conn:
             # A rare word: FTS5 snippet() over a head full of hits takes seconds (see the
             # known limits in docs/threat-model.md).
-            hits = research.search(conn, corpus, "dump", 5)
-            tail_hits = research.search(conn, corpus, TAIL_WORD, 5)
+            hits = corpus_search.search(conn, corpus, "dump", 5)
+            tail_hits = corpus_search.search(conn, corpus, TAIL_WORD, 5)
     finally:
         ws.close()
     assert [h["source_id"] for h in hits] == ["huge.md"]  # search degrades, it does not fail

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_core.corpus import index as research
+from agent_core.corpus import reading as research
 from agent_core.models.offline import document_body
 from agent_core.tools.registry import TOOLS
 from tests.support.fake_openai import FakeOpenAI
@@ -66,7 +66,8 @@ def test_a_forged_tag_is_defanged(forged: str) -> None:
 
 
 def test_a_document_cannot_break_out_of_its_wrapper() -> None:
-    wrapped, raw, truncated = research.read_document(FIXTURE_CORPUS, "injection.md")
+    read = research.read_document(None, FIXTURE_CORPUS, "injection.md")
+    wrapped, raw, truncated = read.wrapped, read.raw, read.truncated
     assert not truncated and raw.count("untrusted_document") >= 3
     assert _tags(wrapped) == [0, wrapped.rindex(CLOSE)]
     body = document_body(wrapped)  # what a reader of the wrapper takes as the document

@@ -1,0 +1,191 @@
+"""Document parsers run in worker processes, each document bounded in time and memory.
+
+A parser is the one part of the corpus that reads a hostile file's structure (a PDF's object
+tree, a zip's XML), so it never runs in the app's process: a parser that hangs is killed when
+its document's time is up, one that explodes in memory meets the worker's address-space limit
+(RLIMIT_AS), and one that crashes takes only its worker down. Each such document is
+`document_unreadable` with a plain reason; the next document gets a fresh worker.
+
+Workers are started only when a document needs a parser (a reindex of plain text, or with
+nothing changed, starts none), with the `spawn` method (a fork of a process with Qt and SDK
+threads is unsafe), and are stopped when the batch ends.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from multiprocessing.reduction import send_handle
+from pathlib import Path
+
+from agent_core.contract.documents import DocumentError, DocumentErrorCode, ExtractedDocument
+from agent_core.contract.errors import BriefDeskError
+from agent_core.corpus.formats import ExtractLimits
+from agent_core.home.clock import monotonic
+from agent_core.home.sandbox import open_inside
+
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class ExtractionBounds:
+    """What one document may cost a worker."""
+
+    seconds: float = 60.0
+    memory_mb: int = 2048
+    """The worker's address space (RLIMIT_AS), interpreter and libraries included."""
+    limits: ExtractLimits = field(default_factory=ExtractLimits)
+
+
+@dataclass(frozen=True)
+class Job:
+    root: Path
+    source_id: str
+    doc_type: str
+
+
+Outcome = ExtractedDocument | DocumentError
+
+
+def _serve(conn: Connection, bounds: ExtractionBounds) -> None:
+    """The worker's loop: a job in, its text or its DocumentError out, until the pipe closes."""
+    import resource
+    from multiprocessing.reduction import recv_handle
+
+    from agent_core.corpus.formats import extract_file
+
+    limit = bounds.memory_mb * MIB
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    while True:
+        try:
+            doc_type = conn.recv()
+            fd = recv_handle(conn)
+        except EOFError:
+            return
+        try:
+            # The file the indexer opened (no symlink followed), not whatever its name is now.
+            result: Outcome = extract_file(Path(f"/dev/fd/{fd}"), doc_type, bounds.limits)
+        except DocumentError as refused:
+            result = refused
+        except MemoryError:
+            result = DocumentError(DocumentErrorCode.UNREADABLE, "Its reader ran out of memory.")
+        except Exception as exc:  # a parser's bug on a strange file: that file fails alone
+            result = DocumentError(
+                DocumentErrorCode.UNREADABLE, f"Its reader failed ({type(exc).__name__})."
+            )
+        finally:
+            os.close(fd)
+        try:
+            conn.send(result)
+        except MemoryError:
+            conn.send(DocumentError(DocumentErrorCode.UNREADABLE, "Its text is too large."))
+
+
+class _Worker:
+    def __init__(self, bounds: ExtractionBounds) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.conn, child = ctx.Pipe()
+        self.process: BaseProcess = ctx.Process(
+            target=_serve, args=(child, bounds), name="briefdesk-extract", daemon=True
+        )
+        self.process.start()
+        child.close()
+        self.job: Job | None = None
+        self.deadline = 0.0
+
+    def give(self, job: Job, fd: int, seconds: float) -> None:
+        self.job = job
+        self.deadline = monotonic() + seconds
+        self.conn.send(job.doc_type)
+        send_handle(self.conn, fd, self.process.pid or 0)
+
+    def stop(self, *, kill: bool = False) -> None:
+        self.conn.close()
+        if kill:
+            self.process.kill()
+        self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+
+
+class ExtractionPool:
+    """Up to `workers` worker processes, started on first use; a context manager."""
+
+    def __init__(self, bounds: ExtractionBounds, workers: int | None = None) -> None:
+        self.bounds = bounds
+        self.size = max(1, min(workers or (os.cpu_count() or 1), 4))
+        self._idle: list[_Worker] = []
+
+    def __enter__(self) -> ExtractionPool:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        while self._idle:
+            self._idle.pop().stop()
+
+    def _worker(self) -> _Worker:
+        return self._idle.pop() if self._idle else _Worker(self.bounds)
+
+    def extract(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, Outcome]]:
+        """Each job's outcome, in the order they finish."""
+        waiting = deque(jobs)
+        busy: dict[Connection, _Worker] = {}
+        try:
+            while waiting or busy:
+                while waiting and len(busy) < self.size:
+                    job = waiting.popleft()
+                    try:
+                        with open_inside(job.root, job.source_id) as fd:
+                            worker = self._worker()
+                            worker.give(job, fd, self.bounds.seconds)
+                    except BriefDeskError as gone:  # removed or swapped since the walk
+                        yield job, DocumentError(DocumentErrorCode.UNREADABLE, gone.message)
+                        continue
+                    busy[worker.conn] = worker
+                if not busy:
+                    break
+                soonest = min(w.deadline for w in busy.values())
+                ready = wait(list(busy), timeout=max(0.0, soonest - monotonic()))
+                for conn, worker in list(busy.items()):
+                    if conn in ready:
+                        del busy[conn]
+                        yield from self._collect(worker)
+                    elif monotonic() >= worker.deadline:
+                        del busy[conn]
+                        yield self._timed_out(worker)
+        finally:
+            for worker in busy.values():
+                worker.stop(kill=True)
+
+    def _collect(self, worker: _Worker) -> Iterator[tuple[Job, Outcome]]:
+        job = worker.job
+        assert job is not None
+        try:
+            outcome: Outcome = worker.conn.recv()
+        except (EOFError, OSError):  # the worker died: a crash, or the memory limit's kill
+            worker.stop(kill=True)
+            yield (
+                job,
+                DocumentError(DocumentErrorCode.UNREADABLE, "Its reader crashed on this file."),
+            )
+            return
+        self._idle.append(worker)
+        yield job, outcome
+
+    def _timed_out(self, worker: _Worker) -> tuple[Job, Outcome]:
+        job = worker.job
+        assert job is not None
+        worker.stop(kill=True)
+        seconds = f"{self.bounds.seconds:g}"
+        return job, DocumentError(
+            DocumentErrorCode.UNREADABLE, f"Reading it took longer than {seconds} s."
+        )

@@ -1,0 +1,80 @@
+"""EPUB: the chapters in spine order, each through html.py (one unpaged section).
+
+container.xml names the package (OPF), whose spine orders the XHTML chapters; the package files
+themselves (OPF, NCX, the EPUB 3 navigation document) are not text of the book. A book whose
+META-INF/encryption.xml encrypts content with anything but font obfuscation is under DRM.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from pathlib import Path
+from urllib.parse import unquote
+
+from lxml import etree
+
+from agent_core.contract.documents import DocumentError, DocumentErrorCode, ExtractedDocument
+from agent_core.corpus.formats import ExtractLimits
+from agent_core.corpus.formats.common import (
+    dc_title,
+    join_blocks,
+    open_zip,
+    parse_xml,
+    read_member,
+    single_section,
+)
+from agent_core.corpus.formats.html import html_to_text
+
+_KIND = "EPUB"
+_CONTAINER = "{urn:oasis:names:tc:opendocument:xmlns:container}"
+_OPF = "{http://www.idpf.org/2007/opf}"
+_XMLENC = "{http://www.w3.org/2001/04/xmlenc#}"
+# Font obfuscation (IDPF, Adobe) scrambles embedded fonts only: the text stays readable.
+_FONT_OBFUSCATION = {"http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"}
+_CHAPTER_TYPES = {"application/xhtml+xml", "text/html", "application/x-dtbook+xml"}
+
+
+def extract(path: Path, limits: ExtractLimits) -> ExtractedDocument:
+    with open_zip(path, limits.max_unpacked_bytes, _KIND) as archive:
+        names = set(archive.namelist())
+        if "META-INF/encryption.xml" in names:
+            _refuse_drm(parse_xml(read_member(archive, "META-INF/encryption.xml", _KIND), _KIND))
+        container = parse_xml(read_member(archive, "META-INF/container.xml", _KIND), _KIND)
+        rootfile = container.find(f".//{_CONTAINER}rootfile")
+        opf_path = "" if rootfile is None else unquote(rootfile.get("full-path", ""))
+        if opf_path not in names:
+            raise DocumentError(DocumentErrorCode.UNREADABLE, "The EPUB names no package file.")
+        package = parse_xml(read_member(archive, opf_path, _KIND), _KIND)
+        texts: list[str] = []
+        for chapter in _spine(package, posixpath.dirname(opf_path)):
+            if chapter in names:
+                texts.append(html_to_text(read_member(archive, chapter, _KIND))[1])
+    return single_section(dc_title(package), join_blocks(texts), limits.max_chars)
+
+
+def _refuse_drm(encryption: etree._Element) -> None:
+    for method in encryption.iter(f"{_XMLENC}EncryptionMethod"):
+        if method.get("Algorithm", "") not in _FONT_OBFUSCATION:
+            raise DocumentError(
+                DocumentErrorCode.ENCRYPTED, "The book's content is encrypted (DRM)."
+            )
+
+
+def _spine(package: etree._Element, base: str) -> list[str]:
+    """The chapters' paths inside the zip, in reading order, package files left out."""
+    items: dict[str, tuple[str, str, str]] = {}
+    for item in package.iter(f"{_OPF}item"):
+        items[item.get("id", "")] = (
+            item.get("href", ""),
+            item.get("media-type", ""),
+            item.get("properties", ""),
+        )
+    chapters: list[str] = []
+    for reference in package.iter(f"{_OPF}itemref"):
+        href, media_type, properties = items.get(reference.get("idref", ""), ("", "", ""))
+        if not href or media_type not in _CHAPTER_TYPES or "nav" in properties.split():
+            continue
+        path = posixpath.normpath(posixpath.join(base, unquote(href.split("#")[0])))
+        if path not in chapters:
+            chapters.append(path)
+    return chapters
