@@ -13,7 +13,8 @@ Approve has its own shortcut (Ctrl+Shift+A), never Run's Ctrl+Enter, and Return 
 nothing. Opened by itself, the dialog leaves the keyboard where the person is typing.
 
 The texts live in approval_text, editing in approval_edit_panel, the buttons and the "Always
-allow" row in approval_actions; this module lays them out, keeps them live and decides.
+allow" row in approval_actions, their fixed sizes, names and guarded states in approval_buttons;
+this module lays them out, keeps them live and decides.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -43,9 +44,11 @@ from agent_core.contract.views import ApprovalView, EventView
 from desktop.jobs import Job
 from desktop.widgets import approval_text, quiet_show
 from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions, RememberRow
+from desktop.widgets.approval_buttons import APPROVE_KEYS, DecisionButtons
 from desktop.widgets.approval_edit_panel import ApprovalEditPanel
 from desktop.widgets.approval_guard import ReadGuard
 from desktop.widgets.approval_parts import label
+from desktop.widgets.citation_links import BriefTabs
 from desktop.widgets.diff_view import DiffView
 from desktop.widgets.guarded_submit import OnError, submit_while_open
 from desktop.widgets.window_fit import fit_to_screen
@@ -57,7 +60,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 POLL_MS = 1000
-APPROVE_KEYS = "Ctrl+Shift+A"  # deliberately not Run's Ctrl+Enter, and not a lone Return
 PREFERRED_SIZE = QSize(1180, 860)  # shrunk to the screen: the diff scrolls, the buttons stay
 
 
@@ -75,6 +77,7 @@ class ApprovalDialog(QDialog):
         self._shown: tuple[str, str, str | None] | None = None  # what the guard last restarted for
         self.guard = ReadGuard(self)
         self.guard.changed.connect(self._refresh_state)
+        self.buttons = DecisionButtons(self)
         self.setWindowTitle("Approve a write — BriefDesk")
         self.setMinimumSize(640, 420)
         self._build()
@@ -117,13 +120,14 @@ class ApprovalDialog(QDialog):
             grid.setColumnStretch(column, stretch)
         self.summary_label = label(rich=True, wrap=True)
         self.diff = DiffView()
+        self.content_tabs = BriefTabs(self.diff, self.bridge)  # the diff, and the brief as read
         self.args_view = QPlainTextEdit(readOnly=True)  # arguments of tools other than save_brief
         self.args_view.setFont(mono)
         self.args_view.hide()
         self.edit_panel = self._build_edit_panel(mono)
         self.edit_panel.hide()
         splitter = QSplitter(Qt.Orientation.Vertical)
-        for widget in (self.edit_panel, self.diff, self.args_view):
+        for widget in (self.edit_panel, self.content_tabs, self.args_view):
             splitter.addWidget(widget)
         self.error_label = label(wrap=True, style="color: #b42318; font-weight: bold;")
         self.error_label.hide()
@@ -145,6 +149,9 @@ class ApprovalDialog(QDialog):
             button.setAutoDefault(False)  # Return clicks nothing: only a deliberate act decides
             button.setDefault(False)
         self.diff.browser.setFocus()  # the keyboard starts on what is read, never a text field
+        self.action_stack.show_reviewer(self.reviewer)  # its width settles before the first show
+        self.buttons.name_controls()
+        self.buttons.fix_sizes()
 
     def _build_edit_panel(self, mono: QFont) -> ApprovalEditPanel:
         panel = ApprovalEditPanel(self, self._submit, mono)
@@ -218,6 +225,7 @@ class ApprovalDialog(QDialog):
         elif content_field := ap.get("content_field"):
             content = str(ap["args"].get(content_field, ""))
             self._show_summary(content)
+            self.content_tabs.show_brief(content, run["corpus"])
             self.diff.set_texts(
                 info["current_text"],
                 content,
@@ -226,7 +234,7 @@ class ApprovalDialog(QDialog):
             )
         else:
             self.summary_label.setText("<b>Arguments</b>")
-            self.diff.hide()
+            self.content_tabs.hide()
             self.args_view.show()
             self.args_view.setPlainText(approval_text.args_text(ap["args"]))
         self.remember_row.update_rule()
@@ -245,6 +253,7 @@ class ApprovalDialog(QDialog):
     def _show_edited(self, current: str | None, content: str) -> None:
         """A valid edit: summarise it and diff it against the file as it is now."""
         self._show_summary(content)
+        self.content_tabs.show_brief(content, keep_corpus=True)
         old = "current file" if current is not None else "(no file yet)"
         self.diff.set_texts(current, content, old_label=old, new_label="edited content")
 
@@ -328,42 +337,13 @@ class ApprovalDialog(QDialog):
             self.action_stack.show_page(MAIN)
 
     def _enable_actions(self, usable: bool) -> None:
-        """The buttons that decide: usable ones only once the read guard has passed."""
-        self.remember_check.setEnabled(usable)
-        self.scope_combo.setEnabled(usable)
-        seen = not self.guard.holds()  # no button decides, or closes, during the read guard
-        for widget in (
-            self.approve_button,
-            self.reject_button,
-            self.edit_button,
-            self.confirm_remember_button,
-        ):
-            widget.setEnabled(usable and seen)
-        self.close_button.setEnabled(seen)
-        self.confirm_reject_button.setEnabled(
-            usable and seen and bool(self.reason_edit.text().strip())
-        )
-        self.request_changes_button.setEnabled(usable and seen)
-        self.confirm_changes_button.setEnabled(
-            usable and seen and bool(self.note_edit.text().strip())
-        )
-        self.approve_edited_button.setEnabled(
-            usable and seen and self.edit_panel.valid_args is not None
-        )
-        self._show_guard(usable and not seen)
+        self.buttons.enable(usable)
 
-    def _show_guard(self, waiting: bool) -> None:
-        """Approve counts the guard down while it holds, then reads as itself again."""
-        keys = QKeySequence(APPROVE_KEYS).toString(QKeySequence.SequenceFormat.NativeText)
-        wait = f" (in {self.guard.remaining():.1f} s)"
-        self.approve_button.setText(f"Approve{wait}" if waiting else f"Approve  ({keys})")
-        self.approve_edited_button.setText(
-            f"Approve edited{wait}" if waiting else f"Approve edited  ({keys})"
-        )
-        self.approve_button.setToolTip(
-            f"Approve this write ({keys}). It enables a moment after the proposal is shown, so "
-            "that a key meant for another window never approves it."
-        )
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        restyled = event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange)
+        if restyled and hasattr(self, "action_stack"):  # not before the buttons are built
+            self.buttons.fix_sizes()  # a new font or theme: widths for it, still never the guard
 
     def _show_newest(self) -> None:
         newest = self.info["newest_id"] if self.info is not None else None

@@ -213,7 +213,9 @@ class ArtifactsPanel(QWidget):
             from desktop.widgets.artifact_viewer import ArtifactViewer
 
             relative = next(s["relative"] for s in self.states if s["path"] == path)
-            viewer = ArtifactViewer(self.bridge, self.run["artifacts"], relative, self)
+            viewer = ArtifactViewer(
+                self.bridge, self.run["artifacts"], relative, self, corpus=self.run["corpus"]
+            )
             viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             viewer.show()
             self.viewer = viewer

@@ -26,19 +26,15 @@ from agent_core.contract.views import EventView, OwnerView, RunView
 from desktop import theme
 from desktop.bridge import Bridge
 from desktop.context import WAITING, AppContext
+from desktop.corpus_keeper import CorpusKeeper
 from desktop.models.run_state import ACTIVE, owned_elsewhere
 from desktop.widgets.about import show_about
 from desktop.widgets.approval_guard import ReadGuard
 from desktop.widgets.banner import BannerArea, Notifier, PersonPrompts
 from desktop.widgets.confirm import ask_first, delete_question, take_over_question
+from desktop.widgets.corpus_panel import CorpusPanel
 from desktop.widgets.crash_demos import CrashDemos
-from desktop.widgets.runs_panel import (
-    CorpusList,
-    RunForm,
-    RunsPanel,
-    RunSummary,
-    read_corpus_titles,
-)
+from desktop.widgets.runs_panel import RunForm, RunsPanel, RunSummary
 from desktop.widgets.store_status import StoreStatus
 from desktop.widgets.timeline_view import TimelinePanel
 from desktop.widgets.window_banners import WindowBanners
@@ -114,8 +110,9 @@ class MainWindow(QMainWindow):
         self.side_tabs.addTab(self.artifacts_panel, "Artifacts")
         self.summary = RunSummary()
         self.side_tabs.addTab(self.summary, "Run details")
-        self.corpus_list = CorpusList()
-        self.side_tabs.addTab(self.corpus_list, "Corpus")
+        self.corpus_panel = CorpusPanel()  # kept current by the keeper (watcher + reindex)
+        self.corpus_keeper = CorpusKeeper(self.bridge, self.corpus_panel, self)
+        self.side_tabs.addTab(self.corpus_panel, "Corpus")
         if isinstance(self.artifacts_panel, QLabel):  # no artifacts panel in this build
             self.side_tabs.setCurrentWidget(self.summary)
         # Narrow enough that the whole window fits a 1024x700 laptop screen.
@@ -214,9 +211,7 @@ class MainWindow(QMainWindow):
 
     def _on_ready(self) -> None:
         self.state_label.setText("Ready")
-        self.bridge.submit(
-            lambda ws: read_corpus_titles(ws.home.corpus), on_done=self.corpus_list.set_documents
-        )
+        self.corpus_keeper.start()  # after the first paint: the bridge starts behind it
 
     # -- selection ----------------------------------------------------------------------------
 
@@ -457,6 +452,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_geometry()
+        self.corpus_keeper.stop()  # its unwatch job runs before the bridge's shutdown
         self.bridge.stop()
         super().closeEvent(event)
 

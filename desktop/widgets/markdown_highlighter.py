@@ -14,7 +14,8 @@ from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QT
 
 # A citation is a source id in brackets: a corpus-relative file path such as
 # [durable-agent-execution.md] or [notes/ledgers.txt]; a Markdown link [text](url) is not one.
-CITATION_RE = re.compile(r"\[([A-Za-z0-9_][\w./-]*\.[A-Za-z0-9]+)\](?!\()")
+# `[notes.md]`, and `[paper.pdf p. 3]` for a page of a paged document (group 1: the source).
+CITATION_RE = re.compile(r"\[([A-Za-z0-9_][\w./-]*\.[A-Za-z0-9]+)(?: p\. \d{1,6})?\](?!\()")
 _HEADING_RE = re.compile(r"^#{1,6}\s.*$")
 _BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 _QUOTE_RE = re.compile(r"^\s*>.*$")

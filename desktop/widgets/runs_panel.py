@@ -1,11 +1,10 @@
 """Runs: the form that starts one, the list of every run in the home (newest first, with its
-status), the selected run's summary, and the corpus the agent reads."""
+status) and the selected run's summary (the corpus is desktop/widgets/corpus_panel.py)."""
 
 from __future__ import annotations
 
 import html
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
@@ -20,8 +19,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListView,
-    QListWidget,
-    QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
     QStyle,
@@ -33,7 +30,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent_core.contract.errors import BriefDeskError
 from agent_core.contract.model_spec import model_label
 from agent_core.contract.statuses import TERMINAL_RUN_STATUSES, RunStatus
 from agent_core.contract.views import RunView
@@ -330,43 +326,6 @@ class RunSummary(QTextBrowser):
             output = visible_block(output_text)  # a model's words: no raw controls
             parts.append(f"<p style='white-space:pre-wrap'>{esc(output)}</p>")
         self.setHtml("".join(parts))
-
-
-class CorpusList(QListWidget):
-    """The documents of the home's corpus (what the agent can search and read)."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setAlternatingRowColors(True)
-        self.addItem("Loading the corpus…")
-
-    def set_documents(self, documents: list[tuple[str, str]]) -> None:
-        self.clear()
-        for name, title in documents:
-            item = QListWidgetItem(f"{title}\n{name}" if title and title != name else name)
-            item.setToolTip(name)
-            self.addItem(item)
-        if not documents:
-            self.addItem("The corpus folder is empty.")
-
-
-def read_corpus_titles(folder: Path) -> list[tuple[str, str]]:
-    """Bridge thread: each document's file name and first heading (or first line).
-
-    Read through the same sandbox as the agent's tools: a symlink out of the corpus is not
-    listed (its target's first line must not show up in the window either).
-    """
-    from agent_core.facade.workspace import Workspace  # already loaded on this (the bridge) thread
-
-    documents: list[tuple[str, str]] = []
-    for path in sorted(p for p in folder.iterdir() if not p.name.startswith(".")):
-        try:
-            head, _truncated = Workspace.read_text_inside(folder, path.name, max_bytes=4096)
-        except BriefDeskError:
-            continue
-        lines = head.splitlines() or [""]
-        documents.append((path.name, lines[0].strip().lstrip("#").strip()[:80]))
-    return documents
 
 
 class RunForm(QFrame):

@@ -1,0 +1,148 @@
+"""The approval dialog's decision buttons under the read guard: fixed in size and place.
+
+When the guard ended, Approve once widened (a longer text, and a bold, padded style that applied
+only while enabled) and slid under the pointer where Close had been: a newcomer approved a write
+that way. So every button of the action area gets a fixed size from the start: the widest and
+tallest of every text it can show (each countdown step of the guard included) in either enabled
+state, for the font and style it has now. The guard then changes only enabled states and texts,
+and hides or shows nothing. Every control also gets an accessible name (the guarded ones a
+description too), so a screen reader reads the dialog and a test finds its buttons by name.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QMargins
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QAbstractButton, QPushButton, QWidget
+
+from desktop.widgets import approval_guard
+
+if TYPE_CHECKING:
+    from desktop.widgets.approval_dialog import ApprovalDialog
+
+APPROVE_KEYS = "Ctrl+Shift+A"  # deliberately not Run's Ctrl+Enter, and not a lone Return
+APPROVE, APPROVE_EDITED = "Approve", "Approve edited"  # captions, and their accessible names
+
+
+def keys_text() -> str:
+    return QKeySequence(APPROVE_KEYS).toString(QKeySequence.SequenceFormat.NativeText)
+
+
+def waiting_text(caption: str, remaining: float) -> str:
+    return f"{caption} (in {remaining:.1f} s)"
+
+
+def ready_text(caption: str) -> str:
+    return f"{caption}  ({keys_text()})"
+
+
+def guard_seconds() -> float:
+    return approval_guard.GUARD_MS / 1000
+
+
+def texts_of(caption: str) -> list[str]:
+    """Every text a guarded button shows: each tenth of the countdown, and ready."""
+    tenths = math.ceil(guard_seconds() * 10)
+    return [waiting_text(caption, step / 10) for step in range(tenths + 1)] + [ready_text(caption)]
+
+
+def fix_size(button: QPushButton, texts: list[str]) -> None:
+    """The widest and tallest of `texts`, enabled or not, become the button's one size (its
+    style pads Approve only while enabled)."""
+    button.ensurePolished()
+    shown, enabled, widest, tallest = button.text(), button.isEnabled(), 0, 0
+    for state in (False, True):
+        button.setEnabled(state)
+        for text in texts:
+            button.setText(text)
+            hint = button.sizeHint()
+            widest, tallest = max(widest, hint.width()), max(tallest, hint.height())
+    button.setText(shown)
+    button.setEnabled(enabled)
+    button.setFixedSize(widest, tallest)
+
+
+class DecisionButtons:
+    """Sizes, names and enables the dialog's buttons; the dialog decides what a click does."""
+
+    def __init__(self, dialog: ApprovalDialog) -> None:
+        self.dialog = dialog
+
+    def guarded(self) -> dict[QPushButton, str]:
+        """The buttons whose text counts the guard down, with their captions."""
+        return {
+            self.dialog.approve_button: APPROVE,
+            self.dialog.approve_edited_button: APPROVE_EDITED,
+        }
+
+    def fix_sizes(self) -> None:
+        """Call once the buttons are in the dialog (its font and style reach them), and again
+        when the font or style changes; never because of the guard."""
+        d, guarded = self.dialog, self.guarded()
+        for button in d.action_stack.findChildren(QPushButton):
+            captions = guarded.get(button)
+            fix_size(button, texts_of(captions) if captions else [button.text()])
+        # never narrower than the row: a squeezed dialog would cut Approve off at its edge
+        layout, row = d.layout(), d.action_stack.minimumSizeHint().width()
+        margins = layout.contentsMargins() if layout is not None else QMargins()
+        d.setMinimumWidth(max(d.minimumWidth(), row + margins.left() + margins.right()))
+
+    def name_controls(self) -> None:
+        """An accessible name for every control (Orca reads it; tests find buttons by it)."""
+        d = self.dialog
+        seconds = f"{guard_seconds():g}"
+        for button, caption in self.guarded().items():
+            button.setAccessibleName(caption)
+            button.setAccessibleDescription(
+                f"{caption} is enabled after {seconds} seconds, so that a key meant for another"
+                f" window never approves this write. Shortcut: {keys_text()}."
+            )
+        d.close_button.setAccessibleDescription(
+            f"Closes without deciding; enabled after {seconds} seconds (Escape closes at once)."
+        )
+        names: list[tuple[QWidget, str]] = [
+            (d.diff.browser, "Changes to the file"),
+            (d.content_tabs.brief, "The brief as it reads, with links to its sources"),
+            (d.content_tabs, "Proposed content"),
+            (d.args_view, "Arguments of the tool call"),
+            (d.path_edit, "Path inside the artifacts folder"),
+            (d.content_edit, "Edited content"),
+            (d.scope_combo, "Scope of the rule"),
+            (d.reason_edit, "Reason for rejecting"),
+            (d.note_edit, "Note for the agent"),
+        ]
+        for widget, name in names:
+            widget.setAccessibleName(name)
+        for control in d.findChildren(QAbstractButton):  # the rest say what their text says
+            if not control.accessibleName():
+                control.setAccessibleName(re.sub("&(.)", r"\1", control.text()))  # no mnemonic
+
+    def enable(self, usable: bool) -> None:
+        """The buttons that decide: usable ones only once the read guard has passed."""
+        d = self.dialog
+        d.remember_check.setEnabled(usable)
+        d.scope_combo.setEnabled(usable)
+        seen = not d.guard.holds()  # no button decides, or closes, during the read guard
+        for button in (d.approve_button, d.reject_button, d.edit_button, d.confirm_remember_button):
+            button.setEnabled(usable and seen)
+        d.close_button.setEnabled(seen)
+        d.confirm_reject_button.setEnabled(usable and seen and bool(d.reason_edit.text().strip()))
+        d.request_changes_button.setEnabled(usable and seen)
+        d.confirm_changes_button.setEnabled(usable and seen and bool(d.note_edit.text().strip()))
+        d.approve_edited_button.setEnabled(usable and seen and d.edit_panel.valid_args is not None)
+        self.show_guard(usable and not seen)
+
+    def show_guard(self, waiting: bool) -> None:
+        """Approve counts the guard down while it holds, then reads as itself again: only the
+        text changes, inside the width fixed for all of them."""
+        remaining = self.dialog.guard.remaining()
+        for button, caption in self.guarded().items():
+            button.setText(waiting_text(caption, remaining) if waiting else ready_text(caption))
+        self.dialog.approve_button.setToolTip(
+            f"Approve this write ({keys_text()}). It enables a moment after the proposal is "
+            "shown, so that a key meant for another window never approves it."
+        )

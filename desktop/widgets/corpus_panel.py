@@ -1,0 +1,256 @@
+"""The Corpus tab: what the agent can read, how far a reindex is, and what could not be read.
+
+It shows typed views only (contract/documents.py): the status's counts (by type; indexed,
+pending, failed), a progress bar while a reindex runs (`ReindexProgress`: done of total, the
+file being read), the failed documents with their code and plain message as a list one can
+read (and copy), and every document with its type, pages and status. It holds no logic: the
+Reindex button only asks (`reindex_requested`); desktop/corpus_keeper.py reindexes through the
+bridge and feeds this panel.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QResizeEvent, QTextDocumentFragment
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
+
+from agent_core.contract.documents import (
+    CorpusStatusView,
+    DocumentErrorCode,
+    DocumentStatus,
+    DocumentView,
+    ReindexProgress,
+)
+from desktop.models.visible_text import visible_line
+
+PATH_ROLE = Qt.ItemDataRole.UserRole
+FAILED_COLOUR = "#c0392b"
+PENDING_COLOUR = "#8a6d00"
+# What each code means, in a few words (the message beside it says why for that file).
+CODE_TEXT = {
+    DocumentErrorCode.ENCRYPTED.value: "needs a password",
+    DocumentErrorCode.UNREADABLE.value: "cannot be read",
+    DocumentErrorCode.NO_TEXT.value: "has no text",
+    DocumentErrorCode.TOO_LARGE.value: "too large",
+}
+STATUS_TEXT = {
+    DocumentStatus.INDEXED.value: ("indexed", ""),
+    DocumentStatus.PENDING.value: ("not indexed yet", PENDING_COLOUR),
+    DocumentStatus.FAILED.value: ("failed", FAILED_COLOUR),
+}
+
+
+def _label(*, wrap: bool = True, rich: bool = False) -> QLabel:
+    label = QLabel()
+    label.setWordWrap(wrap)
+    label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+def status_text(status: CorpusStatusView) -> str:
+    """`12 documents: 10 indexed, 1 not indexed yet, 1 failed`."""
+    count = status["documents"]
+    if count == 0:
+        return (
+            "The corpus folder has no documents yet: put PDF, Word, OpenDocument, HTML, EPUB,"
+            " RTF, Markdown or text files in it."
+        )
+    parts = [f"{status['indexed']} indexed"]
+    if status["pending"]:
+        parts.append(f"{status['pending']} not indexed yet")
+    if status["failed"]:
+        parts.append(f"{status['failed']} failed")
+    return f"{count} document{'s' if count != 1 else ''}: " + ", ".join(parts)
+
+
+def types_text(status: CorpusStatusView) -> str:
+    """`pdf 3 · md 5 · docx 1`, most first."""
+    ordered = sorted(status["by_type"].items(), key=lambda item: (-item[1], item[0]))
+    return " · ".join(f"{doc_type} {count}" for doc_type, count in ordered)
+
+
+def failed_html(documents: list[DocumentView]) -> str:
+    """Each failed document: its path, what the code means and the code, then the message."""
+    rows = []
+    for doc in documents:
+        error = doc["error"]
+        code = error["code"] if error else "unknown"
+        message = error["message"] if error else "No reason was recorded."
+        rows.append(
+            f"<p style='margin:0 0 6px 0'><b>{escape(visible_line(doc['path']))}</b>"
+            f" — <span style='color:{FAILED_COLOUR}'>{escape(CODE_TEXT.get(code, code))}</span>"
+            f" ({escape(code)})<br>{escape(visible_line(message))}</p>"
+        )
+    return "".join(rows)
+
+
+def document_line(doc: DocumentView) -> str:
+    """`pdf · 12 pages · indexed`: the second line of a document in the list."""
+    status = STATUS_TEXT.get(doc["status"], (doc["status"], ""))[0]
+    pages = doc["pages"]
+    parts = [doc["type"]] + ([f"{pages} page{'s' if pages != 1 else ''}"] if pages else [])
+    return " · ".join([*parts, status])
+
+
+def _document_item(doc: DocumentView) -> QListWidgetItem:
+    path = visible_line(doc["path"])
+    item = QListWidgetItem(f"{path}\n{document_line(doc)}")
+    item.setData(PATH_ROLE, doc["path"])
+    error = doc["error"]
+    item.setToolTip(f"{path}\n{error['code']}: {error['message']}" if error else path)
+    colour = STATUS_TEXT.get(doc["status"], ("", ""))[1]
+    if colour:
+        item.setForeground(QBrush(QColor(colour)))
+    return item
+
+
+class CorpusPanel(QWidget):
+    reindex_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.status: CorpusStatusView | None = None
+        self.documents: list[DocumentView] = []
+        self.summary_label = _label()
+        self.summary_label.setText("Reading the corpus…")
+        self.types_label = _label()
+        self.types_label.hide()
+        self.reindex_button = QPushButton("Reindex")
+        self.reindex_button.setToolTip("Read the corpus folder again for new and changed files")
+        self.reindex_button.clicked.connect(lambda _checked=False: self.reindex_requested.emit())
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setTextVisible(True)
+        self.progress_bar.hide()
+        self.progress_label = _label()
+        self.progress_label.hide()
+        self.note_label = _label()
+        self.note_label.hide()
+        self.failed_caption = _label(rich=True)
+        # A list to read and copy, not tooltips: a wrapped label that scrolls (a text view
+        # would scroll itself to its cursor when the splitter first gives it room).
+        self.failed_label = _label(rich=True)
+        self.failed_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.failed_label.setContentsMargins(4, 4, 4, 4)
+        self.failed_view = QScrollArea()
+        self.failed_view.setWidgetResizable(True)
+        self.failed_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.failed_view.setWidget(self.failed_label)
+        self.failed_box = QWidget()
+        self.failed_box.hide()
+        self.list = QListWidget()  # two lines a document: fits the narrow side tab
+        self.list.setAlternatingRowColors(True)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # keep the file's name
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setUniformItemSizes(True)
+        self._build()
+
+    def _build(self) -> None:
+        top = QHBoxLayout()
+        top.addWidget(self.summary_label, 1)
+        top.addWidget(self.reindex_button, 0, Qt.AlignmentFlag.AlignTop)
+        failed_layout = QVBoxLayout(self.failed_box)
+        failed_layout.setContentsMargins(0, 0, 0, 0)
+        failed_layout.addWidget(self.failed_caption)
+        failed_layout.addWidget(self.failed_view, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(top)
+        layout.addWidget(self.types_label)
+        layout.addWidget(self.progress_bar)
+        layout.addWidget(self.progress_label)
+        layout.addWidget(self.note_label)
+        layout.addWidget(self.failed_box)
+        layout.addWidget(self.list, 1)
+
+    # -- what the keeper tells it -----------------------------------------------------------
+
+    def show_reindexing(self) -> None:
+        """A reindex started: a busy bar until the first file is read (nothing may change)."""
+        self.progress_bar.setRange(0, 0)
+        self.progress_bar.show()
+        self.progress_label.setText("Looking for new and changed files…")
+        self.progress_label.show()
+        self.reindex_button.setEnabled(False)
+
+    def show_progress(self, progress: ReindexProgress) -> None:
+        self.progress_bar.setRange(0, max(progress.total, 1))
+        self.progress_bar.setValue(progress.done)
+        self.progress_bar.setFormat(f"{progress.done} of {progress.total}")
+        self.progress_bar.show()
+        current = visible_line(progress.current)
+        self.progress_label.setText(f"Read {current}" if current else "Finishing…")
+        self.progress_label.setToolTip(current)
+        self.progress_label.show()
+
+    def show_status(self, status: CorpusStatusView) -> None:
+        """A reindex ended (or the status was read): the counts; the bar goes."""
+        self.status = status
+        self.summary_label.setText(status_text(status))
+        self.summary_label.setToolTip(status["root"])
+        self.types_label.setText(types_text(status))
+        self.types_label.setVisible(bool(status["by_type"]))
+        self.progress_bar.hide()
+        self.progress_label.hide()
+        self.reindex_button.setEnabled(True)
+
+    def show_note(self, text: str) -> None:
+        """Something a person should know that is not a count (changes are not followed)."""
+        self.note_label.setText(text)
+        self.note_label.setVisible(bool(text))
+
+    def show_error(self, text: str) -> None:
+        self.summary_label.setText(text)
+        self.progress_bar.hide()
+        self.progress_label.hide()
+        self.reindex_button.setEnabled(True)
+
+    def set_documents(self, documents: list[DocumentView]) -> None:
+        self.documents = documents
+        failed = [d for d in documents if d["status"] == DocumentStatus.FAILED.value]
+        self.failed_caption.setText(
+            f"<b style='color:{FAILED_COLOUR}'>Could not be read ({len(failed)})</b>"
+            " — the other documents are not affected"
+        )
+        self.failed_box.setVisible(bool(failed))
+        self.failed_label.setText(failed_html(failed))
+        self._fit_failed()
+        self.list.clear()
+        for doc in sorted(documents, key=lambda d: d["path"].lower()):
+            self.list.addItem(_document_item(doc))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_failed()
+
+    def _fit_failed(self) -> None:
+        """The failed list as tall as its text, up to a third of the tab (then it scrolls)."""
+        frame = 2 * self.failed_view.frameWidth()
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        width = max(self.failed_view.width() - frame - bar, 80)
+        wanted = self.failed_label.heightForWidth(width) + frame
+        self.failed_view.setFixedHeight(max(min(wanted, self.height() // 3), 60))
+
+    def document_paths(self) -> list[str]:
+        """The documents listed, top to bottom."""
+        items = (self.list.item(i) for i in range(self.list.count()))
+        return [str(item.data(PATH_ROLE)) for item in items if item is not None]
+
+    def failed_text(self) -> str:
+        """The failed list as plain text (what a person reads there)."""
+        if not self.failed_box.isVisibleTo(self):
+            return ""
+        return QTextDocumentFragment.fromHtml(self.failed_label.text()).toPlainText()

@@ -1,0 +1,144 @@
+"""Reads BriefDesk's windows through AT-SPI, as a screen reader does; run by Debian's Python.
+
+pyatspi (Debian `python3-pyatspi`) is importable only by the system Python (/usr/bin/python3),
+not the venv, so tests run this file as a script on the app's private session bus and read the
+JSON it prints. Every wait here is on a condition, with a deadline:
+
+- `button NAME`: waits until the app shows a push button named NAME; prints its extents.
+- `guard DIALOG`: waits until a dialog whose title starts with DIALOG shows its push buttons;
+  snapshots them (name, extents, enabled) again and again while its Approve button is disabled
+  (the read guard), then until Approve is enabled, snapshots after it; prints both lists.
+
+Extents are desktop coordinates (`queryComponent().getExtents(pyatspi.DESKTOP_COORDS)`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pyatspi  # the system Python's, see above (untyped: its objects are Any here)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout, for its one wait
+from tests.support.waiting import wait_until
+
+APP = "BriefDesk"
+GUARDED = "Approve"
+AFTER_SNAPSHOTS = 5  # the guard has ended: a few looks, to see that nothing moves after it
+T = TypeVar("T")
+
+Node = Any  # an Atspi.Accessible (pyatspi has no types)
+
+
+def wait_for(what: str, find: Callable[[], T | None], timeout: float) -> T:
+    found: list[T] = []
+
+    def look() -> bool:
+        now = find()
+        if now is not None:
+            found.append(now)
+        return bool(found)
+
+    wait_until(look, timeout=timeout, interval=0.05, message=f"AT-SPI: no {what} in {timeout} s")
+    return found[0]
+
+
+def walk(node: Node, depth: int = 0) -> Iterator[Node]:
+    """Every showing descendant of `node` (read fresh: the cache would keep old states)."""
+    node.clear_cache()
+    yield node
+    if depth > 40:
+        return
+    for index in range(node.childCount):
+        child = node.getChildAtIndex(index)
+        if child is not None and child.getState().contains(pyatspi.STATE_SHOWING):
+            yield from walk(child, depth + 1)
+
+
+def app() -> Node | None:
+    desktop = pyatspi.Registry.getDesktop(0)
+    for index in range(desktop.childCount):
+        candidate = desktop.getChildAtIndex(index)
+        if candidate is not None and candidate.name == APP:
+            return candidate
+    return None
+
+
+def extents(node: Node) -> dict[str, object]:
+    box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    return {
+        "name": node.name,
+        "x": box.x,
+        "y": box.y,
+        "width": box.width,
+        "height": box.height,
+        "enabled": node.getState().contains(pyatspi.STATE_ENABLED),
+    }
+
+
+def push_buttons(root: Node) -> list[Node]:
+    return [n for n in walk(root) if n.getRole() == pyatspi.ROLE_PUSH_BUTTON]
+
+
+def find_button(name: str) -> dict[str, object] | None:
+    found = app()
+    if found is None:
+        return None
+    for button in push_buttons(found):
+        if button.name == name:
+            return extents(button)
+    return None
+
+
+def find_dialog(title: str) -> Node | None:
+    found = app()
+    if found is None:
+        return None
+    for index in range(found.childCount):
+        window = found.getChildAtIndex(index)
+        if window is not None and str(window.name).startswith(title):
+            return window
+    return None
+
+
+def snapshot(dialog: Node) -> list[dict[str, object]] | None:
+    """The dialog's push buttons now, or None while it has no Approve button yet."""
+    buttons = [extents(b) for b in push_buttons(dialog)]
+    return buttons if any(b["name"] == GUARDED for b in buttons) else None
+
+
+def guarded(buttons: list[dict[str, object]]) -> bool:
+    return not next(b for b in buttons if b["name"] == GUARDED)["enabled"]
+
+
+def read_guard(title: str, timeout: float) -> dict[str, list[list[dict[str, object]]]]:
+    dialog = wait_for(f"dialog {title!r}", lambda: find_dialog(title), timeout)
+    first = wait_for("buttons in the dialog", lambda: snapshot(dialog), timeout)
+    during, after = [first] if guarded(first) else [], [] if guarded(first) else [first]
+
+    def enough() -> bool:
+        now = snapshot(dialog)
+        if now is not None:
+            (during if guarded(now) and not after else after).append(now)
+        return len(after) >= AFTER_SNAPSHOTS
+
+    wait_until(enough, timeout=timeout, interval=0.05, message=f"AT-SPI: {GUARDED} never enabled")
+    return {"during": during, "after": after}
+
+
+def main(argv: list[str]) -> None:
+    command, argument, timeout = argv[1], argv[2], float(argv[3]) if len(argv) > 3 else 60.0
+    if command == "button":
+        result: object = wait_for(f"button {argument!r}", lambda: find_button(argument), timeout)
+    elif command == "guard":
+        result = read_guard(argument, timeout)
+    else:
+        raise SystemExit(f"unknown command {command!r}")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
