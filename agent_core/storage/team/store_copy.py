@@ -37,6 +37,7 @@ from agent_core.storage.schema import (
     blobs,
     checkpoints,
     corpus_docs,
+    corpus_pages,
     desk_bindings,
     events,
     grants,
@@ -68,7 +69,7 @@ TEAM_TABLES: tuple[Table, ...] = (
 )
 """Copied, in this order (no foreign keys: the order only makes a report read naturally)."""
 
-DESK_TABLES: tuple[Table, ...] = (settings, memories, corpus_docs)
+DESK_TABLES: tuple[Table, ...] = (settings, memories, corpus_docs, corpus_pages)
 """Stay in the home: a desk keeps its preferences, memory and corpus index in team mode too."""
 
 NOT_COPIED: tuple[Table, ...] = (leases, desk_bindings)
