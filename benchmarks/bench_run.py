@@ -60,15 +60,15 @@ def bare_sdk_run(workdir: Path, calls: int) -> float:
     """The same scripted model and search body through `Runner.run`, nothing durable."""
     from agents import Agent, FunctionTool, RunConfig, Runner
 
-    from agent_core.corpus import index as research
+    from agent_core.corpus import index as corpus_index
+    from agent_core.corpus import search as research
     from agent_core.facade.workspace import Workspace
     from agent_core.models.scripted import ScriptedModel, load_script
     from agent_core.tools.search_corpus import SearchArgs
 
     ws = Workspace(workdir / "home-bare")
     corpus = ws.home.corpus
-    with ws.store.write() as conn:
-        research.sync_index(conn, corpus)
+    corpus_index.reindex(ws.desk_store, corpus)
 
     async def search(_ctx: Any, raw: str) -> str:
         args = SearchArgs.model_validate_json(raw)

@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def main() -> None:
     from sqlalchemy import text
 
-    from agent_core.corpus import index as research
+    from agent_core.corpus import search as research
+    from agent_core.corpus.index import reindex
     from agent_core.facade.workspace import Workspace
 
     parser = argparse.ArgumentParser()
@@ -37,15 +38,15 @@ def main() -> None:
         sentence = "Agents checkpoint durable work in a ledger. "
         (corpus / "big.md").write_text("# Big\n\n" + sentence * int(args.mb * 1e6 / len(sentence)))
         ws = Workspace(Path(tmp) / "home")
-        with ws.store.write() as conn:
-            research.sync_index(conn, corpus)
+        reindex(ws.desk_store, corpus)
         match = research.fts_query("durable ledger")
-        with ws.store.read() as conn:
+        with ws.desk_store.read() as conn:
             started = time.perf_counter()
             conn.execute(
                 text(
-                    "SELECT snippet(corpus_fts, 3, '', '', ' … ', 24) FROM corpus_fts "
-                    "WHERE corpus_fts MATCH :m AND corpus_root = :r LIMIT 5"
+                    "SELECT snippet(corpus_fts, 1, '', '', ' … ', 24) FROM corpus_fts "
+                    "JOIN corpus_pages AS p ON p.id = corpus_fts.rowid "
+                    "WHERE corpus_fts MATCH :m AND p.corpus_root = :r LIMIT 5"
                 ),
                 {"m": match, "r": str(corpus)},
             ).all()
@@ -64,7 +65,8 @@ def main() -> None:
 def _chinese(mb: float) -> None:
     from sqlalchemy import text
 
-    from agent_core.corpus import index as research
+    from agent_core.corpus import search as research
+    from agent_core.corpus.index import reindex
     from agent_core.facade.workspace import Workspace
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -77,17 +79,16 @@ def _chinese(mb: float) -> None:
             (corpus / f"d{i}.zh.md").write_text(f"# 文档{i}\n\n{sentence * 200}", encoding="utf-8")
         ws = Workspace(Path(tmp) / "home")
         started = time.perf_counter()
-        with ws.store.write() as conn:
-            research.sync_index(conn, corpus)
+        reindex(ws.desk_store, corpus)
         indexed = time.perf_counter() - started
-        with ws.store.read() as conn:
+        with ws.desk_store.read() as conn:
             started = time.perf_counter()
             hits = research.search(conn, corpus, "账本", 5)
             ours = time.perf_counter() - started
             started = time.perf_counter()
             conn.execute(
                 text(
-                    "SELECT source_id FROM corpus_fts "
+                    "SELECT source_id FROM corpus_pages "
                     "WHERE instr(body, :w) > 0 AND corpus_root = :r"
                 ),
                 {"w": "账本", "r": str(corpus)},
@@ -96,7 +97,7 @@ def _chinese(mb: float) -> None:
         ws.close()
     assert hits, "the bigram index found nothing"
     print()
-    print("| Chinese corpus | index (sync) | bigram search | unranked substring scan | ratio |")
+    print("| Chinese corpus | index (reindex) | bigram search | unranked substring scan | ratio |")
     print("| --- | --- | --- | --- | --- |")
     print(
         f"| {mb:g} MB + 50 docs | {indexed * 1000:.0f} ms | {ours * 1000:.1f} ms "

@@ -41,6 +41,7 @@ BENCHES = (
     Bench("bench_startup.py", ("--runs", "5"), ("--runs", "3")),
     Bench("bench_storage_growth.py", (), ()),
     Bench("bench_search.py", (), ()),
+    Bench("bench_corpus.py", (), ("--quick",)),
     Bench("bench_gui_stall.py", (), ()),
     Bench("bench_team_live.py", (), ("--commits", "20")),
 )  # fmt: skip
