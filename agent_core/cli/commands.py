@@ -147,7 +147,8 @@ def execute(args: argparse.Namespace, g: GlobalOptions) -> Mapping[str, object]:
             return {"approval": ws.edit(args.id, reviewer=args.reviewer, args=args.args)}
         if cmd == "rules":
             if args.action == "revoke":
-                return {"rule": ws.revoke_rule(_need(args.id, "ID"))}
+                rule_id = _need(args.id, "ID")
+                return {"rule": ws.revoke_rule(rule_id, reviewer=args.reviewer)}
             return {"rules": ws.list_rules()}
         if cmd == "grants":
             if args.action == "add":

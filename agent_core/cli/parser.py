@@ -119,10 +119,29 @@ def _bounded(bound: limits.Bound) -> Callable[[str], int | float]:
     return parse
 
 
+def _global_options(p: argparse.ArgumentParser) -> None:
+    """Shown in the help only: `split_globals` takes them off the line before parsing (and
+    SUPPRESS keeps them off the parsed namespace)."""
+    g = p.add_argument_group("global options (accepted anywhere on the line)")
+    for flag, metavar, what in (
+        ("--home", "DIR", "the home folder (else $BRIEFDESK_HOME, else the user data folder)"),
+        ("--db", "URL", "a team's PostgreSQL database (else $BRIEFDESK_DB, else db.url)"),
+        ("--corpus", "DIR", "the documents folder of this run (run, corpus)"),
+        ("--artifacts", "DIR", "the folder this run writes its briefs into (run)"),
+    ):
+        g.add_argument(flag, metavar=metavar, default=argparse.SUPPRESS, help=what)
+    g.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="print one JSON object"
+    )
+    g.add_argument("--version", action=_VersionAction)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="briefdesk-cli", description="Drive BriefDesk from the command line.")
-    p.add_argument("--version", action=_VersionAction)
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _global_options(p)
+    sub = p.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar="COMMAND", title="commands"
+    )
 
     run = sub.add_parser("run", help="start a run and drive it to its next stop")
     run.add_argument("--question", required=True)
@@ -139,29 +158,31 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-seconds", type=_bounded(limits.SECONDS), help="wall-time budget of the run"
     )
 
-    resume = sub.add_parser("resume")
+    resume = sub.add_parser("resume", help="continue a run from its latest checkpoint")
     resume.add_argument("run_id")
     resume.add_argument("--take-over", action="store_true", help=TAKE_OVER_HELP)
-    cancel = sub.add_parser("cancel")
+    cancel = sub.add_parser("cancel", help="end a run that is not finished")
     cancel.add_argument("run_id")
     cancel.add_argument("--reviewer", help="who cancels (default: the reviewer setting)")
     cancel.add_argument("--take-over", action="store_true", help=TAKE_OVER_HELP)
-    answer = sub.add_parser("answer")
+    answer = sub.add_parser("answer", help="answer the question a waiting run asked")
     answer.add_argument("run_id")
     answer.add_argument("--text", required=True)
 
-    runs = sub.add_parser("runs")
+    runs = sub.add_parser("runs", help="list runs; runs delete RUN_ID deletes a finished one")
     runs.add_argument("action", nargs="?", choices=["delete"])
     runs.add_argument("run_id", nargs="?")
 
-    tl = sub.add_parser("timeline")
+    tl = sub.add_parser("timeline", help="a run's events, oldest first")
     tl.add_argument("run_id", nargs="?")
     tl.add_argument("--home-events", action="store_true")  # run_id null: stray files, no run
     tl.add_argument("--since", type=_bounded(limits.SEQ), default=0)
 
-    ap = sub.add_parser("approvals")
+    ap = sub.add_parser(
+        "approvals", help="write proposals: list, show, approve, reject (--revise), edit"
+    )
     ap_sub = ap.add_subparsers(dest="action", required=True, parser_class=_Parser)
-    ls = ap_sub.add_parser("list")
+    ls = ap_sub.add_parser("list", help="proposals, their targets whole")
     ls.add_argument("--status")
     ls.add_argument("--run")
     ap_sub.add_parser("show", help="the proposal and a diff against the current file").add_argument(
@@ -184,11 +205,14 @@ def build_parser() -> argparse.ArgumentParser:
                 help="request changes: send --reason back to the agent instead of ending the run",
             )
 
-    rules = sub.add_parser("rules")
+    rules = sub.add_parser("rules", help="remembered decisions: list, revoke")
     rules.add_argument("action", choices=["list", "revoke"])
     rules.add_argument("id", nargs="?")
+    rules.add_argument("--reviewer", help="who revokes (default: the reviewer setting)")
 
-    grants = sub.add_parser("grants", help="who may decide what (team administration)")
+    grants = sub.add_parser(
+        "grants", help="who may decide what (team administration): list, add, revoke, desk-role"
+    )
     grants_sub = grants.add_subparsers(dest="action", required=True, parser_class=_Parser)
     grants_sub.add_parser("list")
     grant_add = grants_sub.add_parser(
@@ -203,29 +227,33 @@ def build_parser() -> argparse.ArgumentParser:
         "desk-role", help="give a desk's own PostgreSQL role its privileges (as the owner)"
     ).add_argument("role")
 
-    audit = sub.add_parser("audit")
+    audit = sub.add_parser("audit", help="decisions, revoked rules and blocked actions")
     audit.add_argument("--run")
     audit.add_argument("--principal", help="only person:NAME, rule:ID, policy:MODE or model")
 
-    keys = sub.add_parser("keys")
+    keys = sub.add_parser("keys", help="secrets in the OS keyring: set, status, delete")
     keys.add_argument("action", choices=["set", "status", "delete"])
     keys.add_argument("name")
 
-    mem = sub.add_parser("memory")
+    mem = sub.add_parser("memory", help="long-term memory: list, delete --user U")
     mem.add_argument("action", choices=["list", "delete"])
     mem.add_argument("--user")
 
-    corpus = sub.add_parser("corpus", help="the documents the agent reads, and their index")
+    corpus = sub.add_parser(
+        "corpus", help="the documents the agent reads, and their index: status, list, reindex"
+    )
     corpus_sub = corpus.add_subparsers(dest="action", required=True, parser_class=_Parser)
     corpus_sub.add_parser("status", help="documents, indexed, pending and failed, by type")
     corpus_list = corpus_sub.add_parser("list", help="every document with its status")
     corpus_list.add_argument("--failed", action="store_true", help="only those that failed")
     corpus_sub.add_parser("reindex", help="index what changed, then print the status")
 
-    providers = sub.add_parser("providers", help="the model endpoint")
+    providers = sub.add_parser("providers", help="the model endpoint: check")
     providers.add_argument("action", choices=["check"], help="one small request to it")
 
-    db = sub.add_parser("db", help="the store: which one, and moving a home into a team's")
+    db = sub.add_parser(
+        "db", help="the store, and moving a home into a team's: status, password, copy"
+    )
     db_sub = db.add_subparsers(dest="action", required=True, parser_class=_Parser)
     db_sub.add_parser("status", help="which store, its schema revision, whether it answers")
     db_sub.add_parser(
@@ -236,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     db_copy.add_argument("--to", required=True, metavar="URL", help="the empty database")
 
-    st = sub.add_parser("settings")
+    st = sub.add_parser("settings", help="preferences: get [KEY], set KEY VALUE")
     st.add_argument("action", choices=["get", "set"])
     st.add_argument("key", nargs="?")
     st.add_argument("value", nargs="?")

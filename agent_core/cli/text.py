@@ -142,10 +142,9 @@ def _render(body: Body) -> str:
         return "\n".join([listed, *damaged])
     if "events" in body:
         return "\n".join(event_line(e) for e in _objects(body["events"])) or "(no events)"
-    if "approvals" in body:
-        return table(
-            _objects(body["approvals"]), ["id", "run_id", "tool", "status", "target", "expires_at"]
-        )
+    if "approvals" in body:  # the target last: a path is read whole, never cut
+        columns = ["id", "run_id", "desk", "tool", "status", "expires_at", "target"]
+        return table(_objects(body["approvals"]), columns)
     if "approval" in body:
         a = _object(body["approval"])
         return (
@@ -202,8 +201,11 @@ def _render(body: Body) -> str:
         ]
         return table(rows, ["path", "type", "pages", "chars", "status", "error"])
     store = body.get("store")
-    if isinstance(store, Mapping):  # db status
-        return "\n".join(f"{_line(k)}: {_line(v)}" for k, v in store.items())
+    if isinstance(store, Mapping):
+        return store_text(store)
+    password = body.get("password")
+    if isinstance(password, Mapping):
+        return password_text(password)
     if "copied" in body:  # db copy
         rows = [{"table": name, "rows": count} for name, count in _object(body["copied"]).items()]
         checked = "verified (counts and content hashes)" if body["verified"] else "NOT verified"
@@ -216,6 +218,42 @@ def _render(body: Body) -> str:
         stored = "stored" if body["stored"] else "not stored"
         return f"{_line(body['name'])}: {stored} (backend {_line(body['backend'])})"
     return "\n".join(f"{_line(k)}: {_line(v)}" for k, v in body.items())
+
+
+def store_text(store: Body) -> str:
+    """`db status`: which store, whether it answers, its schema; a note only when there is one."""
+    team = store.get("kind") == "postgresql"
+    revision = store.get("revision")
+    lines = [
+        "store: " + ("a team's PostgreSQL database" if team else "this home's SQLite file"),
+        f"url: {_line(store.get('url'))}",
+        f"reachable: {'yes' if store.get('reachable') else 'no'}",
+        f"schema revision: {_line(revision) if revision is not None else 'none yet'}",
+    ]
+    if store.get("desk") is not None:
+        lines.append(f"desk: {_line(store['desk'])}")
+    known = {"kind", "url", "reachable", "revision", "desk", "message"}
+    lines += [
+        f"{_line(k)}: {_line(v)}" for k, v in store.items() if k not in known and v is not None
+    ]
+    if store.get("message"):
+        lines.append("note: " + _line(store["message"]))
+    return "\n".join(lines)
+
+
+def password_text(status: Body) -> str:
+    """`db password`: where the password went, in words (never the password itself)."""
+    entry, backend = _line(status.get("name")), _line(status.get("backend"))
+    if status.get("stored"):
+        lines = [f"stored the team database's password in the keyring as {entry} ({backend})"]
+    else:
+        lines = [f"the team database's password is NOT stored in the keyring ({backend})"]
+    overridden = status.get("overridden_by")
+    if overridden:
+        lines.append(
+            f"note: {_line(overridden)} is set, so the database login uses it, not the keyring"
+        )
+    return "\n".join(lines)
 
 
 def show_text(body: Body) -> str:

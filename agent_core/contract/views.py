@@ -137,7 +137,8 @@ class AuditEntryView(TypedDict):
     at: str
     run_id: str | None
     entry: str
-    """`decision` or `block`."""
+    """`decision`, `block`, `take_over`, `cancel_requested` or `rule_revoked` (a person
+    revoked a remembered rule: `rule_id`, its folder as `resource`, its scope as `detail`)."""
     principal: str
     """Who: `person:NAME`, `rule:ID`, `policy:MODE` or `model`."""
     tool: str | None

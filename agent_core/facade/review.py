@@ -121,8 +121,9 @@ class ReviewCommands(WorkspaceBase):
     def list_rules(self) -> list[RuleView]:
         return remembered_rules.list_rules(self.store)
 
-    def revoke_rule(self, rule_id: str) -> RuleView:
-        return remembered_rules.revoke_rule(self.store, rule_id)
+    def revoke_rule(self, rule_id: str, *, reviewer: str | None = None) -> RuleView:
+        """Revoke a remembered rule, audited as `reviewer`'s (default: the reviewer setting)."""
+        return remembered_rules.revoke_rule(self.store, rule_id, by=self._acting_person(reviewer))
 
     @staticmethod
     def describe_rule(tool: str, folder: str, scope: str, run_id: str | None = None) -> str:

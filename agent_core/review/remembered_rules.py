@@ -15,6 +15,7 @@ from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.views import RuleView
 from agent_core.home.clock import now_iso
 from agent_core.storage.store import Store
+from agent_core.storage.tables import audit
 from agent_core.storage.tables import grants as grant_rows
 from agent_core.storage.tables import rules as rule_rows
 from agent_core.tools.policy import Rule
@@ -51,13 +52,28 @@ def list_rules(store: Store) -> list[RuleView]:
         return [rule_view(r) for r in rule_rows.list_rules(conn)]
 
 
-def revoke_rule(store: Store, rule_id: str) -> RuleView:
-    """Revoke a rule (`not_found` for an unknown id); revoking it again changes nothing."""
+def revoke_rule(store: Store, rule_id: str, *, by: str) -> RuleView:
+    """Revoke a rule (`not_found` for an unknown id), audited in the same write as who revoked
+    it and its whole scope; revoking it again changes nothing and audits nothing."""
+    at = now_iso()
     with store.write() as conn:
-        revoked = rule_rows.revoke(conn, rule_id, now_iso())
+        revoked = rule_rows.revoke(conn, rule_id, at)
         if revoked is None:
             raise BriefDeskError(ErrorCode.NOT_FOUND, f"No rule {rule_id!r}.")
-        return rule_view(revoked)
+        view = rule_view(revoked)
+        if revoked.revoked_at == at:  # this call revoked it (a racing second one sees the first)
+            audit.record(
+                conn,
+                entry="rule_revoked",
+                principal=f"person:{by}",
+                run_id=revoked.run_id,
+                tool=revoked.tool,
+                resource=revoked.folder,
+                rule_id=revoked.id,
+                decision="revoked",
+                detail=view["describes"],
+            )
+        return view
 
 
 def rule_view(rule: rule_rows.RuleRow) -> RuleView:
