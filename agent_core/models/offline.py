@@ -122,13 +122,33 @@ def key_terms(question: str) -> list[str]:
     return latin + cjk[:8]
 
 
+_LEADING_PARTICLES = "是让给在把被对从向和与及"
+_TRAILING_PARTICLES = "中的了"
+MAX_CJK_NAME_CHARS = 40
+
+
+def _cjk_name_part(keyword: str) -> str:
+    """A Chinese keyword without the particle glued to its ends ("是幂等键" -> "幂等键")."""
+    while len(keyword) > 2 and keyword[0] in _LEADING_PARTICLES:
+        keyword = keyword[1:]
+    while len(keyword) > 2 and keyword[-1] in _TRAILING_PARTICLES:
+        keyword = keyword[:-1]
+    return keyword
+
+
 def slug(question: str) -> str:
-    """An ASCII file name: the question's Latin key words, or a digest of a question that has
-    none (a Chinese one), so the same question always names the same file."""
-    words = [w for w in key_terms(question) if w.isascii()][:6]
-    if not words:
-        return "brief-" + hashlib.sha256(question.strip().encode()).hexdigest()[:10]
-    return "-".join(words)[:60].strip("-") or "brief"
+    """A readable file name: the question's Latin key words, else its Chinese or Japanese key
+    words ("检查点-智能体-运行在崩溃后恢复"), else a digest; the same question always names the
+    same file."""
+    terms = key_terms(question)
+    words = [w for w in terms if w.isascii()][:6]
+    if words:
+        return "-".join(words)[:60].strip("-") or "brief"
+    cjk = [_cjk_name_part(k) for k in terms if k.isalnum()][:4]
+    name = "-".join(cjk)[:MAX_CJK_NAME_CHARS].strip("-")
+    if name:
+        return name
+    return "brief-" + hashlib.sha256(question.strip().encode()).hexdigest()[:10]
 
 
 def document_body(wrapped: str) -> str:

@@ -207,7 +207,8 @@ def _approval_content(ws: Any, question: str, corpus: Path) -> str:
     run = ws.start_run(question, corpus=str(corpus))
     assert run["status"] == "waiting_approval"
     [proposal] = run["approvals"]
-    assert re.fullmatch(r"briefs/[a-z0-9-]+\.md", proposal["args"]["relative_path"])
+    # A readable name: the question's key words, Latin or Chinese (never a digest)
+    assert re.fullmatch(r"briefs/[a-z0-9\u4e00-\u9fff-]+\.md", proposal["args"]["relative_path"])
     return str(proposal["args"]["content"])
 
 

@@ -161,3 +161,12 @@ def test_a_question_the_documents_cannot_answer_says_so() -> None:
     brief = compose_brief("What about zebracorns?", [OTHER], None)
     assert "The corpus holds nothing on this question." in brief
     assert "never mention “zebracorns”" in brief
+
+
+def test_a_chinese_question_names_its_brief_by_its_key_words() -> None:
+    """A Chinese question once got `brief-c2519d7208.md`: now its file says what it is about."""
+    assert slug("检查点如何让智能体的运行在崩溃后恢复？") == "检查点-智能体-运行在崩溃后恢复"
+    assert slug("什么是幂等键，它应该如何生成？") == "幂等键-生成"  # no particle glued on
+    assert slug("什么是幂等键，它应该如何生成？") == slug(" 什么是幂等键，它应该如何生成？ ")
+    assert slug("How do checkpoints work?") == "checkpoints-work"  # Latin words still first
+    assert slug("？？").startswith("brief-")  # nothing to name it by: a stable digest
