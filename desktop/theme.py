@@ -4,11 +4,12 @@ and one small generated icon per timeline kind (no image files to ship or load).
 from __future__ import annotations
 
 import os
+import re
 from functools import cache
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QIcon, QPainter, QPalette, QPixmap
-from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOption, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QProxyStyle, QStyle, QStyleOption, QWidget
 
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import RunStatus
@@ -41,6 +42,11 @@ STATUS_LABELS: dict[str, str] = {
 
 def status_colour(status: str | None) -> QColor:
     return QColor(STATUS_COLOURS.get(status or "", "#8a8f98"))
+
+
+def status_text_colour(status: str | None) -> str:
+    """A status's colour for text on the window: readable (4.5:1) in either theme."""
+    return text_colour(STATUS_COLOURS.get(status or "", "#8a8f98"))
 
 
 def status_label(status: str | None) -> str:
@@ -123,13 +129,17 @@ def kind_icon(kind: str, boundary: str | None = None) -> QIcon:
 # --- palette -----------------------------------------------------------------------------------
 
 
-THEME_ENV = "BRIEFDESK_THEME"  # "dark" or "light" overrides the system's choice
+THEME_ENV = "BRIEFDESK_THEME"  # "dark" or "light" overrides the system's and the setting's
+THEME_CHOICES = (("system", "As the system"), ("light", "Light"), ("dark", "Dark"))
+_chosen = {"theme": "system"}  # the `ui.theme` setting, once the window has read it
 
 
 def system_prefers_dark() -> bool:
     forced = os.environ.get(THEME_ENV, "").lower()
     if forced in ("dark", "light"):
         return forced == "dark"
+    if _chosen["theme"] in ("dark", "light"):
+        return _chosen["theme"] == "dark"
     hints = QGuiApplication.styleHints()
     scheme = getattr(hints, "colorScheme", None)  # Qt 6.5+
     if scheme is not None:
@@ -148,7 +158,7 @@ def make_palette(dark: bool) -> QPalette:
             QPalette.ColorRole.AlternateBase: "#22262c",
             QPalette.ColorRole.ToolTipBase: "#2b3036",
             QPalette.ColorRole.ToolTipText: "#e6e8eb",
-            QPalette.ColorRole.PlaceholderText: "#8a9099",
+            QPalette.ColorRole.PlaceholderText: "#9aa1ab",  # 4.5:1 and more, WCAG AA
             QPalette.ColorRole.Text: "#e6e8eb",
             QPalette.ColorRole.Button: "#2a2e35",
             QPalette.ColorRole.ButtonText: "#e6e8eb",
@@ -167,7 +177,7 @@ def make_palette(dark: bool) -> QPalette:
             QPalette.ColorRole.AlternateBase: "#f6f8fa",
             QPalette.ColorRole.ToolTipBase: "#ffffff",
             QPalette.ColorRole.ToolTipText: "#1d2127",
-            QPalette.ColorRole.PlaceholderText: "#8a9099",
+            QPalette.ColorRole.PlaceholderText: "#5f6670",  # 4.5:1 on the window, AA
             QPalette.ColorRole.Text: "#1d2127",
             QPalette.ColorRole.Button: "#eceef1",
             QPalette.ColorRole.ButtonText: "#1d2127",
@@ -185,7 +195,7 @@ def make_palette(dark: bool) -> QPalette:
         QPalette.ColorRole.ButtonText,
         QPalette.ColorRole.WindowText,
     ):
-        pal.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7d8590"))
+        pal.setColor(QPalette.ColorGroup.Disabled, role, QColor("#8f96a0" if dark else "#6e7781"))
     return pal
 
 
@@ -247,7 +257,85 @@ def apply_theme(app: QApplication) -> None:
 
 def _apply_palette(app: QApplication) -> None:
     app.setPalette(make_palette(system_prefers_dark()))
+    for window in app.topLevelWidgets():
+        retint(window)
+
+
+def apply_choice(choice: object) -> None:
+    """Follow the `ui.theme` setting ("system", "light" or "dark") at once; BRIEFDESK_THEME,
+    when set, still wins."""
+    wanted = str(choice) if choice in ("system", "light", "dark") else "system"
+    if wanted == _chosen["theme"]:
+        return
+    _chosen["theme"] = wanted
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        _apply_palette(app)
+
+
+# --- contrast (WCAG 2: relative luminance, AA asks 4.5:1 for text) ----------------------------
+
+AA_CONTRAST = 4.5
+_COLOUR_RULE = re.compile(r"(?<![-\w])color:\s*(#[0-9a-fA-F]{6})")
+
+
+def luminance(colour: QColor) -> float:
+    def channel(value: float) -> float:
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+    rgb = colour.toRgb()
+    red, green, blue = (channel(c) for c in (rgb.redF(), rgb.greenF(), rgb.blueF()))
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast_ratio(first: QColor, second: QColor) -> float:
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def readable(colour: QColor | str, background: QColor) -> QColor:
+    """`colour`, mixed toward white on a dark background (black on a light one) just enough
+    to reach 4.5:1: its hue stays, so a warning still looks like one."""
+    start = QColor(colour)
+    toward = QColor("white") if background.lightness() < 128 else QColor("black")
+    shown = start
+    for step in range(21):
+        mix = step / 20
+        shown = QColor.fromRgbF(
+            start.redF() + (toward.redF() - start.redF()) * mix,
+            start.greenF() + (toward.greenF() - start.greenF()) * mix,
+            start.blueF() + (toward.blueF() - start.blueF()) * mix,
+        )
+        if contrast_ratio(shown, background) >= AA_CONTRAST:
+            break
+    return shown
+
+
+def text_colour(colour: str, background: QColor | None = None) -> str:
+    """A text colour as `#rrggbb`, readable on the window (or `background`) of the palette in
+    use now."""
+    if background is None:
+        background = QGuiApplication.palette().color(QPalette.ColorRole.Window)
+    return readable(colour, background).name()
+
+
+def retint(root: QWidget) -> None:
+    """Every label under `root` whose style sheet sets a text colour, made readable on its
+    background again (after the palette changed, light to dark or back)."""
+    labels = [root] if isinstance(root, QLabel) else []
+    for label in [*labels, *root.findChildren(QLabel)]:
+        sheet = label.styleSheet()
+        if "color" not in sheet:
+            continue
+        # The palette now in use (a label's own may still be the one it was polished with).
+        fixed = _readable_sheet(sheet, QGuiApplication.palette().color(label.backgroundRole()))
+        if fixed != sheet:
+            label.setStyleSheet(fixed)
 
 
 def is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def _readable_sheet(sheet: str, background: QColor) -> str:
+    return _COLOUR_RULE.sub(lambda rule: f"color: {text_colour(rule.group(1), background)}", sheet)

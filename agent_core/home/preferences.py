@@ -28,6 +28,8 @@ from agent_core.home.db_url import parse_postgres_url
 ModeName = Literal["default", "acceptEdits", "dangerouslySkipPermissions"]
 # The values of agent_core.tools.policy.Mode (not imported: it pulls in the tools package).
 MODES: tuple[ModeName, ...] = ("default", "acceptEdits", "dangerouslySkipPermissions")
+ThemeName = Literal["system", "light", "dark"]
+THEMES: tuple[ThemeName, ...] = ("system", "light", "dark")
 
 MAX_APPROVAL_TTL_S = limits.MAX_SECONDS  # ten years: now + ttl never overflows a date
 MAX_MEMORY_TTL_DAYS = 100 * 365
@@ -96,6 +98,8 @@ class Settings:
     """Address space of the parser's worker process, in MB (past it: `document_unreadable`)."""
     db_url: str | None = field(default=None, metadata=_key("db.url"))
     """The team's PostgreSQL database (never with a password); None: the home's SQLite file."""
+    ui_theme: ThemeName = field(default="system", metadata=_key("ui.theme"))
+    """The desk window's colours: as the system's, or always light or dark."""
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -338,6 +342,7 @@ _VALIDATORS: dict[str, Callable[[object], object]] = {
     "corpus.parse_seconds": _number("corpus.parse_seconds", limits.DOCUMENT_SECONDS),
     "corpus.parse_memory_mb": _number("corpus.parse_memory_mb", limits.PARSER_MEMORY_MB),
     "db.url": _db_url,
+    "ui.theme": _choice("ui.theme", THEMES),
 }
 _FIELD_OF: dict[str, str] = {f.metadata["key"]: f.name for f in fields(Settings)}
 _TEXT_KEYS = frozenset({"reviewer", "model", "openai.base_url", "openai.model", "db.url"})

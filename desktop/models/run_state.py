@@ -1,9 +1,9 @@
-"""What a run's status lets the window offer: Stop, Resume, or taking it over from another
-computer."""
+"""What a run's status lets the window offer: Stop, Resume, Delete, or taking it over from
+another computer."""
 
 from __future__ import annotations
 
-from agent_core.contract.statuses import RunStatus
+from agent_core.contract.statuses import TERMINAL_RUN_STATUSES, RunStatus
 from agent_core.contract.views import OwnerView, RunView
 
 # Runs that Stop can cancel: every status that is not an end (a `created` one too: it may never
@@ -25,3 +25,20 @@ def owned_elsewhere(run: RunView) -> OwnerView | None:
     if run.get("status") != RunStatus.RUNNING or not owner or owner.get("this_host"):
         return None
     return owner.copy()
+
+
+# Delete is offered only for a run that has ended: the core refuses the others
+# (`run_not_finished`), and the window says why in these words, never with the raw status.
+NOT_FINISHED = "Only a finished run can be deleted; cancel it first."
+DELETE_TIP = "Delete the selected run: its timeline, checkpoints and approvals, for good."
+
+
+def deletable(run: RunView | None) -> bool:
+    return run is not None and run.get("status") in TERMINAL_RUN_STATUSES
+
+
+def delete_tip(run: RunView | None) -> str:
+    """Why Delete is offered or not, for its tooltip and status tip."""
+    if run is None:
+        return "Select a finished run to delete it."
+    return DELETE_TIP if deletable(run) else NOT_FINISHED

@@ -5,8 +5,11 @@ only while enabled) and slid under the pointer where Close had been: a newcomer 
 that way. So every button of the action area gets a fixed size from the start: the widest and
 tallest of every text it can show (each countdown step of the guard included) in either enabled
 state, for the font and style it has now. The guard then changes only enabled states and texts,
-and hides or shows nothing. Every control also gets an accessible name (the guarded ones a
-description too), so a screen reader reads the dialog and a test finds its buttons by name.
+and hides or shows nothing. A page of the action area that puts a decision under the pointer
+(Approve's click shows "Approve and remember" where Approve was, Edit… shows "Discard edits"
+where Edit… was) restarts the guard as a first show does, so a double click never decides
+twice. Every control also gets an accessible name (the guarded ones a description too), so a
+screen reader reads the dialog and a test finds its buttons by name.
 """
 
 from __future__ import annotations
@@ -20,12 +23,16 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QAbstractButton, QPushButton, QWidget
 
 from desktop.widgets import approval_guard
+from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions
 
 if TYPE_CHECKING:
     from desktop.widgets.approval_dialog import ApprovalDialog
 
 APPROVE_KEYS = "Ctrl+Shift+A"  # deliberately not Run's Ctrl+Enter, and not a lone Return
 APPROVE, APPROVE_EDITED = "Approve", "Approve edited"  # captions, and their accessible names
+APPROVE_REMEMBER = "Approve and remember"
+# pages whose buttons decide at a click where the previous page had a button
+GUARDED_PAGES = frozenset({MAIN, REMEMBER, EDIT})
 
 
 def keys_text() -> str:
@@ -77,7 +84,16 @@ class DecisionButtons:
         return {
             self.dialog.approve_button: APPROVE,
             self.dialog.approve_edited_button: APPROVE_EDITED,
+            self.dialog.confirm_remember_button: APPROVE_REMEMBER,
         }
+
+    def watch_pages(self) -> None:
+        """Call once the action area is built: a page switch is a first show for its buttons."""
+        self.dialog.action_stack.currentChanged.connect(self._page_shown)
+
+    def _page_shown(self, page: int) -> None:
+        if page in GUARDED_PAGES:
+            self.dialog.guard.restart()
 
     def fix_sizes(self) -> None:
         """Call once the buttons are in the dialog (its font and style reach them), and again
@@ -130,6 +146,7 @@ class DecisionButtons:
         for button in (d.approve_button, d.reject_button, d.edit_button, d.confirm_remember_button):
             button.setEnabled(usable and seen)
         d.close_button.setEnabled(seen)
+        d.cancel_edit_button.setEnabled(seen)  # shown where Edit… was: a double click keeps edits
         d.confirm_reject_button.setEnabled(usable and seen and bool(d.reason_edit.text().strip()))
         d.request_changes_button.setEnabled(usable and seen)
         d.confirm_changes_button.setEnabled(usable and seen and bool(d.note_edit.text().strip()))
@@ -146,3 +163,26 @@ class DecisionButtons:
             f"Approve this write ({keys_text()}). It enables a moment after the proposal is "
             "shown, so that a key meant for another window never approves it."
         )
+
+
+def dialog_keys() -> list[tuple[str, str]]:
+    """The dialog's keys, for Help ▸ Keyboard shortcuts: the shortcut its QShortcut is made
+    with, Escape, and the mnemonics of the same action area the dialog builds."""
+    native = QKeySequence.SequenceFormat.NativeText
+    rows = [
+        (
+            f"{APPROVE}, {APPROVE_EDITED} or {APPROVE_REMEMBER}, once the read guard has passed",
+            keys_text(),
+        ),
+        (
+            "Close without deciding (also during the read guard)",
+            QKeySequence(QKeySequence.StandardKey.Cancel).toString(native),
+        ),
+    ]
+    area = ApprovalActions(QWidget())
+    for button in area.findChildren(QPushButton):
+        mnemonic = QKeySequence.mnemonic(button.text())
+        if not mnemonic.isEmpty():
+            rows.append((re.sub("&(.)", r"\1", button.text()), mnemonic.toString(native)))
+    area.deleteLater()
+    return rows

@@ -152,6 +152,7 @@ class ApprovalDialog(QDialog):
         self.action_stack.show_reviewer(self.reviewer)  # its width settles before the first show
         self.buttons.name_controls()
         self.buttons.fix_sizes()
+        self.buttons.watch_pages()
 
     def _build_edit_panel(self, mono: QFont) -> ApprovalEditPanel:
         panel = ApprovalEditPanel(self, self._submit, mono)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QBrush, QColor, QDesktopServices
+from PySide6.QtGui import QBrush, QDesktopServices, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from agent_core.contract.artifact_views import ArtifactStateView
 from agent_core.contract.events import EventKind
 from agent_core.contract.views import EventView, RunView
+from desktop import theme
 from desktop.models.plain_errors import plain_exception
 
 if TYPE_CHECKING:
@@ -77,7 +78,10 @@ class ArtifactsPanel(QWidget):
         self.tree.setHeaderLabels(list(COLUMNS))
         self.tree.setRootIsDecorated(False)
         self.tree.setAlternatingRowColors(True)
-        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.tree.header()
+        header.setStretchLastSection(False)  # the state keeps the width its text needs
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         # The panel is narrow: writes seen, size and time live in each row's tooltip instead.
         for column in (2, 3, 4):
             self.tree.setColumnHidden(column, True)
@@ -187,7 +191,8 @@ class ArtifactsPanel(QWidget):
                     state["modified"].replace("T", " ").replace("+00:00", ""),
                 ]
             )
-            item.setForeground(1, QBrush(QColor(colour)))
+            base = self.tree.palette().color(QPalette.ColorRole.Base)
+            item.setForeground(1, QBrush(theme.readable(colour, base)))
             details = (
                 f"{state['path']}\nwrites seen: {state['writes_seen']}"
                 f"\nsize: {item.text(3)}\nmodified: {item.text(4)} UTC"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QIcon
+from PySide6.QtGui import QColor, QIcon
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from agent_core.contract.statuses import RunStatus
 from agent_core.contract.views import ApprovalView, RunView
+from desktop import theme
 from desktop.models.event_text import cut_words
 from desktop.models.visible_text import visible_line
 
@@ -65,11 +66,12 @@ class Banner(QFrame):
         self.level = level
         r, g, b = LEVEL_COLOURS.get(level, LEVEL_COLOURS["info"])
         self.setObjectName("banner")
+        glyph_colour = theme.text_colour(QColor(r, g, b).name())  # 4.5:1 on the window
         self.setStyleSheet(
             f"QFrame#banner {{ background: rgba({r},{g},{b},38);"
             f" border: 1px solid rgba({r},{g},{b},150);"
             " border-radius: 6px; }"
-            f" QLabel#glyph {{ color: rgb({r},{g},{b}); font-size: 15px; font-weight: bold; }}"
+            f" QLabel#glyph {{ color: {glyph_colour}; font-size: 15px; font-weight: bold; }}"
         )
         row = QHBoxLayout(self)
         row.setContentsMargins(10, 6, 6, 6)

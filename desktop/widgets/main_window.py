@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QSplitter,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -27,14 +26,16 @@ from desktop import theme
 from desktop.bridge import Bridge
 from desktop.context import WAITING, AppContext
 from desktop.corpus_keeper import CorpusKeeper
-from desktop.models.run_state import ACTIVE, owned_elsewhere
-from desktop.widgets.about import show_about
+from desktop.models.run_state import ACTIVE, deletable, delete_tip, owned_elsewhere
+from desktop.widgets.approval_buttons import APPROVE_KEYS
 from desktop.widgets.approval_guard import ReadGuard
 from desktop.widgets.banner import BannerArea, Notifier, PersonPrompts
 from desktop.widgets.confirm import ask_first, delete_question, take_over_question
 from desktop.widgets.corpus_panel import CorpusPanel
 from desktop.widgets.crash_demos import CrashDemos
+from desktop.widgets.help_menu import add_help_menu
 from desktop.widgets.runs_panel import RunForm, RunsPanel, RunSummary
+from desktop.widgets.side_tabs import SideTabs
 from desktop.widgets.store_status import StoreStatus
 from desktop.widgets.timeline_view import TimelinePanel
 from desktop.widgets.window_banners import WindowBanners
@@ -105,19 +106,18 @@ class MainWindow(QMainWindow):
         centre_layout.setSpacing(8)
         centre_layout.addWidget(self.run_form)
         centre_layout.addWidget(self.timeline, 1)
-        self.side_tabs = QTabWidget()
+        self.side_tabs = SideTabs()  # short titles, all whole at 1024x700
         self.artifacts_panel = _optional_artifacts_panel(self.bridge)
-        self.side_tabs.addTab(self.artifacts_panel, "Artifacts")
+        self.side_tabs.add_page(self.artifacts_panel, "Files", "The run's artifacts")
         self.summary = RunSummary()
-        self.side_tabs.addTab(self.summary, "Run details")
+        self.side_tabs.add_page(self.summary, "Details", "Run details")
         self.corpus_panel = CorpusPanel()  # kept current by the keeper (watcher + reindex)
         self.corpus_keeper = CorpusKeeper(self.bridge, self.corpus_panel, self)
-        self.side_tabs.addTab(self.corpus_panel, "Corpus")
+        self.side_tabs.add_page(self.corpus_panel, "Corpus", "The documents runs read")
         if isinstance(self.artifacts_panel, QLabel):  # no artifacts panel in this build
             self.side_tabs.setCurrentWidget(self.summary)
         # Narrow enough that the whole window fits a 1024x700 laptop screen.
         self.runs_panel.setMinimumWidth(150)
-        self.side_tabs.setMinimumWidth(200)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         for widget in (self.runs_panel, centre, self.side_tabs):
             self.splitter.addWidget(widget)
@@ -143,9 +143,10 @@ class MainWindow(QMainWindow):
         self.cancel_action = self._action(run_menu, "&Cancel run", self.cancel_selected, "Ctrl+.")
         self.resume_action = self._action(run_menu, "Res&ume run", self.resume_selected, "Ctrl+R")
         self.review_action = self._action(
-            run_menu, "Re&view pending approval…", self.review_selected
+            run_menu, "Re&view pending approval…", self.review_selected, APPROVE_KEYS
         )
         run_menu.addSeparator()
+        run_menu.setToolTipsVisible(True)  # Delete's tip says why it is not offered
         self.delete_action = self._action(run_menu, "&Delete finished run", self.delete_selected)
         review_menu = bar.addMenu("Re&view")
         self.rules_action = self._action(review_menu, "Remembered &rules…", self.open_rules)
@@ -161,8 +162,7 @@ class MainWindow(QMainWindow):
         self.compromised_action = self._action(
             demo, "Run with a compromised model", self.context.demo_compromised
         )
-        help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "&About BriefDesk", lambda: show_about(self))
+        self.shortcuts_action, self.docs_action = add_help_menu(self, bar.addMenu("&Help"))
 
     def _action(
         self, menu: QMenu, text: str, slot: Callable[[], object], *shortcuts: str
@@ -203,6 +203,7 @@ class MainWindow(QMainWindow):
         self.bridge.ready.connect(self._on_ready)
         ctx.runs_loaded.connect(self._on_runs)
         ctx.settings_loaded.connect(self.run_form.apply_settings)
+        ctx.settings_loaded.connect(lambda s: theme.apply_choice(s.get("ui.theme")))
         ctx.run_created.connect(self.select_run)
         ctx.status_changed.connect(self._on_status_changed)
         ctx.person_step_done.connect(self.prompts.settled)
@@ -258,7 +259,7 @@ class MainWindow(QMainWindow):
             self._show_selected()
         pending = self.context.pending_approvals()
         self.approvals_label.setText(f"{pending} pending approval{'s' if pending != 1 else ''}")
-        colour = theme.STATUS_COLOURS[RunStatus.WAITING_APPROVAL] if pending else ""
+        colour = theme.status_text_colour(RunStatus.WAITING_APPROVAL) if pending else ""
         self.approvals_label.setStyleSheet(
             f"color: {colour}; font-weight: bold;" if pending else ""
         )
@@ -291,12 +292,15 @@ class MainWindow(QMainWindow):
     def _on_busy(self, busy: bool) -> None:
         self.busy_label.setText("● Agent working" if busy else "")
         self.busy_label.setStyleSheet(
-            f"color: {theme.STATUS_COLOURS[RunStatus.RUNNING]};" if busy else ""
+            f"color: {theme.status_text_colour(RunStatus.RUNNING)};" if busy else ""
         )
         self._update_state_label()
 
     def _update_state_label(self) -> None:
         run = self.selected_run()
+        for say in (self.delete_action.setToolTip, self.delete_action.setStatusTip):
+            say(delete_tip(run))
+        self.delete_action.setEnabled(deletable(run))
         if run is None:
             self.state_label.setText("No run selected")
             self.cancel_action.setEnabled(False)
@@ -366,6 +370,9 @@ class MainWindow(QMainWindow):
         )
 
     def review_selected(self) -> None:
+        """Review… and, here, the dialog's own Approve key: the dialog comes forward, focused
+        and under a fresh read guard (a dialog that opened by itself lacks the keys); it never
+        decides."""
         run = self.selected_run()
         if run is not None and run["status"] in WAITING:
             self.prompts.open_for(run, force=True)
@@ -373,7 +380,8 @@ class MainWindow(QMainWindow):
     def delete_selected(self) -> None:
         """Ask first: deleting a run removes its timeline, checkpoints and approvals for good."""
         run = self.selected_run()
-        if run is None:
+        if run is None or not deletable(run):  # a key or a stale menu: say why, in words
+            self.statusBar().showMessage(delete_tip(run), 8000)
             return
         run_id = run["run_id"]
 

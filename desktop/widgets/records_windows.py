@@ -224,6 +224,16 @@ class AuditWindow(QDialog):
         filters.addStretch(1)
         self.model = RecordsModel(self.COLUMNS, self)
         self.table = _table(self.model, 6, 7)
+        # One line a row: a long path is cut in its middle; the tooltip and the pane below
+        # show it whole.
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.details = QLabel("Select an entry to see it whole.")
+        self.details.setWordWrap(True)
+        self.details.setTextFormat(Qt.TextFormat.PlainText)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details.setAccessibleName("Selected entry")
+        self.table.selectionModel().selectionChanged.connect(self._show_details)
         self.status_label = QLabel("Loading…")
         self.export_button = QPushButton("&Export…")
         self.export_button.clicked.connect(self.choose_export)
@@ -236,8 +246,20 @@ class AuditWindow(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(filters)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.details)
         layout.addLayout(buttons)
         self.reload()
+
+    def _show_details(self, *_args: object) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        record = self.model.record(rows[0].row()) if rows else None
+        if record is None:
+            self.details.setText("Select an entry to see it whole.")
+            return
+        texts = [(title, text_of(record)) for title, text_of in self.COLUMNS]
+        short = " · ".join(text for _title, text in texts[:6] if text)
+        long = [f"{title}: {text}" for title, text in texts[6:] if text]
+        self.details.setText("\n".join([short, *long]))
 
     # -- data ---------------------------------------------------------------------------------
 

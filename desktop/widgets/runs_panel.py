@@ -44,7 +44,8 @@ if TYPE_CHECKING:
     from agent_core.facade.workspace import Workspace
     from desktop.bridge import Bridge
 
-ROW_HEIGHT = 56
+ROW_HEIGHT = 74  # the question on up to two lines, then the status line
+TITLE_LINES = 2
 
 
 class RunDelegate(QStyledItemDelegate):
@@ -80,20 +81,20 @@ class RunDelegate(QStyledItemDelegate):
         text_colour = palette.highlightedText().color() if selected else palette.text().color()
         left = rect.left() + 14
         width = rect.width() - 22
-        title_font = QFont(option.font)
-        title_font.setBold(True)
-        painter.setFont(title_font)
+        painter.setFont(self.title_font(option))
         painter.setPen(text_colour)
-        title = elide_words(painter.fontMetrics(), str(index.data()), width)
-        painter.drawText(
-            QRect(left, rect.top() + 7, width, 20), Qt.AlignmentFlag.AlignVCenter, title
-        )
+        line_height = painter.fontMetrics().height()
+        for number, line in enumerate(self.title_lines(option, index)):
+            top = rect.top() + 6 + number * line_height
+            painter.drawText(
+                QRect(left, top, width, line_height), Qt.AlignmentFlag.AlignVCenter, line
+            )
         small = QFont(option.font)
         small.setPointSizeF(max(7.5, option.font.pointSizeF() - 1))
         painter.setFont(small)
         metrics = painter.fontMetrics()
         label = theme.status_label(status)
-        pill = self._pill(painter, left, rect.top() + 31, label, colour, selected)
+        pill = self._pill(painter, left, rect.bottom() - 24, label, colour, selected)
         blocked = index.data(BLOCKED_ROLE)
         if blocked:  # a second pill, in the colour of blocks, shortened when the row is narrow
             room = rect.right() - pill.right() - 14
@@ -120,6 +121,19 @@ class RunDelegate(QStyledItemDelegate):
             metrics.elidedText(extra, Qt.TextElideMode.ElideRight, extra_rect.width()),
         )
         painter.restore()
+
+    @staticmethod
+    def title_font(option: QStyleOptionViewItem) -> QFont:
+        font = QFont(option.font)
+        font.setBold(True)
+        return font
+
+    def title_lines(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> list[str]:
+        """The run's question as the row shows it: up to two lines, cut at a word at the end."""
+        metrics = QFontMetrics(self.title_font(option))
+        return wrap_words(metrics, str(index.data()), option.rect.width() - 22, TITLE_LINES)
 
     @staticmethod
     def _pill(
@@ -152,6 +166,26 @@ def elide_words(metrics: QFontMetrics, text: str, width: int) -> str:
         if metrics.horizontalAdvance(shown) <= width:
             return shown
     return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+
+
+def wrap_words(metrics: QFontMetrics, text: str, width: int, most: int) -> list[str]:
+    """`text` in lines of `width` pixels broken between words, at most `most` of them; the last
+    shown line ends with an ellipsis when words are left over."""
+    lines: list[str] = []
+    words = text.split()
+    while words and len(lines) < most - 1:
+        taken = 1
+        while (
+            taken < len(words) and metrics.horizontalAdvance(" ".join(words[: taken + 1])) <= width
+        ):
+            taken += 1
+        if metrics.horizontalAdvance(words[0]) > width:
+            break  # one word wider than the line: the last line elides it
+        lines.append(" ".join(words[:taken]))
+        words = words[taken:]
+    if words:
+        lines.append(elide_words(metrics, " ".join(words), width))
+    return lines
 
 
 class RunsList(QListView):

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, TypedDict, TypeVar
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -33,10 +34,14 @@ from PySide6.QtWidgets import (
 from agent_core.contract.presets import PRESETS as PROVIDER_PRESETS
 from agent_core.contract.presets import Preset
 from agent_core.contract.views import SecretStatusView
+from desktop import theme
 from desktop.jobs import AsyncJob, Job
 from desktop.models.plain_errors import keyring_backend_name, plain_exception
+from desktop.widgets.appearance_box import AppearanceBox
 from desktop.widgets.guarded_submit import OnError, submit_async_while_open, submit_while_open
 from desktop.widgets.team_settings import TeamDatabaseBox, prepare_store
+from desktop.widgets.whole_label import WholeLabel
+from desktop.widgets.window_fit import WholeScroll, fit_dialog
 
 if TYPE_CHECKING:
     from agent_core.facade.workspace import Workspace
@@ -60,6 +65,7 @@ SettingsValues = TypedDict(
         "reviewer": object,
         "network.enabled": bool,
         "network.allowlist": list[str],
+        "ui.theme": str,
     },
 )
 OPENAI_URL = "https://api.openai.com/v1"
@@ -113,6 +119,8 @@ class SettingsDialog(QDialog):
         general_layout.addWidget(self._key_group())
         general_layout.addWidget(self._permissions_group())
         general_layout.addWidget(self._network_group())
+        self.appearance = AppearanceBox()
+        general_layout.addWidget(self.appearance)
         # A tab of its own: the dialog keeps fitting a laptop's screen.
         stored_url = settings.get("db.url")
         self.team_box = TeamDatabaseBox(bridge, stored_url if isinstance(stored_url, str) else None)
@@ -125,13 +133,13 @@ class SettingsDialog(QDialog):
         team_layout.addWidget(self.team_box)
         team_layout.addStretch(1)
         self.tabs = QTabWidget()
-        self.tabs.addTab(general, "General")
+        self.tabs.addTab(WholeScroll(general), "General")  # scrolls only on a small screen
         self.tabs.addTab(team, "Team database")
         self.tabs.currentChanged.connect(lambda _index: self._fit())
         layout.addWidget(self.tabs)
         self.error_label = QLabel("")
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #d64545;")
+        self.error_label.setStyleSheet(f"color: {theme.text_colour(ERROR_COLOUR)};")
         self.error_label.setVisible(False)
         layout.addWidget(self.error_label)
         self.buttons = QDialogButtonBox(
@@ -139,6 +147,7 @@ class SettingsDialog(QDialog):
         )
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
+        self.rejected.connect(self.appearance.revert)  # a theme tried, then cancelled
         layout.addWidget(self.buttons)
         self._load(settings)
         self.refresh_key_status()
@@ -171,14 +180,14 @@ class SettingsDialog(QDialog):
         form.addRow("API", self.api)
         self.stream = QCheckBox("Stream the model's text into the timeline as it is written")
         form.addRow(self.stream)
-        test_row = QHBoxLayout()
         self.test_button = QPushButton("Test connection")
         self.test_button.clicked.connect(self.test_connection)
-        test_row.addWidget(self.test_button)
-        self.test_result = QLabel("")
-        self.test_result.setWordWrap(True)
-        test_row.addWidget(self.test_result, 1)
-        form.addRow("", test_row)
+        # A row of its own, the whole width: beside the button, in a nested row, the wrapped
+        # message got one line's height and its end was cut off.
+        self.test_result = WholeLabel()
+        self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow("", self.test_button)
+        form.addRow(self.test_result)
         return box
 
     def _key_group(self) -> QGroupBox:
@@ -250,6 +259,7 @@ class SettingsDialog(QDialog):
         self.allowlist.setText(
             ", ".join(map(str, allowed)) if isinstance(allowed, list | tuple) else ""
         )
+        self.appearance.load(s.get("ui.theme"))
         self._provider_changed()
 
     def _provider_changed(self, *_args: object) -> None:
@@ -296,6 +306,7 @@ class SettingsDialog(QDialog):
             "reviewer": self.reviewer.text().strip() or self.initial.get("reviewer"),
             "network.enabled": self.network_enabled.isChecked(),
             "network.allowlist": allowlist,
+            "ui.theme": self.appearance.value(),
         }
         return values
 
@@ -386,6 +397,12 @@ class SettingsDialog(QDialog):
             needed = max(needed, self.height() + short)
         if needed > self.height():
             self.resize(self.width(), needed)
+            fit_dialog(self, self.parentWidget(), centre=False)  # yet never past the screen
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        fit_dialog(self, self.parentWidget())  # whole on the screen, its title bar too
+        theme.retint(self)  # its coloured messages readable in the theme in use
 
     def test_connection(self) -> None:
         """One small request to the endpoint as shown (not yet saved), off the GUI thread."""
@@ -459,5 +476,5 @@ class SettingsDialog(QDialog):
         self.store_key_button.setEnabled(True)
         reason = plain_exception(exc)
         self.key_status.setText(f"{what}. {reason}" if what else reason)
-        self.key_status.setStyleSheet(f"color: {ERROR_COLOUR};")
+        self.key_status.setStyleSheet(f"color: {theme.text_colour(ERROR_COLOUR)};")
         self._fit()

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.facade.workspace import Workspace
+from desktop import theme
 from desktop.jobs import AsyncJob, Job
 from desktop.models import store_text
 from desktop.models.plain_errors import plain_exception
@@ -165,7 +166,7 @@ class TeamDatabaseBox(QGroupBox):
     def _say(self, label: QLabel, text: str, colour: str | None = None) -> None:
         """Show `text` in `label` (hidden while empty, so no blank row is left)."""
         label.setText(text)
-        label.setStyleSheet(f"color: {colour};" if colour else "")
+        label.setStyleSheet(f"color: {theme.text_colour(colour)};" if colour else "")
         label.setVisible(bool(text))
         self.texts_changed.emit()
 

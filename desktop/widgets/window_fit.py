@@ -7,9 +7,9 @@ by the system, is clamped so that its frame lies inside the screen it is on.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize
+from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize, Qt
 from PySide6.QtGui import QGuiApplication, QScreen
-from PySide6.QtWidgets import QSplitter, QWidget
+from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QWidget
 
 # The title bar and borders a window manager adds, until the real frame is known (once shown).
 FRAME_ALLOWANCE = QSize(16, 40)
@@ -60,13 +60,33 @@ def _inside(frame: QRect, area: QRect) -> QPoint:
     return QPoint(x, y)
 
 
+def place_on_screen(window: QWidget, saved: QRect) -> None:
+    """Give a window the size and place saved on another screen, capped to this one and moved
+    onto it (Qt's own restore gives up on a geometry larger than the screen: a tiny window)."""
+    at = QGuiApplication.screenAt(saved.center())
+    area = (at or window.screen() or QGuiApplication.primaryScreen()).availableGeometry()
+    allowance = FRAME_ALLOWANCE
+    width = max(window.minimumWidth(), min(saved.width(), area.width() - allowance.width()))
+    height = max(window.minimumHeight(), min(saved.height(), area.height() - allowance.height()))
+    border = allowance.width() // 2
+    frame = QRect(saved.left() - border, saved.top() - (allowance.height() - border), 0, 0)
+    corner = _inside(QRect(frame.topLeft(), QSize(width, height) + allowance), area)
+    window.setGeometry(corner.x() + border, corner.y() + allowance.height() - border, width, height)
+
+
 def restore_window_state(
     window: QWidget, splitter: QSplitter, qsettings: QSettings, preferred: QSize
 ) -> None:
     """The size, place and pane widths saved last time, fitted to this screen."""
-    geometry = qsettings.value("window/geometry")
-    if isinstance(geometry, QByteArray | bytes):
-        window.restoreGeometry(QByteArray(geometry))
+    geometry, normal = qsettings.value("window/geometry"), qsettings.value("window/normal")
+    restored = isinstance(geometry, QByteArray | bytes) and window.restoreGeometry(
+        QByteArray(geometry)
+    )
+    if window.isMaximized() or window.isFullScreen():
+        pass  # the window system fits these
+    elif isinstance(normal, QRect) and normal.isValid():
+        place_on_screen(window, normal)
+    elif restored:
         clamp_to_screen(window)  # saved on a larger screen, or one that is gone: fit this one
     else:
         fit_to_screen(window, preferred, centre=True)
@@ -77,5 +97,50 @@ def restore_window_state(
 
 def save_window_state(window: QWidget, splitter: QSplitter, qsettings: QSettings) -> None:
     qsettings.setValue("window/geometry", window.saveGeometry())
+    qsettings.setValue("window/normal", window.normalGeometry())  # to fit another screen
     qsettings.setValue("window/splitter", splitter.saveState())
     qsettings.sync()
+
+
+def fit_dialog(dialog: QWidget, parent: QWidget | None, *, centre: bool = True) -> None:
+    """Cap a dialog to its screen's available area (with room for its title bar) and centre it
+    on its parent, or on the screen (else keep it where it is, moved onto the screen): it opens
+    whole, its title bar on the screen."""
+    screen = (parent.screen() if parent is not None else None) or dialog.screen()
+    area = (screen or QGuiApplication.primaryScreen()).availableGeometry()
+    # Room for a real title bar even before the window manager has told its size (X11).
+    frame = (dialog.frameGeometry().size() - dialog.geometry().size()).expandedTo(FRAME_ALLOWANCE)
+    dialog.setMaximumSize(area.size() - frame)  # no later growth pushes it off the screen
+    wanted = dialog.size().expandedTo(dialog.sizeHint())  # Qt's first size stops at 2/3 screen
+    width = min(wanted.width(), area.width() - frame.width())
+    height = min(wanted.height(), area.height() - frame.height())
+    if (width, height) != (dialog.width(), dialog.height()):
+        dialog.resize(width, height)
+    middle = parent.frameGeometry().center() if parent is not None else area.center()
+    whole = QSize(dialog.width(), dialog.height()) + frame
+    start = middle - QPoint(whole.width() // 2, whole.height() // 2)
+    corner = _inside(QRect(start if centre else dialog.frameGeometry().topLeft(), whole), area)
+    dialog.move(corner)  # a window's move() places its frame's top left corner
+
+
+class WholeScroll(QScrollArea):
+    """A page that scrolls only when the screen is too small for it: it asks for the whole
+    page's size (a plain QScrollArea asks for a fixed, smaller one and always scrolls)."""
+
+    def __init__(self, page: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWidget(page)
+
+    def sizeHint(self) -> QSize:
+        page = self.widget()
+        hint = page.sizeHint() if page is not None else QSize(0, 0)
+        bar = self.verticalScrollBar().sizeHint().width()
+        return QSize(hint.width() + bar, hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        page = self.widget()
+        width = page.minimumSizeHint().width() if page is not None else 0
+        return QSize(width + self.verticalScrollBar().sizeHint().width(), 120)

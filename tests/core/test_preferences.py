@@ -37,6 +37,7 @@ PUBLIC_DEFAULTS = {
     "corpus.parse_seconds": 60,
     "corpus.parse_memory_mb": 2048,
     "db.url": None,
+    "ui.theme": "system",
 }
 
 

@@ -282,12 +282,52 @@ def test_always_allow_shows_the_exact_scope_before_creating_the_rule(
     assert dialog.action_stack.currentIndex() == 2
     assert f"save_brief of files under {folder}/ {words}" in dialog.remember_confirm_label.text()
     assert ws.get_approval(ap["id"])["status"] == "pending" and not _rules_for(ws, folder)
+    assert not dialog.confirm_remember_button.isEnabled()  # shown where Approve was: guarded
+    CLOCK.pass_the_guard()
+    qtbot.waitUntil(dialog.confirm_remember_button.isEnabled, timeout=5000)
     with qtbot.waitSignal(dialog.decided, timeout=10_000):
         qtbot.mouseClick(dialog.confirm_remember_button, Qt.MouseButton.LeftButton)
     assert ws.get_approval(ap["id"])["status"] == "approved"
     [rule] = _rules_for(ws, folder)
     assert (rule["tool"], rule["scope"], rule["created_by"]) == ("save_brief", scope, REVIEWER)
     assert rule["run_id"] == (run["run_id"] if scope == "run" else None)
+
+
+def test_a_double_click_on_approve_with_always_allow_decides_nothing(
+    qtbot: Any, bridge: Bridge, ws: Workspace
+) -> None:
+    """Approve's click shows "Approve and remember" where Approve was: the second click of a
+    double click lands on it, under a restarted guard, and neither approves nor remembers."""
+    run = waiting_run(ws, "remember-double")
+    ap = run["approvals"][0]
+    folder = str(Path(ap["target"]).parent)
+    dialog = open_dialog(qtbot, bridge, ap["id"])
+    dialog.remember_check.setChecked(True)
+    width = dialog.confirm_remember_button.width()
+    at = dialog.approve_button.mapTo(dialog, dialog.approve_button.rect().center())
+    qtbot.mouseClick(dialog.approve_button, Qt.MouseButton.LeftButton)
+    under = dialog.childAt(at)
+    assert under is dialog.confirm_remember_button  # what the second click lands on
+    assert not under.isEnabled() and "(in " in under.text()
+    assert under.width() == width  # the countdown stays inside the fixed width
+    qtbot.mouseClick(under, Qt.MouseButton.LeftButton, pos=under.mapFrom(dialog, at))
+    qtbot.mouseDClick(under, Qt.MouseButton.LeftButton, pos=under.mapFrom(dialog, at))
+    bridge_caught_up(qtbot, bridge)  # a decision the clicks set off would be recorded now
+    assert ws.get_approval(ap["id"])["status"] == "pending" and not _rules_for(ws, folder)
+    assert dialog.isVisible() and dialog.action_stack.currentIndex() == 2
+
+
+def test_discard_edits_shown_where_edit_was_is_guarded(
+    qtbot: Any, bridge: Bridge, ws: Workspace
+) -> None:
+    ap = waiting_run(ws, "edit-double")["approvals"][0]
+    dialog = open_dialog(qtbot, bridge, ap["id"])
+    qtbot.mouseClick(dialog.edit_button, Qt.MouseButton.LeftButton)
+    assert dialog.action_stack.currentIndex() == 3
+    qtbot.mouseClick(dialog.cancel_edit_button, Qt.MouseButton.LeftButton)
+    assert dialog.action_stack.currentIndex() == 3 and dialog.edit_panel.isVisible()
+    read_it(qtbot, dialog)
+    qtbot.waitUntil(dialog.cancel_edit_button.isEnabled, timeout=5000)
 
 
 def _rules_for(ws: Workspace, folder: str) -> list[dict[str, Any]]:

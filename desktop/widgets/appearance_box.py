@@ -1,0 +1,42 @@
+"""Settings' Appearance group: the `ui.theme` choice (as the system, light or dark), shown at
+once while the dialog is open and put back when it is cancelled. BRIEFDESK_THEME, when set,
+wins: the choice is then stored but says it waits."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QWidget
+
+from desktop import theme
+
+
+class AppearanceBox(QGroupBox):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Appearance", parent)
+        self.initial = "system"
+        self.theme = QComboBox()
+        for key, label in theme.THEME_CHOICES:
+            self.theme.addItem(label, key)
+        self.theme.setAccessibleName("Theme")
+        forced = os.environ.get(theme.THEME_ENV, "").lower()
+        if forced in ("dark", "light"):
+            self.theme.setToolTip(
+                f"{theme.THEME_ENV}={forced} is set: it wins over this choice while it is set."
+            )
+        self.theme.currentIndexChanged.connect(lambda _index: theme.apply_choice(self.value()))
+        form = QFormLayout(self)
+        form.addRow("Theme", self.theme)
+
+    def load(self, value: object) -> None:
+        self.initial = value if isinstance(value, str) else "system"
+        self.theme.blockSignals(True)  # the theme in use already: nothing to apply
+        self.theme.setCurrentIndex(max(0, self.theme.findData(self.initial)))
+        self.theme.blockSignals(False)
+
+    def value(self) -> str:
+        return str(self.theme.currentData())
+
+    def revert(self) -> None:
+        """Cancelled: the theme the dialog opened with."""
+        theme.apply_choice(self.initial)

@@ -1,0 +1,28 @@
+"""The main window's side tabs (Files, Details, Corpus): every title whole, never behind
+scroll arrows, on a 1024x700 laptop too. Short titles, and a panel never narrower than them."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QTabWidget, QWidget
+
+MINIMUM_WIDTH = 200  # the whole window still fits a 1024x700 laptop screen
+
+
+class SideTabs(QTabWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        bar = self.tabBar()
+        bar.setUsesScrollButtons(False)
+        bar.setElideMode(Qt.TextElideMode.ElideNone)
+        bar.setExpanding(False)
+        self.setDocumentMode(False)
+
+    def add_page(self, page: QWidget, title: str, tooltip: str) -> int:
+        index = self.addTab(page, title)
+        self.setTabToolTip(index, tooltip)
+        # Narrow (its pages wrap and elide) but never narrower than all its titles together.
+        bar = self.tabBar()
+        titles = sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
+        self.setMinimumWidth(max(MINIMUM_WIDTH, titles + 4))
+        return index
