@@ -184,16 +184,19 @@ def reindex(
     changed = [sid for sid, f in on_disk.items() if not f.same_stat(known.get(sid))]
     prefs = settings or Settings()
     max_bytes = float(prefs.corpus_max_document_mb) * 1_000_000
-    # A document refused as too large is looked at again once the setting lets it in.
+    # Looked at again though its stat is the same: a document refused as too large once the
+    # setting lets it in, and one that could not be opened (a chmod changes no mtime).
     with store.read() as conn:
         rows = corpus_table.document_rows(conn, key)
     changed += [
         sid
         for sid, row in rows.items()
-        if row.error_code == DocumentErrorCode.TOO_LARGE
-        and sid in on_disk
+        if sid in on_disk
         and sid not in changed
-        and on_disk[sid].size <= max_bytes
+        and (
+            (row.error_code == DocumentErrorCode.TOO_LARGE and on_disk[sid].size <= max_bytes)
+            or (row.error_code == DocumentErrorCode.UNREADABLE and not row.file.sha256)
+        )
     ]
     writer = _Writer(store, key, len(gone) + len(changed), progress)
     for source_id in gone:
