@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize, Qt
 from PySide6.QtGui import QGuiApplication, QScreen
-from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QWidget
+from PySide6.QtWidgets import QFrame, QLayout, QScrollArea, QSplitter, QWidget
 
 # The title bar and borders a window manager adds, until the real frame is known (once shown).
 FRAME_ALLOWANCE = QSize(16, 40)
@@ -132,6 +132,9 @@ class WholeScroll(QScrollArea):
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        layout = page.layout()
+        if layout is not None:  # never squeezed below what its boxes need: it scrolls instead
+            layout.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         self.setWidget(page)
 
     def sizeHint(self) -> QSize:

@@ -84,7 +84,7 @@ def test_keywords_of_chinese_and_japanese_questions() -> None:
         "復元",
     ]
     assert key_terms("How do checkpoints work?") == ["checkpoints", "work"]  # unchanged
-    assert slug("什么是幂等键？") == slug("什么是幂等键？").encode().decode("ascii")
+    assert slug("什么是幂等键？") == "幂等键"  # named by its key word (issue 26: not a digest)
     assert slug("什么是幂等键？") != slug("审批请求应该给审阅者哪些选择？")
 
 
