@@ -58,6 +58,12 @@ class Approval:
     """The desk whose run proposed it (None: a row from before team mode, this home's)."""
     base_digest: str | None = None
     """The blob holding the target's content when proposed (None: a new file, or older row)."""
+    revision: int = 1
+    """1 for a first proposal; n+1 after n requests for changes in the same run."""
+    revises: str | None = None
+    """The proposal whose requested changes it answers (a revert: the write it undoes)."""
+    revision_note: str | None = None
+    """That request's text (a revert: its reason)."""
 
     def to_json(self) -> ApprovalView:
         """The contract's APPROVAL: every field but the thread, the call and the base blob."""
@@ -82,6 +88,9 @@ class Approval:
             decided_by_rule=self.decided_by_rule,
             consumed_at=self.consumed_at,
             desk=self.desk,
+            revision=self.revision,
+            revises=self.revises,
+            revision_note=self.revision_note,
         )
 
     @staticmethod
@@ -116,6 +125,9 @@ class Approval:
                 consumed_at=_text_or_none(values["consumed_at"]),
                 desk=_text_or_none(values["desk"]),
                 base_digest=_text_or_none(values["base_digest"]),
+                revision=_integer(values.get("revision") or 1),
+                revises=_text_or_none(values.get("revises")),
+                revision_note=_text_or_none(values.get("revision_note")),
             )
         except (TypeError, ValueError, KeyError) as exc:
             raise BriefDeskError(

@@ -42,6 +42,12 @@ class ApprovalView(TypedDict):
     consumed_at: str | None
     desk: str | None
     """The desk (installation) whose run proposed it; null for rows older than team mode."""
+    revision: int
+    """1 for a first proposal; n+1 after n requests for changes in the same run."""
+    revises: str | None
+    """The proposal whose requested changes it answers (a revert: the write it undoes)."""
+    revision_note: str | None
+    """That request's text (a revert: its reason)."""
     content_field: NotRequired[str | None]
     """The argument a reviewer reads as the target's new content (a diff); null: none."""
     path_field: NotRequired[str | None]

@@ -191,7 +191,7 @@ class ToolGate:
             return self._question(state, item, call_id, spec, args, index)
         with self.store.read() as conn:
             rules = rules_from_rows(rule_rows.list_rules(conn))
-            revision = approval_rows.next_revision(conn, self.run_id)  # > 1: a person decides
+            revision = approval_rows.next_revision(conn, self.run_id).revision  # > 1: a person
         decision = decide(
             spec.tier, tool, mode=self.ctx.mode, target=target, run_id=self.run_id, rules=rules,
             revision=revision,
@@ -329,6 +329,7 @@ class ToolGate:
         ttl = self.ctx.facts.limits.approval_ttl
         auto = decision.verdict is Verdict.ALLOW
         base_hash = spec.base_hash(target)
+        revision = approval_rows.next_revision(conn, self.run_id)
         approval = Approval(
             id=approval_rows.new_approval_id(),
             run_id=self.run_id,
@@ -352,6 +353,9 @@ class ToolGate:
             desk=self.ctx.desk,  # the run's desk
             # What it replaces, for reviewers whose machine does not have the file.
             base_digest=keep_base(conn, spec, target, base_hash, run_id=self.run_id),
+            revision=revision.revision,
+            revises=revision.revises,
+            revision_note=revision.note,
         )
         approval_rows.insert_approval(conn, approval)
         approval_rows.append_approval_event(

@@ -136,6 +136,10 @@ approvals = Table(
     Column("desk", String, nullable=True),  # the run's desk (revision 0006)
     # The target's content when proposed (blobs.digest): the diff a reviewer elsewhere sees.
     Column("base_digest", String, nullable=True),
+    # Which revision it is (revision 0010): n+1 after n requests for changes in its run.
+    Column("revision", Integer, nullable=False, server_default=text("1")),
+    Column("revises", String, nullable=True),
+    Column("revision_note", Text, nullable=True),
     Index("ix_approvals_thread_hash", "thread_id", "arg_hash"),
 )
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, insert, select, update
 
 from agent_core.contract.approvals import Approval, check_decidable
 from agent_core.contract.errors import BriefDeskError, ErrorCode
@@ -85,17 +85,37 @@ def rejected_in_thread(conn: Connection, thread_id: str, arg_hash: str) -> Appro
     return None if row is None else Approval.from_row(row)
 
 
-def next_revision(conn: Connection, run_id: str) -> int:
-    """The contract's `revision` of the run's next proposal: n+1 after n requests for changes."""
-    requested = conn.execute(
-        select(func.count())
-        .select_from(approvals)
+@dataclass(frozen=True)
+class NextRevision:
+    """What the run's next proposal answers (the contract's `revision`, `revises`, `note`)."""
+
+    revision: int
+    """n+1 after n requests for changes in the run."""
+    revises: str | None
+    """The newest request for changes no proposal answered yet; None: none waits."""
+    note: str | None
+    """That request's text."""
+
+
+def next_revision(conn: Connection, run_id: str) -> NextRevision:
+    """The revision of the run's next proposal, and the request for changes it answers."""
+    requests = conn.execute(
+        select(approvals.c.id, approvals.c.decision_reason)
         .where(
             approvals.c.run_id == run_id,
             approvals.c.status == str(ApprovalStatus.CHANGES_REQUESTED),
         )
-    ).scalar_one()
-    return int(requested) + 1
+        .order_by(approvals.c.decided_at, approvals.c.created_at)
+    ).all()
+    if not requests:
+        return NextRevision(1, None, None)
+    newest = requests[-1]
+    answered = conn.execute(
+        select(approvals.c.id).where(approvals.c.revises == newest.id).limit(1)
+    ).first()
+    if answered is not None:
+        return NextRevision(len(requests) + 1, None, None)
+    return NextRevision(len(requests) + 1, str(newest.id), newest.decision_reason)
 
 
 def transition(conn: Connection, before: Approval, after: Approval) -> Approval:
