@@ -75,7 +75,7 @@ def execute(args: argparse.Namespace, g: GlobalOptions) -> Mapping[str, object]:
         return {"password": Workspace.set_db_password(url, sys.stdin.read())}
     ws = open_workspace(g)
     try:
-        if cmd in ("runs", "approvals", "timeline", "audit", "cancel", "answer"):
+        if cmd in ("runs", "approvals", "inbox", "timeline", "audit", "cancel", "answer"):
             ws.sweep_expired()  # reads never write; a command settles what is overdue first
         if cmd in ("run", "resume") or (cmd == "runs" and args.action is None):
             ws.settle_unconfirmed_writes()  # confirmations a kill lost (artifacts/settle.py)
@@ -127,6 +127,8 @@ def execute(args: argparse.Namespace, g: GlobalOptions) -> Mapping[str, object]:
             if args.home_events:
                 return {"events": ws.home_events(since=args.since)}
             return {"events": ws.timeline(_need(args.run_id, "RUN_ID"), since=args.since)}
+        if cmd == "inbox":
+            return {"inbox": ws.inbox()}
         if cmd == "approvals":
             if args.action == "list":
                 return {"approvals": ws.list_approvals(status=args.status, run_id=args.run)}

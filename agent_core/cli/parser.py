@@ -178,6 +178,10 @@ def build_parser() -> argparse.ArgumentParser:
     tl.add_argument("--home-events", action="store_true")  # run_id null: stray files, no run
     tl.add_argument("--since", type=_bounded(limits.SEQ), default=0)
 
+    sub.add_parser(
+        "inbox", help="every decision you owe, across runs and desks: soonest expiry first"
+    )
+
     ap = sub.add_parser(
         "approvals", help="write proposals: list, show, approve, reject (--revise), edit"
     )

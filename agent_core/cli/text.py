@@ -142,6 +142,12 @@ def _render(body: Body) -> str:
         return "\n".join([listed, *damaged])
     if "events" in body:
         return "\n".join(event_line(e) for e in _objects(body["events"])) or "(no events)"
+    if "inbox" in body:  # the target last, whole
+        items = _objects(body["inbox"])
+        if not items:
+            return "(nothing waits for you)"
+        columns = ["kind", "id", "desk", "tool", "expires_at", "revision", "summary", "target"]
+        return table(items, columns)
     if "approvals" in body:  # the target last: a path is read whole, never cut
         columns = ["id", "run_id", "desk", "tool", "status", "expires_at", "target"]
         return table(_objects(body["approvals"]), columns)

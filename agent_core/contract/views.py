@@ -54,6 +54,33 @@ class ApprovalView(TypedDict):
     """The argument that names the target (editable as a path); null: none."""
 
 
+class InboxItemView(TypedDict):
+    """One decision a person owes (`inbox`): a pending proposal or a question waiting."""
+
+    kind: str
+    """`approval` or `question`."""
+    id: str
+    """The approval id, or (a question) the run id."""
+    run_id: str
+    desk: str | None
+    """The desk whose run waits (team mode); null for rows older than desks."""
+    tool: str
+    """The proposal's tool, or the interaction tool that asked."""
+    target: str | None
+    """What the proposal acts on (a write: the absolute path); null for a question."""
+    summary: str
+    """One line, control characters escaped: what the agent asks (a question), or the run's
+    question (a proposal)."""
+    question: str
+    """The run's question, one line, control characters escaped."""
+    created_at: str
+    """When it started waiting."""
+    expires_at: str | None
+    """When a proposal expires; null for a question (questions do not expire)."""
+    revision: int
+    """1 for a first proposal (and a question), n+1 after n requests for changes."""
+
+
 class RunView(TypedDict):
     """A run (the contract's RUN), with its pending proposals whole."""
 

@@ -16,6 +16,7 @@ from agent_core.contract.views import (
     DeskRoleView,
     EditCheckView,
     GrantView,
+    InboxItemView,
     RuleView,
 )
 from agent_core.facade import grants
@@ -24,6 +25,7 @@ from agent_core.review import (
     approval_detail,
     decisions,
     editing,
+    inbox,
     person_door,
     proposals,
     remembered_rules,
@@ -43,6 +45,11 @@ class ReviewCommands(WorkspaceBase):
             with self.store.read() as conn:
                 run_rows.get_run_row(conn, run_id)  # an unknown run is not_found, as in timeline
         return proposals.list_approvals(self.store, status=status, run_id=run_id)
+
+    def inbox(self) -> list[InboxItemView]:
+        """Every decision a person owes, across runs and (team mode) desks: soonest expiry
+        first, questions (which never expire) after the proposals."""
+        return inbox.inbox(self.store)
 
     def get_approval(self, approval_id: str) -> ApprovalView:
         return proposals.get_approval(self.store, approval_id)

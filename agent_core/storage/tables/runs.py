@@ -207,6 +207,14 @@ def list_run_rows(conn: Connection, run_ids: list[str] | None = None) -> list[Ru
     return [_run_row(row) for row in conn.execute(query)]
 
 
+def waiting_question_rows(conn: Connection) -> list[RunRow]:
+    """Runs waiting for a person's answer to their question (the inbox's questions)."""
+    query = select(runs).where(
+        runs.c.status == "waiting_input", runs.c.question_pending.is_not(None)
+    )
+    return [_run_row(row) for row in conn.execute(query)]
+
+
 def owner_of(row: RunRow) -> Owner | None:
     if row.owner_pid is None:
         return None
