@@ -55,6 +55,7 @@ class AppContext(QObject):
         self.runs: dict[str, RunView] = {}
         self.runs_seen = False
         self.driven_here: set[str] = set()  # runs this window started or resumed
+        self.this_desk: str | None = None  # this installation's desk, once the store is known
         # Runs this window drove that stopped because the team database went away: they go on
         # by themselves once it answers again (the banner says so meanwhile).
         self.stalled: set[str] = set()
@@ -230,16 +231,29 @@ class AppContext(QObject):
                 return ws.approve(approval_id, reviewer=reviewer, reason=reason)
             return ws.reject(approval_id, reviewer=reviewer, reason=reason)
 
-        self.bridge.submit(
-            decide, on_done=lambda _a: self.continue_run(run_id), on_error=self._report
-        )
+        self.bridge.submit(decide, on_done=lambda _a: self._go_on(run_id), on_error=self._report)
 
     def answer_and_resume(self, run_id: str, text: str) -> None:
         self.bridge.submit(
             lambda ws: ws.answer(run_id, text),
-            on_done=lambda _r: self.continue_run(run_id),
+            on_done=lambda _r: self._go_on(run_id),
             on_error=self._report,
         )
+
+    def _go_on(self, run_id: str) -> None:
+        """After a person's step: drive the run on here, unless it is another desk's (team
+        mode), which only its own desk continues: then say so, never a refusal in red."""
+        run = self.runs.get(run_id)
+        desk = run.get("desk") if run else None
+        if desk and self.this_desk and desk != self.this_desk:
+            self.message.emit(
+                "info",
+                self.tr("Your decision is recorded. Desk {desk} continues the run.").format(
+                    desk=desk
+                ),
+            )
+            return
+        self.continue_run(run_id)
 
     def delete_run(self, run_id: str) -> None:
         def refused(exc: Exception) -> None:

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from agent_core.contract.statuses import RunStatus
-from agent_core.contract.views import EventView, OwnerView, RunView
+from agent_core.contract.views import EventView, OwnerView, RunView, StoreView
 from desktop import theme
 from desktop.bridge import Bridge
 from desktop.context import WAITING, AppContext
@@ -185,7 +185,7 @@ class MainWindow(QMainWindow):
             label.setContentsMargins(8, 0, 8, 0)
         status.addWidget(self.state_label, 1)
         self.store_status = StoreStatus(self.bridge)  # "Team database HOST/DB · desk ID"
-        self.store_status.loaded.connect(lambda view: self.runs_panel.set_this_desk(view["desk"]))
+        self.store_status.loaded.connect(self._know_this_desk)
         status.addPermanentWidget(self.store_status)
         status.addPermanentWidget(self.busy_label)
         status.addPermanentWidget(self.approvals_label)
@@ -270,6 +270,10 @@ class MainWindow(QMainWindow):
         if show_whole_folder is not None:
             self.side_tabs.setCurrentWidget(self.artifacts_panel)
             show_whole_folder()
+
+    def _know_this_desk(self, view: StoreView) -> None:
+        self.context.this_desk = view["desk"]
+        self.runs_panel.set_this_desk(view["desk"])
 
     def _resume_interrupted(self, run_id: str) -> None:
         self.banners.hide_banner("interrupted")

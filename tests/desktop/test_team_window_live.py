@@ -135,3 +135,37 @@ def test_a_window_opened_while_its_server_is_away_says_so_and_opens_once_it_is_b
         qtbot.waitUntil(lambda: window.banners.banner("storage") is None, timeout=10_000)
         qtbot.waitUntil(lambda: bool(window.context.settings))  # read again once it opened
         window.close()  # before its server goes
+
+
+def test_approving_another_desks_proposal_says_its_desk_goes_on_and_shows_no_error(
+    qtbot: Any, tmp_path: Path, pg_url: str, make_window: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The walk-through's false red "belongs to desk ..." (issue 26, item 7): the desk that
+    decides another desk's proposal records the decision and says who continues the run; it
+    never tries to drive that run itself."""
+    desk_b = on_team_db(tmp_path / "desk-b", pg_url)
+    monkeypatch.setenv("BRIEFDESK_DESK", "desk-b")
+    elsewhere = Workspace(desk_b)
+    try:
+        run = elsewhere.start_run(DEMO_QUESTION)
+    finally:
+        elsewhere.close()
+    approval_id = run["approvals"][0]["id"]
+
+    monkeypatch.setenv("BRIEFDESK_DESK", "desk-a")
+    window = make_window(on_team_db(tmp_path / "desk-a", pg_url), store=True)
+    said: list[tuple[str, str]] = []
+    window.context.message.connect(lambda level, text: said.append((level, text)))
+    qtbot.waitUntil(lambda: window.context.run(run["run_id"]) is not None, timeout=10_000)
+
+    window.context.decide_and_resume(approval_id, run["run_id"], approve=True)
+
+    qtbot.waitUntil(lambda: any("desk-b continues" in text for _, text in said), timeout=10_000)
+    assert [text for level, text in said if level == "error"] == []
+    assert not window.bridge.is_driving(run["run_id"])
+    check = Workspace(desk_b)
+    try:
+        assert check.get_approval(approval_id)["status"] == "approved"
+        assert check.get_run(run["run_id"])["status"] == "waiting_approval"  # desk-b goes on
+    finally:
+        check.close()
