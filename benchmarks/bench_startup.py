@@ -3,7 +3,8 @@
 Each sample is a fresh process: the time runs from spawning it to the line it prints from its
 first paint event. The same run measures a bare PySide6 window, so the figure is also given as a
 ratio (what BriefDesk adds on top of Qt itself), and, behind the paint, when the home is open
-and the Agents SDK is imported on the bridge thread.
+and the Agents SDK is imported on the bridge thread; and how soon Ctrl+Q takes the window away
+while that import still runs.
 
     python benchmarks/bench_startup.py [--runs 7] [--platform offscreen|xcb]
 """
@@ -52,6 +53,7 @@ def sample(command: list[str], env: dict[str, str], markers: tuple[str, ...]) ->
         if word in markers and word not in seen:
             seen[word] = time.perf_counter() - started
     proc.wait(120)
+    seen["EXIT"] = time.perf_counter() - started
     missing = [m for m in markers if m not in seen]
     if missing:
         raise RuntimeError(f"{command[:3]} never printed {missing} (exit {proc.returncode})")
@@ -68,6 +70,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bd-bench-") as tmp:
         env["BRIEFDESK_QSETTINGS_DIR"] = str(Path(tmp) / "qsettings")
         bare, app, warm = [], [], []
+        quits: list[dict[str, float]] = []
         for run in range(args.runs):
             bare.append(
                 sample([sys.executable, "-c", BARE_WINDOW], env, ("FIRST_PAINT",))["FIRST_PAINT"]
@@ -81,6 +84,14 @@ def main() -> int:
             )
             app.append(marks["FIRST_PAINT"])
             warm.append(marks)
+            quit_env = {**env, "BRIEFDESK_EXIT_AFTER_PAINT": "quit"}
+            quits.append(
+                sample(
+                    [sys.executable, "-m", "desktop.app", "--home", home],
+                    quit_env,
+                    ("QUIT", "HIDDEN"),
+                )
+            )
     result = {
         "platform": args.platform,
         "runs": args.runs,
@@ -89,6 +100,12 @@ def main() -> int:
         "ratio_first_paint_vs_bare": round(statistics.median(app) / statistics.median(bare), 2),
         "briefdesk_home_open_ms": round(statistics.median(m["HOME_OPEN"] for m in warm) * 1000, 1),
         "briefdesk_sdk_warm_ms": round(statistics.median(m["SDK_WARM"] for m in warm) * 1000, 1),
+        # Ctrl+Q while the SDK import behind the paint still runs: the window goes at once,
+        # the process ends once that import (which cannot be interrupted) is done.
+        "quit_to_hidden_ms": round(
+            statistics.median(m["HIDDEN"] - m["QUIT"] for m in quits) * 1000, 1
+        ),
+        "quit_to_exit_ms": round(statistics.median(m["EXIT"] - m["QUIT"] for m in quits) * 1000, 1),
     }
     print(
         f"bare QApplication+QLabel  first paint: {result['bare_qlabel_first_paint_ms']:8.1f} ms "
@@ -101,6 +118,10 @@ def main() -> int:
     print(
         f"  behind the paint: home open at {result['briefdesk_home_open_ms']:.1f} ms, "
         f"Agents SDK imported at {result['briefdesk_sdk_warm_ms']:.1f} ms"
+    )
+    print(
+        f"  Ctrl+Q while the SDK loads: window gone after {result['quit_to_hidden_ms']:.1f} ms, "
+        f"process ended after {result['quit_to_exit_ms']:.1f} ms"
     )
     print(json.dumps(result))
     return 0

@@ -36,7 +36,8 @@ EXIT_HOME_UNUSABLE = 2  # as briefdesk-cli answers a home it cannot use
 SMOKE_TIMEOUT_MS = 120_000  # `--smoke` gives up (exit 1) if the home has not opened by then
 SCREENSHOT_ENV = "BRIEFDESK_SCREENSHOT"  # save window.grab() after a demo run stops, then quit
 EXIT_AFTER_PAINT_ENV = "BRIEFDESK_EXIT_AFTER_PAINT"  # "1": report the first paint and quit;
-# "warm": also report when the home is open and the SDK imported (behind the paint), then quit
+# "warm": also report when the home is open and the SDK imported (behind the paint), then quit;
+# "quit": once the home is open, Ctrl+Q while the SDK import is still going (QUIT, HIDDEN)
 DEMO_ENV = "BRIEFDESK_DEMO"  # crash_next_tool | crash_after_write | compromised | run
 QSETTINGS_ENV = "BRIEFDESK_QSETTINGS_DIR"  # where window geometry is kept (tests use a temp dir)
 _STARTED = time.perf_counter()
@@ -187,6 +188,9 @@ class Automation:
             print("FIRST_PAINT " + json.dumps(report), flush=True)
             QTimer.singleShot(0, self.window.close)
             return
+        if self.report_mode == "quit":
+            self.window.bridge.ready.connect(self._quit_while_warming)
+            return
         if self.report_mode == "warm":
             print(
                 "FIRST_PAINT "
@@ -240,6 +244,16 @@ class Automation:
     def _report_warm_and_close(self) -> None:
         self._report("SDK_WARM")
         self.window.close()
+
+    def _quit_while_warming(self) -> None:
+        handle = self.window.windowHandle()
+        handle.visibleChanged.connect(self._report_hidden)
+        self._report("QUIT")
+        self.window.quit_action.trigger()
+
+    def _report_hidden(self, shown: bool) -> None:
+        if not shown:
+            self._report("HIDDEN")
 
     def _act(self) -> None:
         ctx = self.window.context

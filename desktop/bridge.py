@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -179,24 +180,39 @@ class Bridge(QObject):
         self.current_run_id = run_id
 
     def warm_up(self) -> None:
-        """Import the Agents SDK on the bridge thread now, behind the first paint, so the first
-        Run click does not pay for it (the import holds the GIL for a moment, not for seconds)."""
+        """Import the Agents SDK now, behind the first paint, so the first Run click does not
+        pay for it (the import holds the GIL for a moment, not for seconds). On a daemon thread
+        of its own, not the bridge's: the bridge keeps serving meanwhile, and a quit in the
+        middle of it ends the process at once instead of waiting seconds for the import."""
 
-        def failed(exc: Exception) -> None:
+        def not_open(exc: Exception) -> None:
             if error_code(exc) == STORAGE_UNAVAILABLE:  # the window opened without its store
                 self.ready.connect(self._warm_up_once)
-                return
-            log.warning("SDK warm-up failed: %s", error_text(exc))
 
+        # After the Workspace opened (a job queued behind its opening, as every job is), so the
+        # two threads never import the façade's modules at the same time.
         self.submit(
-            lambda ws: ws.prewarm_agent_runtime(),
-            on_done=lambda _r: self.warmed.emit(),
-            on_error=failed,
+            lambda ws: None,
+            on_done=lambda _r: self._warm_on_a_thread_of_its_own(),
+            on_error=not_open,
         )
 
     def _warm_up_once(self) -> None:
         self.ready.disconnect(self._warm_up_once)
         self.warm_up()
+
+    def _warm_on_a_thread_of_its_own(self, _opened: None = None) -> None:
+        def warm() -> None:
+            try:
+                from agent_core.facade.runs import RunCommands
+
+                RunCommands.prewarm_agent_runtime()
+            except Exception as exc:  # a failed warm-up only costs the first run its import
+                log.warning("SDK warm-up failed: %s", error_text(exc))
+                return
+            self.warmed.emit()  # queued to the GUI thread: the bridge lives there
+
+        threading.Thread(target=warm, name="briefdesk-sdk-warm-up", daemon=True).start()
 
     # -- the events follower ---------------------------------------------------------------------
 

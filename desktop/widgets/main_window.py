@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, TypeVar
 
 import shiboken6
 from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QShowEvent
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QGuiApplication,
+    QIcon,
+    QKeySequence,
+    QPaintEvent,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
@@ -464,6 +472,10 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_geometry()
+        # Gone from the screen first: stopping may wait for the SDK import behind the first
+        # paint to finish (about 2 s on a loaded machine), and a quit must look instant.
+        self.hide()
+        QGuiApplication.sync()
         self.corpus_keeper.stop()  # its unwatch job runs before the bridge's shutdown
         self.bridge.stop()
         super().closeEvent(event)

@@ -220,3 +220,23 @@ def test_the_approve_key_brings_a_dialog_that_opened_by_itself_forward_never_app
     with qtbot.waitSignal(dialog.decided, timeout=10_000) as decided:
         press()
     assert decided.args == [approval_id, "approved"]
+
+
+def test_quit_takes_the_window_off_the_screen_before_waiting_for_the_bridge(
+    qtbot: Any, tmp_path: Path, make_window: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl+Q took 2.3-2.8 s to close the window while the SDK was still being imported: the
+    window now goes first, and only then does the quit wait for the bridge to stop (the
+    figures are in benchmarks/bench_startup.py); the SDK import runs on a thread of its own."""
+    window = make_window(tmp_path / "home")
+    seen_when_stopping: list[bool] = []
+    stop = window.bridge.stop
+
+    def stopping(timeout_ms: int = 8000) -> None:
+        seen_when_stopping.append(window.isVisible())
+        stop(timeout_ms)
+
+    monkeypatch.setattr(window.bridge, "stop", stopping)
+    qtbot.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: seen_when_stopping != [], timeout=10_000)
+    assert seen_when_stopping == [False]
