@@ -19,6 +19,11 @@ from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
 from desktop.widgets import approval_guard
 from desktop.widgets.approval_dialog import ApprovalDialog
+from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make_window` fixture)
+    DEMO_QUESTION,
+    fixture_make_window,
+    wait_for_run,
+)
 from tests.support.desktop import open_workspace, started_bridge
 
 REVIEWER = "alice"
@@ -153,3 +158,34 @@ def test_a_proposal_sent_back_elsewhere_and_answered_is_announced_not_swapped(
     with qtbot.waitSignal(dialog.decided, timeout=10_000) as decided:
         qtbot.mouseClick(dialog.approve_button, Qt.MouseButton.LeftButton)
     assert decided.args == [second["id"], "approved"]
+
+
+def test_in_the_window_a_request_made_elsewhere_brings_the_revision_saying_who_asked(
+    qtbot: Any, home: Path, make_window: Any, clock: StillClock
+) -> None:
+    """The window drives the run; bob sends its proposal back from another process: the
+    window goes on by itself, and the new proposal's dialog says whose request it answers."""
+    window = make_window(home, poll_ms=150)
+    window.run_form.question.setPlainText(DEMO_QUESTION)
+    window.run_question()
+    run = wait_for_run(qtbot, window, "waiting_approval")
+    first = run["approvals"][0]
+    with open_workspace(home) as elsewhere:
+        elsewhere.reject(first["id"], reviewer="bob", reason="call it short.md", revise=True)
+
+    def revision_shown() -> bool:
+        dialog = window.prompts.dialog
+        return bool(
+            dialog is not None
+            and dialog.isVisible()
+            and dialog.approval_id != first["id"]
+            and dialog.info is not None
+        )
+
+    qtbot.waitUntil(revision_shown, timeout=60_000)
+    dialog = window.prompts.dialog
+    assert dialog.approval["revises"] == first["id"]
+    assert dialog.revision.label.text() == "Revision 2 — bob asked: call it short.md"
+    assert dialog.content_tabs.isTabVisible(revision_tab(dialog))
+    assert dialog.approval["target"].endswith("/short.md")
+    assert not dialog.approve_button.isEnabled()  # shown by itself: guarded
