@@ -102,16 +102,21 @@ def _lines(text: str) -> list[str]:
 def review_view(described: ApprovalDetailView) -> ApprovalShowView:
     """`approvals show`: the proposal, whether its target changed, and a unified diff."""
     approval = described["approval"]
-    diff = None
+    diff = revision_diff = None
     content_field = approval.get("content_field")
+    previous = described.get("previous")
     if content_field:
         current = described["current_text"]
-        old = [] if current is None else _lines(current)
-        new = _lines(str(approval["args"][content_field]))
+        content = str(approval["args"][content_field])
         label = str(approval["target"])
-        diff = "".join(
-            difflib.unified_diff(old, new, "/dev/null" if current is None else label, label)
-        )
+        diff = _unified(current, content, "/dev/null" if current is None else label, label)
+        if previous is not None and previous["content"] is not None:
+            revision_diff = _unified(
+                previous["content"],
+                content,
+                f"{label} (revision {previous['revision']})",
+                f"{label} (revision {approval['revision']})",
+            )
     return {
         "approval": approval,
         "target_changed": described["target_changed"],
@@ -119,7 +124,14 @@ def review_view(described: ApprovalDetailView) -> ApprovalShowView:
         # desk proposed it; `unknown_base`: another desk's, and its content was not kept.
         "compared_with": described.get("compared_with", "file"),
         "diff": diff,
+        "previous": previous,  # a revision: what was sent back, and the diff since it
+        "revision_diff": revision_diff,
     }
+
+
+def _unified(old: str | None, new: str, old_label: str, new_label: str) -> str:
+    before = [] if old is None else _lines(old)
+    return "".join(difflib.unified_diff(before, _lines(new), old_label, new_label))
 
 
 def render_text(body: Body) -> str:
@@ -282,9 +294,22 @@ def show_text(body: Body) -> str:
             "WARNING: this overwrites a file on another desk whose content was not kept with "
             "the proposal; the diff shows only the new content"
         )
+    previous = _object(body.get("previous"))
+    if previous:
+        asked = _line(previous.get("reviewer") or "a reviewer")
+        revision, revises = _line(a.get("revision")), _line(previous["id"])
+        note = _line(a.get("revision_note") or "")
+        lines.append(f"revision {revision} (revises {revises}), {asked} asked: {note}")
     diff = body["diff"]
+    revision_diff = body.get("revision_diff")
+    if revision_diff is not None:
+        since = f"changes since revision {_line(previous.get('revision'))}:"
+        lines += ["", since, terminal_block(str(revision_diff).rstrip("\n")) or "(no change)"]
+        lines += ["", "changes against the file:"]
+    elif diff is not None:
+        lines.append("")
     if diff is not None:
-        lines += ["", terminal_block(str(diff).rstrip("\n")) or "(no change)"]
+        lines.append(terminal_block(str(diff).rstrip("\n")) or "(no change)")
     else:
         args = json.dumps(a["args"], ensure_ascii=False, indent=2)
         lines += ["", "arguments: " + terminal_block(args)]

@@ -251,6 +251,18 @@ class DeskRoleView(TypedDict):
     """Tables it only reads (grants, team settings, the schema revision)."""
 
 
+class PreviousProposalView(TypedDict):
+    """The proposal a revision answers (`approvals show`'s `previous`): what was sent back."""
+
+    id: str
+    """The revised proposal's id (the revision's `revises`)."""
+    revision: int
+    content: str | None
+    """Its content argument (what it would have written); null: its tool writes no content."""
+    reviewer: str | None
+    """Who asked for the changes."""
+
+
 class ApprovalDetailView(TypedDict):
     """What a reviewer's dialog shows (`Workspace.describe_approval`), read off the GUI thread."""
 
@@ -271,9 +283,13 @@ class ApprovalDetailView(TypedDict):
     path_field: str | None
     """The argument that names the target; null: none."""
     newest_id: str
-    """The newest version of the same call (an edit supersedes the one shown)."""
+    """The newest version of the same call (an edit supersedes the one shown), or, once a
+    request for changes was answered, the newest version of the revision that answers it."""
     artifacts_root: str
     """The run's artifacts folder."""
+    previous: PreviousProposalView | None
+    """For a revision (`revision` > 1): the proposal whose requested changes it answers;
+    null for a first proposal and a revert."""
 
 
 class EditCheckView(TypedDict):
@@ -330,3 +346,10 @@ class ApprovalShowView(TypedDict):
     diff: str | None
     """The unified diff from the text compared with to the proposed content; null: the tool
     writes no content (its arguments are shown instead)."""
+    previous: PreviousProposalView | None
+    """For a revision (`revision` > 1): the revised proposal's id, revision, content and who
+    asked for changes; null for a first proposal and a revert (an addition of the third
+    wave)."""
+    revision_diff: str | None
+    """For a revision: the unified diff from the previous proposal's content to this one's;
+    null when there is no previous proposal or its tool writes no content."""

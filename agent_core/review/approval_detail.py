@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent_core.contract.views import ApprovalDetailView
+from sqlalchemy import Connection
+
+from agent_core.contract.approvals import Approval
+from agent_core.contract.errors import BriefDeskError
+from agent_core.contract.statuses import ApprovalStatus
+from agent_core.contract.views import ApprovalDetailView, PreviousProposalView
 from agent_core.review.expiry import sweep_expired
 from agent_core.review.proposals import approval_view, proposed_elsewhere
 from agent_core.review.run_views import run_json
@@ -32,7 +37,8 @@ def describe_approval(
     with store.read() as conn:
         approval = approval_rows.get_approval(conn, approval_id)
         run = run_json(conn, run_rows.get_run_row(conn, approval.run_id))
-        newest = approval_rows.latest_for_call(conn, approval.run_id, approval.call_id)
+        newest = _newest(conn, approval)
+        previous = _previous(conn, approval)
         elsewhere = proposed_elsewhere(approval, desk, run.get("desk"))
         kept = base_text(conn, approval.base_digest) if elsewhere else None
     spec = spec_for(approval.tool)
@@ -57,6 +63,42 @@ def describe_approval(
         "target_changed": shows_content and not elsewhere and current_hash != approval.base_hash,
         "content_field": spec.content_field,
         "path_field": spec.path_field,
-        "newest_id": newest.id if newest else approval.id,
+        "newest_id": newest.id,
         "artifacts_root": run["artifacts"],
+        "previous": previous,
+    }
+
+
+MAX_REVISION_HOPS = 100  # a chain of revisions this long is already absurd; never loop on one
+
+
+def _newest(conn: Connection, approval: Approval) -> Approval:
+    """The newest version of the call; once its changes were requested and answered, the
+    newest version of the answering revision (and so on): what a reviewer should see now."""
+    newest = approval_rows.latest_for_call(conn, approval.run_id, approval.call_id) or approval
+    for _ in range(MAX_REVISION_HOPS):
+        if newest.status is not ApprovalStatus.CHANGES_REQUESTED:
+            break
+        answer = approval_rows.answering(conn, newest.id)
+        if answer is None:
+            break
+        newest = approval_rows.latest_for_call(conn, answer.run_id, answer.call_id) or answer
+    return newest
+
+
+def _previous(conn: Connection, approval: Approval) -> PreviousProposalView | None:
+    """The proposal a revision answers (a revert's `revises` is the write it undoes: none)."""
+    if approval.revision <= 1 or approval.revises is None:
+        return None
+    try:
+        revised = approval_rows.get_approval(conn, approval.revises)
+    except BriefDeskError:
+        return None  # the row is gone: the revision still reads on its own
+    field = spec_for(revised.tool).content_field
+    content = revised.args.get(field) if field else None
+    return {
+        "id": revised.id,
+        "revision": revised.revision,
+        "content": None if content is None else str(content),
+        "reviewer": revised.reviewer,
     }

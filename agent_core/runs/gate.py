@@ -298,6 +298,7 @@ class ToolGate:
                 tool_result(
                     conn, self.run_id, tool, call_id, str(ToolOutcomeStatus.ERROR),
                     executed=False, approval_id=approval.id, changes_requested=True,
+                    note=approval.decision_reason or "",  # the timeline reads it as a decision
                 )  # fmt: skip
                 self.ctx.record.advance(conn, next_step=f"revise {tool}")
         if approval.status is ApprovalStatus.CHANGES_REQUESTED:

@@ -38,8 +38,21 @@ KIND_LABELS: dict[str, str] = {
 DELTA_SHOWN_CHARS = 160  # a growing answer shows its latest words
 
 
+CHANGES_REQUESTED_LABEL = "Decision"
+CHANGES_REQUESTED_OUTCOME = "changes requested"  # a person's decision, not a failed tool
+
+
+def changes_requested(event: EventView) -> bool:
+    """A tool_result for a call a person sent back with a note: nothing ran, by decision."""
+    return (
+        event.get("kind") == EventKind.TOOL_RESULT and _data(event).get("changes_requested") is True
+    )
+
+
 def kind_label(event: EventView) -> str:
     kind = str(event.get("kind", ""))
+    if changes_requested(event):
+        return CHANGES_REQUESTED_LABEL
     label = KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
     if kind == EventKind.CHECKPOINT_SAVED:
         boundary = (event.get("data") or {}).get("boundary")
@@ -180,6 +193,9 @@ def summary(event: EventView) -> str:
         return f"#{data.get('sequence')} · next: {data.get('next_step')}"
     if kind == EventKind.TOOL_CALLED:
         return pairs(_mapping(data.get("args")))
+    if changes_requested(event):  # older events carry no note: the decision still reads
+        note = _first_line(data.get("note"))
+        return f"Changes requested: {note}" if note else "Changes requested"
     if kind == EventKind.TOOL_RESULT:
         details = {k: v for k, v in data.items() if k not in ("call_id", "outcome", "executed")}
         replayed = "" if data.get("executed", True) else "not executed · "
@@ -234,6 +250,8 @@ def join_delta(previous: EventView | None, event: EventView) -> EventView | None
 def outcome(event: EventView) -> str:
     kind = event.get("kind")
     data = _data(event)
+    if changes_requested(event):
+        return CHANGES_REQUESTED_OUTCOME
     if kind == EventKind.TOOL_RESULT:
         return str(data.get("outcome", ""))
     if kind in (EventKind.APPROVAL_REQUESTED, EventKind.APPROVAL_DECIDED, EventKind.RUN_FINISHED):

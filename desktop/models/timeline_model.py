@@ -42,6 +42,9 @@ OUTCOME_COLOURS: dict[str, str] = {
     ToolOutcomeStatus.DEGRADED: "#d99a00",
     ToolOutcomeStatus.FALLBACK: "#d99a00",
     ApprovalStatus.PENDING: "#d99a00",
+    # Sent back with a note: a person's decision, the colour of the approvals, never an error's.
+    event_text.CHANGES_REQUESTED_OUTCOME: theme.CATEGORIES["approval"][1],
+    ApprovalStatus.CHANGES_REQUESTED: theme.CATEGORIES["approval"][1],
     ToolOutcomeStatus.ERROR: "#d64545",
     ToolOutcomeStatus.PROVIDER_ERROR: "#d64545",
     "refused": "#d64545",
@@ -127,7 +130,9 @@ class TimelineModel(QAbstractTableModel):
     def _row(self, event: EventView) -> TimelineRow:
         kind = str(event.get("kind", ""))
         data: dict[str, object] = event.get("data") or {}
-        category = theme.category_of(kind)
+        # a call sent back with a note reads as the decision it is, among the approvals
+        decision = event_text.changes_requested(event)
+        category = "approval" if decision else theme.category_of(kind)
         # What a run, a document or a model wrote is shown with its control characters
         # escaped: a carriage return or a bidi override must not rewrite the row.
         texts = (
@@ -139,7 +144,8 @@ class TimelineModel(QAbstractTableModel):
             visible_line(event_text.outcome(event)),
         )
         boundary = data.get("boundary")
-        icon = theme.kind_icon(kind, boundary if isinstance(boundary, str) else None)
+        icon_kind = EventKind.APPROVAL_DECIDED if decision else kind
+        icon = theme.kind_icon(icon_kind, boundary if isinstance(boundary, str) else None)
         search = event_text.search_text(event, texts[KIND], texts[SUMMARY], texts[OUTCOME])
         return TimelineRow(event, texts, category, icon, search)
 

@@ -48,6 +48,7 @@ from desktop.widgets.approval_buttons import APPROVE_KEYS, DecisionButtons
 from desktop.widgets.approval_edit_panel import ApprovalEditPanel
 from desktop.widgets.approval_guard import ReadGuard
 from desktop.widgets.approval_parts import label
+from desktop.widgets.approval_revision import RevisionPart
 from desktop.widgets.citation_links import BriefTabs
 from desktop.widgets.diff_view import DiffView
 from desktop.widgets.guarded_submit import OnError, submit_while_open
@@ -121,6 +122,7 @@ class ApprovalDialog(QDialog):
         self.summary_label = label(rich=True, wrap=True)
         self.diff = DiffView()
         self.content_tabs = BriefTabs(self.diff, self.bridge)  # the diff, and the brief as read
+        self.revision = RevisionPart(self.content_tabs, self)  # a revision: what was asked
         self.args_view = QPlainTextEdit(readOnly=True)  # arguments of tools other than save_brief
         self.args_view.setFont(mono)
         self.args_view.hide()
@@ -133,6 +135,7 @@ class ApprovalDialog(QDialog):
         self.error_label.hide()
         layout = QVBoxLayout(self)
         layout.addWidget(self.title_label)
+        layout.addWidget(self.revision.label)
         layout.addWidget(self.target_label)
         banner_row = QHBoxLayout()  # a layout, not a widget: the wrapped label keeps its height
         banner_row.addWidget(self.banner, 1)
@@ -221,6 +224,7 @@ class ApprovalDialog(QDialog):
             self.details[key].setText(value)
         self.details["arg_hash"].setToolTip(ap["arg_hash"])
         self.action_stack.show_reviewer(self.reviewer)
+        self.revision.show_for(info, self.reviewer)
         if self.edit_panel.isVisible():
             self.edit_panel.revalidate()  # the file may have changed: validate and diff again
         elif content_field := ap.get("content_field"):
@@ -299,6 +303,16 @@ class ApprovalDialog(QDialog):
             for e in events
         ):
             self._poll()
+        ap = self.approval
+        if (
+            ap is not None
+            and ap["status"] == ApprovalStatus.CHANGES_REQUESTED
+            and any(
+                e.get("kind") == EventKind.APPROVAL_REQUESTED and e.get("run_id") == ap["run_id"]
+                for e in events
+            )
+        ):
+            self.reload()  # sent back, and now maybe answered: the banner offers the revision
 
     def _update_countdown(self) -> None:
         if self.approval is None or self.approval["status"] != ApprovalStatus.PENDING:
@@ -323,12 +337,13 @@ class ApprovalDialog(QDialog):
         decidable = level is None
         if decidable and self.info is not None and self.info["target_changed"]:
             level, message = "warning", approval_text.changed_message(self.info)
+        newest = self.info["newest_id"] if self.info is not None else None
+        replaced = self.revision.replaced_text(ap, newest)  # announced, never swapped silently
         self.banner.setVisible(level is not None)
         self.banner.setStyleSheet(approval_text.BANNER_STYLES.get(level or "", ""))
-        self.banner.setText(message)
-        newest = self.info["newest_id"] if self.info is not None else None
-        superseded = ap["status"] == ApprovalStatus.SUPERSEDED
-        self.newest_button.setVisible(superseded and bool(newest) and newest != ap["id"])
+        self.banner.setText(f"{message}<br>{replaced}" if replaced else message)
+        self.newest_button.setText(self.revision.newest_caption(ap))
+        self.newest_button.setVisible(self.revision.replaced(ap, newest))
         if not decidable:
             expired = ap["status"] in (ApprovalStatus.PENDING, ApprovalStatus.EXPIRED)
             self.details["expires"].setText("expired" if expired else "—")

@@ -283,3 +283,29 @@ def test_summaries_read_like_sentences() -> None:
     assert event_text.summary(finished) == "Finished: failed · budget_exceeded: 50 turns"
     assert event_text.duration_text(0.0123) == "12 ms"
     assert event_text.duration_text(75) == "75.0 s"
+
+
+def test_a_call_sent_back_with_a_note_reads_as_a_decision_not_a_red_error(qtbot: Any) -> None:
+    """Issue 26: a request for changes is a person's decision: the row says so, with the note,
+    among the approvals and in their colour, never as a failed tool (red)."""
+    common = {"call_id": "c1", "executed": False, "approval_id": "apr-1"}
+    sent_back = event(
+        1, "tool_result", tool="save_brief", outcome="error", changes_requested=True,
+        note="name the source\nof the second point", **common,
+    )  # fmt: skip
+    older = event(2, "tool_result", tool="save_brief", outcome="error", changes_requested=True)
+    failed = event(3, "tool_result", tool="save_brief", outcome="error", **common)
+    model = TimelineModel()
+    model.set_run(RUN, [sent_back, older, failed])
+
+    assert model.data(model.index(0, KIND)) == "Decision"
+    assert model.data(model.index(0, SUMMARY)) == "Changes requested: name the source …"
+    assert model.data(model.index(1, SUMMARY)) == "Changes requested"  # an event before notes
+    assert model.data(model.index(0, OUTCOME)) == "changes requested"
+    assert model.data(model.index(0, KIND), CATEGORY_ROLE) == "approval"
+    red = QColor("#d64545")
+    outcome_colour = model.data(model.index(0, OUTCOME), Qt.ItemDataRole.ForegroundRole)
+    assert outcome_colour != red and outcome_colour == QColor(theme.CATEGORIES["approval"][1])
+    # an ordinary failed call still reads as the error it is
+    assert model.data(model.index(2, KIND)) == "Tool result"
+    assert model.data(model.index(2, OUTCOME), Qt.ItemDataRole.ForegroundRole) == red

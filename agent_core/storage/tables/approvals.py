@@ -72,6 +72,17 @@ def latest_for_call(conn: Connection, run_id: str, call_id: str) -> Approval | N
     return None if row is None else Approval.from_row(row)
 
 
+def answering(conn: Connection, approval_id: str) -> Approval | None:
+    """The newest proposal that answers `approval_id`'s request for changes (its `revises`)."""
+    row = conn.execute(
+        select(approvals)
+        .where(approvals.c.revises == approval_id)
+        .order_by(approvals.c.created_at.desc(), approvals.c.version.desc())
+        .limit(1)
+    ).first()
+    return None if row is None else Approval.from_row(row)
+
+
 def rejected_in_thread(conn: Connection, thread_id: str, arg_hash: str) -> Approval | None:
     row = conn.execute(
         select(approvals)
