@@ -5,6 +5,7 @@ records it, exactly as the bus carried it. Proposals come from another process (
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from desktop.notifications.decisions import REMINDER_SHARE, remind_at
 from desktop.widgets.approval_dialog import ApprovalDialog
+from desktop.widgets.question_dialog import QuestionDialog
 from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make_window` fixture)
     fixture_make_window,
 )
@@ -206,3 +208,39 @@ def test_the_reminder_is_due_when_a_tenth_of_the_time_is_left() -> None:
     assert due is not None and due.isoformat() == "2026-01-01T10:54:00+00:00"
     assert REMINDER_SHARE == 0.1
     assert remind_at({**item, "expires_at": None}) is None  # a question never expires
+
+
+def test_a_question_waiting_elsewhere_notifies_and_opens_its_dialog(
+    qtbot: Any,
+    home: Path,
+    make_window: Any,
+    cli: Any,
+    notification_server: NotificationServer,
+    monkeypatch: Any,
+    look_elsewhere: Callable[[], QWidget],
+    tmp_path: Path,
+) -> None:
+    server = notification_server
+    script = tmp_path / "ask.json"
+    asked = "Who reads the <brief>?"
+    script.write_text(json.dumps([{"call": "ask_question", "args": {"question": asked}}]))
+    window = _window(make_window, home, server, monkeypatch)
+    look_elsewhere()
+    started = cli("run", "--question", QUESTION, "--model", f"scripted:{script}", check=True).body
+    assert started["status"] == "waiting_input", started
+    qtbot.waitUntil(lambda: len(server.notifies()) >= 1, timeout=NOTIFY_WITHIN_MS)
+    _app, _replaces, _icon, summary, body, actions, _hints, _timeout = server.notifies()[0].body
+    assert summary == "BriefDesk: a question waits"
+    assert "Who reads the &lt;brief&gt;?" in body and "ask_question" in body
+    assert list(actions) == ["open", "Open in BriefDesk"]
+
+    server.dunstctl("action", "0")
+    qtbot.waitUntil(
+        lambda: (
+            isinstance(window.prompts.dialog, QuestionDialog) and window.prompts.dialog.isVisible()
+        ),
+        timeout=10_000,
+    )
+    assert window.prompts.dialog.run_id == started["run_id"]
+    runs = cli("runs", check=True).body["runs"]
+    assert [r["status"] for r in runs] == ["waiting_input"]  # nothing answered for the person
