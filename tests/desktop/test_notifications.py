@@ -6,6 +6,7 @@ records it, exactly as the bus carried it. Proposals come from another process (
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -244,3 +245,30 @@ def test_a_question_waiting_elsewhere_notifies_and_opens_its_dialog(
     assert window.prompts.dialog.run_id == started["run_id"]
     runs = cli("runs", check=True).body["runs"]
     assert [r["status"] for r in runs] == ["waiting_input"]  # nothing answered for the person
+
+
+def test_without_a_notification_server_the_window_goes_on_and_says_so_once(
+    qtbot: Any,
+    home: Path,
+    make_window: Any,
+    cli: Any,
+    monkeypatch: Any,
+    look_elsewhere: Callable[[], QWidget],
+    tmp_path: Path,
+    caplog: Any,
+) -> None:
+    monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", f"unix:path={tmp_path / 'no-bus'}")
+    window = make_window(home, poll_ms=150)
+    look_elsewhere()
+    notices = window.decision_notices
+    with caplog.at_level(logging.INFO, logger="desktop.notifications.bus"):
+        for _ in range(2):
+            started = _propose(cli)
+            key = f"approval:{started['approvals'][0]['id']}"
+            qtbot.waitUntil(lambda key=key: key in notices.items, timeout=10_000)
+            notices.bus.wait_idle()
+    assert notices.bus.available is False
+    assert notices.handles_alerts() is False  # the tray (where there is one) tells instead
+    said = [r for r in caplog.records if "not available" in r.getMessage()]
+    assert len(said) == 1, said
+    assert len(notices.items) == 2  # both proposals read, nothing raised on the way
