@@ -100,6 +100,8 @@ class Settings:
     """The team's PostgreSQL database (never with a password); None: the home's SQLite file."""
     ui_theme: ThemeName = field(default="system", metadata=_key("ui.theme"))
     """The desk window's colours: as the system's, or always light or dark."""
+    ui_notifications: bool = field(default=True, metadata=_key("ui.notifications"))
+    """Desktop notifications when a decision waits and the window is not the active one."""
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -343,6 +345,7 @@ _VALIDATORS: dict[str, Callable[[object], object]] = {
     "corpus.parse_memory_mb": _number("corpus.parse_memory_mb", limits.PARSER_MEMORY_MB),
     "db.url": _db_url,
     "ui.theme": _choice("ui.theme", THEMES),
+    "ui.notifications": _flag("ui.notifications"),
 }
 _FIELD_OF: dict[str, str] = {f.metadata["key"]: f.name for f in fields(Settings)}
 _TEXT_KEYS = frozenset({"reviewer", "model", "openai.base_url", "openai.model", "db.url"})

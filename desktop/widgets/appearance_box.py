@@ -1,12 +1,13 @@
 """Settings' Appearance group: the `ui.theme` choice (as the system, light or dark), shown at
 once while the dialog is open and put back when it is cancelled. BRIEFDESK_THEME, when set,
-wins: the choice is then stored but says it waits."""
+wins: the choice is then stored but says it waits. Also `ui.notifications`: desktop
+notifications when a decision waits (desktop.notifications)."""
 
 from __future__ import annotations
 
 import os
 
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QWidget
 
 from desktop import theme
 
@@ -25,14 +26,25 @@ class AppearanceBox(QGroupBox):
                 f"{theme.THEME_ENV}={forced} is set: it wins over this choice while it is set."
             )
         self.theme.currentIndexChanged.connect(lambda _index: theme.apply_choice(self.value()))
+        self.notifications = QCheckBox("Notify me when a decision waits")
+        self.notifications.setChecked(True)
+        self.notifications.setToolTip(
+            "A desktop notification when a proposal or a question waits and BriefDesk is not "
+            "the active window, and a reminder shortly before a proposal expires. It only opens "
+            "the proposal: nothing is decided from a notification."
+        )
         form = QFormLayout(self)
         form.addRow("Theme", self.theme)
+        form.addRow("", self.notifications)
 
     def load(self, value: object) -> None:
         self.initial = value if isinstance(value, str) else "system"
         self.theme.blockSignals(True)  # the theme in use already: nothing to apply
         self.theme.setCurrentIndex(max(0, self.theme.findData(self.initial)))
         self.theme.blockSignals(False)
+
+    def load_notifications(self, value: object) -> None:
+        self.notifications.setChecked(value is not False)
 
     def value(self) -> str:
         return str(self.theme.currentData())

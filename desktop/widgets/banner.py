@@ -165,9 +165,11 @@ class Notifier:
         self.window = window
         self.icon = icon
         self._tray: QSystemTrayIcon | None = None
+        # True: desktop notifications (desktop.notifications) tell instead, or are turned off.
+        self.handled_elsewhere: Callable[[], bool] = lambda: False
 
     def alert(self, title: str, text: str) -> None:
-        if QSystemTrayIcon.isSystemTrayAvailable():
+        if not self.handled_elsewhere() and QSystemTrayIcon.isSystemTrayAvailable():
             if self._tray is None:
                 self._tray = QSystemTrayIcon(self.icon, self.window)
                 self._tray.setToolTip("BriefDesk")

@@ -35,6 +35,7 @@ from desktop.bridge import Bridge
 from desktop.context import WAITING, AppContext
 from desktop.corpus_keeper import CorpusKeeper
 from desktop.models.run_state import ACTIVE, deletable, delete_tip, owned_elsewhere
+from desktop.notifications.decisions import DecisionNotices
 from desktop.widgets.approval_buttons import APPROVE_KEYS
 from desktop.widgets.approval_guard import ReadGuard
 from desktop.widgets.banner import BannerArea, Notifier, PersonPrompts
@@ -79,6 +80,7 @@ class MainWindow(QMainWindow):
         self._build_central()
         self.notifier = Notifier(self, icon)
         self.prompts = PersonPrompts(self)
+        self.decision_notices = DecisionNotices(self)  # desktop notifications, never deciding
         self.home_banners = WindowBanners(
             self.banners,
             context,

@@ -66,6 +66,7 @@ SettingsValues = TypedDict(
         "network.enabled": bool,
         "network.allowlist": list[str],
         "ui.theme": str,
+        "ui.notifications": bool,
     },
 )
 OPENAI_URL = "https://api.openai.com/v1"
@@ -260,6 +261,7 @@ class SettingsDialog(QDialog):
             ", ".join(map(str, allowed)) if isinstance(allowed, list | tuple) else ""
         )
         self.appearance.load(s.get("ui.theme"))
+        self.appearance.load_notifications(s.get("ui.notifications", True))
         self._provider_changed()
 
     def _provider_changed(self, *_args: object) -> None:
@@ -307,6 +309,7 @@ class SettingsDialog(QDialog):
             "network.enabled": self.network_enabled.isChecked(),
             "network.allowlist": allowlist,
             "ui.theme": self.appearance.value(),
+            "ui.notifications": self.appearance.notifications.isChecked(),
         }
         return values
 

@@ -38,6 +38,7 @@ PUBLIC_DEFAULTS = {
     "corpus.parse_memory_mb": 2048,
     "db.url": None,
     "ui.theme": "system",
+    "ui.notifications": True,
 }
 
 

@@ -114,26 +114,10 @@ def throwaway_secret_service(
         }
         for path in dirs.values():
             path.mkdir(mode=0o700)
-        config = root / "bus.conf"
-        config.write_text(_BUS_CONFIG.format(socket=root / "bus"))
         deadline = time.monotonic() + start_timeout
 
         base = child_env({k: str(v) for k, v in dirs.items()})
-        with open(root / "dbus.log", "wb") as log:
-            bus = subprocess.Popen(
-                [
-                    "dbus-daemon",
-                    f"--config-file={config}",
-                    "--nofork",
-                    "--nopidfile",
-                    "--print-address=1",
-                ],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=log,
-                env=base,
-                start_new_session=True,
-            )
+        bus = start_private_bus(root, base)
         procs.append(bus)
         address = _read_address(bus, deadline, root)
         env = SecretServiceEnv(DBUS_SESSION_BUS_ADDRESS=address)
@@ -161,6 +145,37 @@ def throwaway_secret_service(
         for proc in reversed(procs):
             _stop(proc)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def start_private_bus(root: Path, env: Mapping[str, str]) -> subprocess.Popen[bytes]:
+    """A session bus of our own config under `root` (its log in root/dbus.log); its address is
+    the first line of its stdout (`private_bus_address`)."""
+    config = root / "bus.conf"
+    config.write_text(_BUS_CONFIG.format(socket=root / "bus"))
+    with open(root / "dbus.log", "wb") as log:
+        return subprocess.Popen(
+            [
+                "dbus-daemon",
+                f"--config-file={config}",
+                "--nofork",
+                "--nopidfile",
+                "--print-address=1",
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=log,
+            env=dict(env),
+            start_new_session=True,
+        )
+
+
+def private_bus_address(bus: subprocess.Popen[bytes], root: Path, timeout: float = 10.0) -> str:
+    return _read_address(bus, time.monotonic() + timeout, root)
+
+
+def stop_process(proc: subprocess.Popen[bytes]) -> None:
+    """SIGCONT then SIGTERM its process group (SIGKILL after 3 s)."""
+    _stop(proc)
 
 
 def _logs(root: Path) -> str:
