@@ -26,7 +26,13 @@ from desktop import theme
 from desktop.bridge import Bridge
 from desktop.context import WAITING, AppContext
 from desktop.corpus_keeper import CorpusKeeper
-from desktop.models.run_state import ACTIVE, deletable, delete_tip, owned_elsewhere
+from desktop.models.run_state import (
+    ACTIVE,
+    deletable,
+    delete_tip,
+    owned_elsewhere,
+    status_words,
+)
 from desktop.widgets.approval_buttons import APPROVE_KEYS
 from desktop.widgets.approval_guard import ReadGuard
 from desktop.widgets.banner import BannerArea, Notifier, PersonPrompts
@@ -34,8 +40,9 @@ from desktop.widgets.confirm import ask_first, delete_question, take_over_questi
 from desktop.widgets.corpus_panel import CorpusPanel
 from desktop.widgets.crash_demos import CrashDemos
 from desktop.widgets.help_menu import add_help_menu
+from desktop.widgets.inbox import CentreTabs, InboxKeeper
 from desktop.widgets.runs_panel import RunForm, RunsPanel, RunSummary
-from desktop.widgets.side_tabs import SideTabs
+from desktop.widgets.side_tabs import SideTabs, optional_artifacts_panel
 from desktop.widgets.store_status import StoreStatus
 from desktop.widgets.timeline_view import TimelinePanel
 from desktop.widgets.window_banners import WindowBanners
@@ -78,6 +85,7 @@ class MainWindow(QMainWindow):
             resume_interrupted=self._resume_interrupted,
             show_whole_folder=self._show_whole_folder,
         )
+        self.inbox = InboxKeeper(self, self.inbox_panel)
         self.crash_demos = CrashDemos(self, context, self.run_form, self.selected_run)
         self._build_menus()
         self._build_status_bar()
@@ -104,10 +112,12 @@ class MainWindow(QMainWindow):
         centre_layout = QVBoxLayout(centre)
         centre_layout.setContentsMargins(0, 0, 0, 0)
         centre_layout.setSpacing(8)
-        centre_layout.addWidget(self.run_form)
-        centre_layout.addWidget(self.timeline, 1)
+        centre_layout.addWidget(self.run_form)  # the Question box stays first, at the top
+        self.centre_tabs = CentreTabs(self.timeline)  # and the inbox of every decision owed
+        self.inbox_panel = self.centre_tabs.inbox
+        centre_layout.addWidget(self.centre_tabs, 1)
         self.side_tabs = SideTabs()  # short titles, all whole at 1024x700
-        self.artifacts_panel = _optional_artifacts_panel(self.bridge)
+        self.artifacts_panel = optional_artifacts_panel(self.bridge)
         self.side_tabs.add_page(self.artifacts_panel, "Files", "The run's artifacts")
         self.summary = RunSummary()
         self.side_tabs.add_page(self.summary, "Details", "Run details")
@@ -151,6 +161,10 @@ class MainWindow(QMainWindow):
         review_menu = bar.addMenu("Re&view")
         self.rules_action = self._action(review_menu, "Remembered &rules…", self.open_rules)
         self.audit_action = self._action(review_menu, "&Audit log…", self.open_audit)
+        review_menu.addSeparator()
+        self.inbox_action = self._action(
+            review_menu, self.tr("&Inbox"), self.centre_tabs.show_inbox, "Ctrl+I"
+        )
         demo = bar.addMenu("&Demo")
         self.crash_next_action = self._action(
             demo, "Crash at the next tool call", self.demo_crash_next
@@ -186,6 +200,7 @@ class MainWindow(QMainWindow):
         status.addWidget(self.state_label, 1)
         self.store_status = StoreStatus(self.bridge)  # "Team database HOST/DB · desk ID"
         self.store_status.loaded.connect(lambda view: self.runs_panel.set_this_desk(view["desk"]))
+        self.store_status.loaded.connect(lambda v: self.inbox_panel.model.set_this_desk(v["desk"]))
         status.addPermanentWidget(self.store_status)
         status.addPermanentWidget(self.busy_label)
         status.addPermanentWidget(self.approvals_label)
@@ -310,8 +325,7 @@ class MainWindow(QMainWindow):
         status = run["status"]
         colour = theme.STATUS_COLOURS.get(status, "#8a8f98")
         self.state_label.setText(
-            f"<span style='color:{colour}'>●</span> <b>{theme.status_label(status)}</b>"
-            f" · {run['run_id']}"
+            f"<span style='color:{colour}'>●</span> <b>{status_words(run)}</b> · {run['run_id']}"
         )
         active = status in ACTIVE
         self.cancel_action.setEnabled(active)
@@ -463,19 +477,6 @@ class MainWindow(QMainWindow):
         self.corpus_keeper.stop()  # its unwatch job runs before the bridge's shutdown
         self.bridge.stop()
         super().closeEvent(event)
-
-
-def _optional_artifacts_panel(bridge: Bridge) -> QWidget:
-    """The artifacts panel when its module is installed; a plain hint otherwise."""
-    try:
-        from desktop.widgets.artifacts_panel import ArtifactsPanel
-    except ImportError:
-        hint = QLabel("The artifacts panel is not available in this build.")
-        hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        hint.setWordWrap(True)
-        return hint
-    panel: QWidget = ArtifactsPanel(bridge)
-    return panel
 
 
 def _reopened(window: RulesWindow | AuditWindow | None) -> bool:
