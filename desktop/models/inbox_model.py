@@ -78,6 +78,7 @@ class InboxModel(QAbstractTableModel):
         self._clock = clock
         self._now = clock()
         self.this_desk: str | None = None
+        self._roots: dict[str, str] = {}  # run_id -> its artifacts folder, to shorten targets
 
     # -- contents ---------------------------------------------------------------------------------
 
@@ -95,6 +96,15 @@ class InboxModel(QAbstractTableModel):
             self.this_desk = desk
             if self._items:
                 self.dataChanged.emit(self.index(0, DESK), self.index(len(self._items) - 1, DESK))
+
+    def set_roots(self, roots: dict[str, str]) -> None:
+        """Runs' artifacts folders: a target inside its run's folder shows relative to it (as
+        the banners say it); the tooltip keeps the whole path."""
+        if roots != self._roots:
+            self._roots = dict(roots)
+            if self._items:
+                last = len(self._items) - 1
+                self.dataChanged.emit(self.index(0, TARGET), self.index(last, TARGET))
 
     def set_items(self, items: list[InboxItemView]) -> None:
         """Become `items` (in their order) by removing, moving and inserting single rows."""
@@ -180,7 +190,11 @@ class InboxModel(QAbstractTableModel):
         if column == TARGET:
             if item["kind"] == "question":
                 return visible_line(item["summary"])  # what the agent asks
-            return visible_line(item.get("target") or "")
+            target = item.get("target") or ""
+            root = self._roots.get(item["run_id"], "").rstrip("/")
+            if root and target.startswith(root + "/"):
+                target = target[len(root) + 1 :]
+            return visible_line(target)
         if column == QUESTION:
             return visible_line(item["question"])
         if column == DESK:
@@ -195,6 +209,8 @@ class InboxModel(QAbstractTableModel):
         if column == TIME_LEFT and item.get("expires_at"):
             return _tr("Expires at {at}").format(at=item["expires_at"])
         text = self._text(item, column)
+        if column == TARGET and item["kind"] == "approval":
+            text = visible_line(item.get("target") or "")  # the whole path
         revision = item.get("revision") or 1
         if column == KIND and revision > 1:
             return _tr("Revision {n} of this proposal").format(n=revision)

@@ -68,7 +68,10 @@ def test_the_inbox_lists_two_runs_proposals_soonest_expiry_first(
     model = window.inbox_panel.model
     row = [model.index(0, c).data() for c in range(model.columnCount())]
     assert row[0] == "Approval" and row[1] == "save_brief"
-    assert row[2] == sooner["target"] and row[3] == DEMO_QUESTION
+    folder = window.context.run(sooner["run_id"])["artifacts"]
+    assert sooner["target"].startswith(folder + "/")
+    assert row[2] == sooner["target"][len(folder) + 1 :]  # in its run's folder: as the banner
+    assert row[2].startswith("briefs/") and row[3] == DEMO_QUESTION
     assert row[5].endswith(" s") and "min" in row[5], row[5]  # about ten minutes left
     assert model.index(0, 2).data(Qt.ItemDataRole.ToolTipRole) == sooner["target"]  # whole
 

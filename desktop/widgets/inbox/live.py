@@ -68,6 +68,7 @@ class InboxKeeper(QObject):
         self.bridge.ready.connect(self.refresh)
         self.bridge.events_arrived.connect(self._on_events)
         self.context.status_changed.connect(self._on_status_changed)
+        self.context.runs_loaded.connect(self._set_roots)
         self.context.person_step_done.connect(self._offer_continue)
         panel.open_requested.connect(self.open_item)
         panel.reject_requested.connect(self.ask_reason)
@@ -97,10 +98,17 @@ class InboxKeeper(QObject):
     def _loaded(self, items: list[InboxItemView]) -> None:
         self.items = items
         self.reads += 1
+        self._set_roots()
         self.panel.set_items(items)
         self._update_banner(items)
         self.loaded.emit(items)
         self._settle()
+
+    def _set_roots(self, _runs: object = None) -> None:
+        runs = (self.context.run(i["run_id"]) for i in self.items)
+        self.panel.model.set_roots(
+            {run["run_id"]: str(run.get("artifacts") or "") for run in runs if run is not None}
+        )
 
     def _on_events(self, events: list[EventView]) -> None:
         relevant = [e for e in events if e["kind"] in INBOX_KINDS]

@@ -7,6 +7,7 @@ run's record, so a person must say why; Escape or Cancel leaves the proposal pen
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -21,6 +22,17 @@ from agent_core.contract.views import InboxItemView
 from desktop.models.visible_text import visible_line
 
 MAX_REASON_CHARS = 10_000  # the contract's cap on notes and reasons
+
+
+class ReasonEdit(QPlainTextEdit):
+    """Alt+letter is a button's key, never text: Alt+R pressed while Reject is still disabled
+    (no reason yet) must not type an "r" that then passes for a reason."""
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.AltModifier:
+            event.ignore()
+            return
+        super().keyPressEvent(event)
 
 
 class RejectDialog(QDialog):
@@ -42,9 +54,9 @@ class RejectDialog(QDialog):
         what.setTextFormat(Qt.TextFormat.PlainText)  # a model's words stay text
         what.setWordWrap(True)
         layout.addWidget(what)
-        prompt = QLabel(self.tr("&Reason (required):"))
+        prompt = QLabel(self.tr("Rea&son (required):"))
         layout.addWidget(prompt)
-        self.reason_edit = QPlainTextEdit()
+        self.reason_edit = ReasonEdit()
         self.reason_edit.setAccessibleName(self.tr("Reason for rejecting"))
         self.reason_edit.setTabChangesFocus(True)
         self.reason_edit.setFixedHeight(90)
@@ -54,7 +66,7 @@ class RejectDialog(QDialog):
         self.hint.setWordWrap(True)
         layout.addWidget(self.hint)
         buttons = QDialogButtonBox()
-        self.reject_button = QPushButton(self.tr("Reject"))
+        self.reject_button = QPushButton(self.tr("&Reject"))
         self.reject_button.setAccessibleName(self.tr("Reject with this reason"))
         self.reject_button.setEnabled(False)
         self.cancel_button = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
