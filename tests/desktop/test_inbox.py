@@ -8,6 +8,7 @@ Real windows offscreen on a temp home, the offline demo model; the other process
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from desktop.widgets.approval_buttons import APPROVE_KEYS
 from desktop.widgets.approval_dialog import ApprovalDialog
 from desktop.widgets.inbox.live import BANNER, READY_BANNER
 from desktop.widgets.main_window import MainWindow
+from desktop.widgets.question_dialog import QuestionDialog
 from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make_window` fixture)
     DEMO_QUESTION,
     fixture_make_window,
@@ -215,3 +217,33 @@ def test_a_burst_of_events_costs_one_inbox_read(qtbot: Any, home: Path, make_win
     assert keeper.reads == before + 1 and not keeper._debounce.isActive()
     # These ids came from "another process" (the window did not start the run): the banner.
     assert window.banners.banner(BANNER) is not None
+
+
+def test_a_question_waits_last_opens_its_dialog_and_cannot_be_rejected(
+    qtbot: Any, home: Path, make_window: Any, tmp_path: Path
+) -> None:
+    (proposal,) = _proposals(home, [600])
+    script = tmp_path / "ask.json"
+    script.write_text(
+        json.dumps([{"call": "ask_question", "args": {"question": "Who reads it?"}}, {"say": "ok"}])
+    )
+    ws = Workspace(home)
+    try:
+        asking = ws.start_run("Ask me first", model=f"scripted:{script}")
+    finally:
+        ws.close()
+    assert asking["status"] == "waiting_input"
+    window = make_window(home)
+    qtbot.waitUntil(lambda: len(_inbox_ids(window)) == 2, timeout=10_000)
+    assert _inbox_ids(window) == [proposal["id"], asking["run_id"]]  # no expiry: last
+    model = window.inbox_panel.model
+    assert model.index(1, 0).data() == "Question" and model.index(1, 2).data() == "Who reads it?"
+    window.centre_tabs.show_inbox()
+    table = window.inbox_panel.table
+    qtbot.keyClick(table, Qt.Key.Key_Down)
+    assert not window.inbox_panel.reject_button.isEnabled()
+    qtbot.keyClick(table, Qt.Key.Key_R)
+    assert window.inbox.reject_dialog is None, "a question is answered, not rejected"
+    qtbot.keyClick(table, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: isinstance(window.prompts.dialog, QuestionDialog), timeout=5000)
+    assert window.prompts.dialog.run_id == asking["run_id"]
