@@ -3,8 +3,11 @@ another computer."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from agent_core.contract.statuses import TERMINAL_RUN_STATUSES, RunStatus
 from agent_core.contract.views import OwnerView, RunView
+from desktop import theme
 
 # Runs that Stop can cancel: every status that is not an end (a `created` one too: it may never
 # be started, and cancelling it ends it cleanly).
@@ -17,6 +20,20 @@ ACTIVE = frozenset(
         RunStatus.INTERRUPTED,
     }
 )
+
+
+READY = "Ready to continue"
+
+
+def status_words(run: Mapping[str, object] | None) -> str:
+    """The status as the window says it. A run still recorded as waiting whose decision or answer
+    has landed (from anywhere) owes nobody anything: it says so, never "Needs approval"."""
+    status = str(run.get("status") or "") if run else ""
+    if run is not None and status == RunStatus.WAITING_APPROVAL and not run.get("approvals"):
+        return READY
+    if run is not None and status == RunStatus.WAITING_INPUT and not run.get("question_pending"):
+        return READY
+    return theme.status_label(status)
 
 
 def owned_elsewhere(run: RunView) -> OwnerView | None:

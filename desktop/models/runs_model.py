@@ -6,7 +6,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistent
 
 from agent_core.contract.statuses import TERMINAL_RUN_STATUSES
 from agent_core.contract.views import RunView
-from desktop import theme
+from desktop.models.run_state import status_words
 from desktop.models.store_text import other_desk
 from desktop.models.visible_text import visible_block, visible_line
 
@@ -21,7 +21,7 @@ DESK_ROLE = Qt.ItemDataRole.UserRole + 6  # the run's desk when it is another de
 def badge_text(run: RunView, blocked: int | None) -> str:
     """The status, and for a finished run how many attempts a boundary refused."""
     status = run.get("status")
-    label = theme.status_label(status)
+    label = status_words(run)
     if blocked and status in TERMINAL_RUN_STATUSES:
         return f"{label} · {blocked} blocked"
     return label

@@ -278,24 +278,29 @@ class PersonPrompts:
     # -- approval -------------------------------------------------------------------------------
 
     def _open_approval(self, run: RunView, *, invited: bool = False) -> None:
-        run_id = run["run_id"]
         approval = run["approvals"][0]
-        reviewer = str(self.window.context.settings.get("reviewer") or "reviewer")
         try:
-            from desktop.widgets.approval_dialog import ApprovalDialog
+            import desktop.widgets.approval_dialog  # noqa: F401
         except ImportError:
-            self._fallback_approval(run_id, approval)
+            self._fallback_approval(run["run_id"], approval)
             return
+        self.open_approval(run["run_id"], approval["id"], invited=invited)
+
+    def open_approval(self, run_id: str, approval_id: str, *, invited: bool = True) -> None:
+        """The full dialog for one proposal (the inbox names it by id: a run may have more)."""
+        from desktop.widgets.approval_dialog import ApprovalDialog
+
+        reviewer = str(self.window.context.settings.get("reviewer") or "reviewer")
         current = self.dialog
         if (
             isinstance(current, ApprovalDialog)
             and shiboken6.isValid(current)
             and current.isVisible()
-            and current.approval_id == approval["id"]
+            and current.approval_id == approval_id
         ):
             current.present()  # one window per proposal: bring it forward, guard again
             return
-        dialog = ApprovalDialog(self.window.bridge, approval["id"], reviewer, self.window)
+        dialog = ApprovalDialog(self.window.bridge, approval_id, reviewer, self.window)
         dialog.decided.connect(lambda _approval_id, _status: self._resume(run_id))
         self._show(dialog, run_id, invited=invited)
 
@@ -323,8 +328,9 @@ class PersonPrompts:
     # -- question -------------------------------------------------------------------------------
 
     def _open_question(self, run: RunView, *, invited: bool = False) -> None:
-        run_id = run["run_id"]
-        question = str(run.get("question_pending") or "")
+        self.open_question(run["run_id"], str(run.get("question_pending") or ""), invited=invited)
+
+    def open_question(self, run_id: str, question: str, *, invited: bool = True) -> None:
         try:
             from desktop.widgets.question_dialog import QuestionDialog
         except ImportError:

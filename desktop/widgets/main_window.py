@@ -4,24 +4,19 @@ commands live in `desktop.context`, the person-facing prompts in `desktop.widget
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
-import shiboken6
 from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
-    QAction,
     QCloseEvent,
     QGuiApplication,
     QIcon,
-    QKeySequence,
     QPaintEvent,
     QShowEvent,
 )
 from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QSplitter,
     QVBoxLayout,
@@ -34,7 +29,13 @@ from desktop import theme
 from desktop.bridge import Bridge
 from desktop.context import WAITING, AppContext
 from desktop.corpus_keeper import CorpusKeeper
-from desktop.models.run_state import ACTIVE, deletable, delete_tip, owned_elsewhere
+from desktop.models.run_state import (
+    ACTIVE,
+    deletable,
+    delete_tip,
+    owned_elsewhere,
+    status_words,
+)
 from desktop.notifications.decisions import DecisionNotices
 from desktop.widgets.approval_buttons import APPROVE_KEYS
 from desktop.widgets.approval_guard import ReadGuard
@@ -43,17 +44,17 @@ from desktop.widgets.confirm import ask_first, delete_question, take_over_questi
 from desktop.widgets.corpus_panel import CorpusPanel
 from desktop.widgets.crash_demos import CrashDemos
 from desktop.widgets.help_menu import add_help_menu
+from desktop.widgets.inbox import CentreTabs, InboxKeeper
 from desktop.widgets.runs_panel import RunForm, RunsPanel, RunSummary
-from desktop.widgets.side_tabs import SideTabs
+from desktop.widgets.side_tabs import SideTabs, optional_artifacts_panel
 from desktop.widgets.store_status import StoreStatus
 from desktop.widgets.timeline_view import TimelinePanel
+from desktop.widgets.window_actions import add_action, opened, reopened
 from desktop.widgets.window_banners import WindowBanners
 from desktop.widgets.window_fit import clamp_to_screen, restore_window_state, save_window_state
 
 if TYPE_CHECKING:
     from desktop.widgets.records_windows import AuditWindow, RulesWindow
-
-RecordsWindowT = TypeVar("RecordsWindowT", bound="RulesWindow | AuditWindow")
 
 
 PREFERRED_SIZE = QSize(1440, 880)  # on first start, shrunk to fit the screen
@@ -88,6 +89,7 @@ class MainWindow(QMainWindow):
             resume_interrupted=self._resume_interrupted,
             show_whole_folder=self._show_whole_folder,
         )
+        self.inbox = InboxKeeper(self, self.inbox_panel)
         self.crash_demos = CrashDemos(self, context, self.run_form, self.selected_run)
         self._build_menus()
         self._build_status_bar()
@@ -114,10 +116,12 @@ class MainWindow(QMainWindow):
         centre_layout = QVBoxLayout(centre)
         centre_layout.setContentsMargins(0, 0, 0, 0)
         centre_layout.setSpacing(8)
-        centre_layout.addWidget(self.run_form)
-        centre_layout.addWidget(self.timeline, 1)
+        centre_layout.addWidget(self.run_form)  # the Question box stays first, at the top
+        self.centre_tabs = CentreTabs(self.timeline)  # and the inbox of every decision owed
+        self.inbox_panel = self.centre_tabs.inbox
+        centre_layout.addWidget(self.centre_tabs, 1)
         self.side_tabs = SideTabs()  # short titles, all whole at 1024x700
-        self.artifacts_panel = _optional_artifacts_panel(self.bridge)
+        self.artifacts_panel = optional_artifacts_panel(self.bridge)
         self.side_tabs.add_page(self.artifacts_panel, "Files", "The run's artifacts")
         self.summary = RunSummary()
         self.side_tabs.add_page(self.summary, "Details", "Run details")
@@ -142,49 +146,49 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
-        self.settings_action = self._action(file_menu, "&Settings…", self.open_settings, "Ctrl+,")
-        self.refresh_action = self._action(file_menu, "&Refresh", self.bridge.refresh, "F5")
-        file_menu.addSeparator()
-        self.quit_action = self._action(file_menu, "&Quit", self.close, "Ctrl+Q")
-        run_menu = bar.addMenu("&Run")
-        self.run_action = self._action(
-            run_menu, "&Run question", self.run_question, "Ctrl+Return", "Ctrl+Enter"
+        self.settings_action = add_action(
+            self, file_menu, "&Settings…", self.open_settings, "Ctrl+,"
         )
-        self.cancel_action = self._action(run_menu, "&Cancel run", self.cancel_selected, "Ctrl+.")
-        self.resume_action = self._action(run_menu, "Res&ume run", self.resume_selected, "Ctrl+R")
-        self.review_action = self._action(
-            run_menu, "Re&view pending approval…", self.review_selected, APPROVE_KEYS
+        self.refresh_action = add_action(self, file_menu, "&Refresh", self.bridge.refresh, "F5")
+        file_menu.addSeparator()
+        self.quit_action = add_action(self, file_menu, "&Quit", self.close, "Ctrl+Q")
+        run_menu = bar.addMenu("&Run")
+        self.run_action = add_action(
+            self, run_menu, "&Run question", self.run_question, "Ctrl+Return", "Ctrl+Enter"
+        )
+        self.cancel_action = add_action(
+            self, run_menu, "&Cancel run", self.cancel_selected, "Ctrl+."
+        )
+        self.resume_action = add_action(
+            self, run_menu, "Res&ume run", self.resume_selected, "Ctrl+R"
+        )
+        self.review_action = add_action(
+            self, run_menu, "Re&view pending approval…", self.review_selected, APPROVE_KEYS
         )
         run_menu.addSeparator()
         run_menu.setToolTipsVisible(True)  # Delete's tip says why it is not offered
-        self.delete_action = self._action(run_menu, "&Delete finished run", self.delete_selected)
-        review_menu = bar.addMenu("Re&view")
-        self.rules_action = self._action(review_menu, "Remembered &rules…", self.open_rules)
-        self.audit_action = self._action(review_menu, "&Audit log…", self.open_audit)
-        demo = bar.addMenu("&Demo")
-        self.crash_next_action = self._action(
-            demo, "Crash at the next tool call", self.demo_crash_next
+        self.delete_action = add_action(
+            self, run_menu, "&Delete finished run", self.delete_selected
         )
-        self.crash_write_action = self._action(
-            demo, "Crash after the write, before confirmation", self.demo_crash_write
+        review_menu = bar.addMenu("Re&view")
+        self.rules_action = add_action(self, review_menu, "Remembered &rules…", self.open_rules)
+        self.audit_action = add_action(self, review_menu, "&Audit log…", self.open_audit)
+        review_menu.addSeparator()
+        self.inbox_action = add_action(
+            self, review_menu, self.tr("&Inbox"), self.centre_tabs.show_inbox, "Ctrl+I"
+        )
+        demo = bar.addMenu("&Demo")
+        self.crash_next_action = add_action(
+            self, demo, "Crash at the next tool call", self.demo_crash_next
+        )
+        self.crash_write_action = add_action(
+            self, demo, "Crash after the write, before confirmation", self.demo_crash_write
         )
         demo.addSeparator()
-        self.compromised_action = self._action(
-            demo, "Run with a compromised model", self.context.demo_compromised
+        self.compromised_action = add_action(
+            self, demo, "Run with a compromised model", self.context.demo_compromised
         )
         self.shortcuts_action, self.docs_action = add_help_menu(self, bar.addMenu("&Help"))
-
-    def _action(
-        self, menu: QMenu, text: str, slot: Callable[[], object], *shortcuts: str
-    ) -> QAction:
-        action = QAction(text, self)
-        if shortcuts:
-            action.setShortcuts([QKeySequence(s) for s in shortcuts])
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        action.triggered.connect(lambda _checked=False: slot())
-        menu.addAction(action)
-        self.addAction(action)  # shortcuts work even while the menu bar is hidden
-        return action
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()
@@ -284,6 +288,7 @@ class MainWindow(QMainWindow):
     def _know_this_desk(self, view: StoreView) -> None:
         self.context.this_desk = view["desk"]
         self.runs_panel.set_this_desk(view["desk"])
+        self.inbox_panel.model.set_this_desk(view["desk"])
 
     def _resume_interrupted(self, run_id: str) -> None:
         self.banners.hide_banner("interrupted")
@@ -324,8 +329,7 @@ class MainWindow(QMainWindow):
         status = run["status"]
         colour = theme.STATUS_COLOURS.get(status, "#8a8f98")
         self.state_label.setText(
-            f"<span style='color:{colour}'>●</span> <b>{theme.status_label(status)}</b>"
-            f" · {run['run_id']}"
+            f"<span style='color:{colour}'>●</span> <b>{status_words(run)}</b> · {run['run_id']}"
         )
         active = status in ACTIVE
         self.cancel_action.setEnabled(active)
@@ -417,17 +421,17 @@ class MainWindow(QMainWindow):
     def open_rules(self) -> None:
         from desktop.widgets.records_windows import RulesWindow
 
-        if not _reopened(self.rules_window):
-            self.rules_window = _opened(RulesWindow(self.bridge, self))
+        if not reopened(self.rules_window):
+            self.rules_window = opened(RulesWindow(self.bridge, self))
 
     def open_audit(self) -> None:
         """The audit log, filtered to the selected run (the filter offers every run)."""
         from desktop.widgets.records_windows import AuditWindow
 
-        if not _reopened(self.audit_window):
+        if not reopened(self.audit_window):
             run = self.selected_run()
             run_id = run["run_id"] if run else None
-            self.audit_window = _opened(AuditWindow(self.bridge, self, run_id=run_id))
+            self.audit_window = opened(AuditWindow(self.bridge, self, run_id=run_id))
 
     def open_settings(self) -> None:
         from desktop.widgets.settings_dialog import SettingsDialog
@@ -481,32 +485,3 @@ class MainWindow(QMainWindow):
         self.corpus_keeper.stop()  # its unwatch job runs before the bridge's shutdown
         self.bridge.stop()
         super().closeEvent(event)
-
-
-def _optional_artifacts_panel(bridge: Bridge) -> QWidget:
-    """The artifacts panel when its module is installed; a plain hint otherwise."""
-    try:
-        from desktop.widgets.artifacts_panel import ArtifactsPanel
-    except ImportError:
-        hint = QLabel("The artifacts panel is not available in this build.")
-        hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        hint.setWordWrap(True)
-        return hint
-    panel: QWidget = ArtifactsPanel(bridge)
-    return panel
-
-
-def _reopened(window: RulesWindow | AuditWindow | None) -> bool:
-    """Bring an open records window to the front, read again (False: there is none)."""
-    if window is None or not shiboken6.isValid(window):
-        return False
-    window.reload()
-    window.raise_()
-    window.activateWindow()
-    return True
-
-
-def _opened(window: RecordsWindowT) -> RecordsWindowT:
-    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    window.show()
-    return window

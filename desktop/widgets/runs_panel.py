@@ -37,6 +37,7 @@ from desktop import theme
 from desktop.context import DEMO_QUESTION, FormOptions
 from desktop.models import event_text
 from desktop.models.plain_errors import plain_error
+from desktop.models.run_state import status_words
 from desktop.models.runs_model import BLOCKED_ROLE, DESK_ROLE, RUN_ID_ROLE, RUN_ROLE, RunsModel
 from desktop.models.visible_text import visible_block
 
@@ -93,7 +94,7 @@ class RunDelegate(QStyledItemDelegate):
         small.setPointSizeF(max(7.5, option.font.pointSizeF() - 1))
         painter.setFont(small)
         metrics = painter.fontMetrics()
-        label = theme.status_label(status)
+        label = status_words(run)
         pill = self._pill(painter, left, rect.bottom() - 24, label, colour, selected)
         blocked = index.data(BLOCKED_ROLE)
         if blocked:  # a second pill, in the colour of blocks, shortened when the row is narrow
@@ -337,7 +338,7 @@ class RunSummary(QTextBrowser):
         )
         parts = [
             f"<p><span style='background:{colour};color:white;padding:2px 6px'>&nbsp;"
-            f"{esc(theme.status_label(status))}&nbsp;</span></p>",
+            f"{esc(status_words(run))}&nbsp;</span></p>",
             f"<p><b>{esc(visible_block(run.get('question') or ''))}</b></p>",
             f"<table>{table}</table>",
         ]

@@ -3,8 +3,13 @@ scroll arrows, on a 1024x700 laptop too. Short titles, and a panel never narrowe
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QTabWidget, QWidget
+from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
+
+if TYPE_CHECKING:
+    from desktop.bridge import Bridge
 
 MINIMUM_WIDTH = 200  # the whole window still fits a 1024x700 laptop screen
 
@@ -26,3 +31,16 @@ class SideTabs(QTabWidget):
         titles = sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
         self.setMinimumWidth(max(MINIMUM_WIDTH, titles + 4))
         return index
+
+
+def optional_artifacts_panel(bridge: Bridge) -> QWidget:
+    """The artifacts panel when its module is installed; a plain hint otherwise."""
+    try:
+        from desktop.widgets.artifacts_panel import ArtifactsPanel
+    except ImportError:
+        hint = QLabel("The artifacts panel is not available in this build.")
+        hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        hint.setWordWrap(True)
+        return hint
+    panel: QWidget = ArtifactsPanel(bridge)
+    return panel
