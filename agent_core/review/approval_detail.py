@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agent_core.contract.usage import Prices
 from agent_core.contract.views import ApprovalDetailView
 from agent_core.review.expiry import sweep_expired
 from agent_core.review.proposals import approval_view, proposed_elsewhere
@@ -18,7 +19,7 @@ from agent_core.tools.registry import spec_for
 
 
 def describe_approval(
-    store: Store, approval_id: str, *, desk: str | None = None
+    store: Store, approval_id: str, *, desk: str | None = None, prices: Prices | None = None
 ) -> ApprovalDetailView:
     """Everything a reviewer's dialog shows, read off the GUI thread.
 
@@ -31,7 +32,7 @@ def describe_approval(
     sweep_expired(store)
     with store.read() as conn:
         approval = approval_rows.get_approval(conn, approval_id)
-        run = run_json(conn, run_rows.get_run_row(conn, approval.run_id))
+        run = run_json(conn, run_rows.get_run_row(conn, approval.run_id), prices=prices)
         newest = approval_rows.latest_for_call(conn, approval.run_id, approval.call_id)
         elsewhere = proposed_elsewhere(approval, desk, run.get("desk"))
         kept = base_text(conn, approval.base_digest) if elsewhere else None
