@@ -88,7 +88,8 @@ def _with_usage(run: Body) -> Body:
 def usage_text(usage: UsageView) -> str:
     """`3 requests, 1,234 in + 56 out tokens, 0.0012 USD` (cost unknown: `cost unknown`)."""
     cost = usage["cost"]
-    priced = "cost unknown" if cost is None else f"{cost:.4f} {usage['currency']}"
+    digits = 4 if cost is None or cost == 0 or cost >= 0.01 else 6  # a cheap run is no 0.0000
+    priced = "cost unknown" if cost is None else f"{cost:.{digits}f} {usage['currency']}"
     plural = "" if usage["requests"] == 1 else "s"
     return (
         f"{usage['requests']:,} request{plural}, {usage['input_tokens']:,} in + "
@@ -180,7 +181,8 @@ def _render(body: Body) -> str:
         listed = table(runs, [*columns, "question"])
         usages = [u for r in runs if (u := _usage(r.get("usage"))) is not None]
         if usages:  # the whole home's usage (the list is every run)
-            listed += f"\nall {len(usages)} runs: {usage_text(total_usage(usages))}"
+            runs_in_all = f"{len(usages)} run{'' if len(usages) == 1 else 's'} in all"
+            listed += f"\n{runs_in_all}: {usage_text(total_usage(usages))}"
         damaged = [  # rows this app cannot read (storage_corrupt): said, never hidden
             f"unreadable run {_line(d['run_id'])}: {_line(_object(d['error'])['message'])}"
             for d in _objects(body.get("damaged"))
