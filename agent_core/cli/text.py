@@ -13,7 +13,8 @@ import json
 from collections.abc import Mapping, Sequence
 
 from agent_core.contract.terminal_text import terminal_block, terminal_line
-from agent_core.contract.views import ApprovalDetailView, ApprovalShowView
+from agent_core.contract.usage import CURRENCY, total_usage
+from agent_core.contract.views import ApprovalDetailView, ApprovalShowView, UsageView
 
 MAX_CELL = 60
 
@@ -56,6 +57,46 @@ def _line(value: object) -> str:
     return terminal_line(str(value))
 
 
+def _usage(value: object) -> UsageView | None:
+    """A run's `usage` as the contract has it; None when the body holds none."""
+    usage = _object(value)
+    requests, sent, got = (usage.get(k) for k in ("requests", "input_tokens", "output_tokens"))
+    if not (isinstance(requests, int) and isinstance(sent, int) and isinstance(got, int)):
+        return None
+    cost = usage.get("cost")
+    return {
+        "requests": requests,
+        "input_tokens": sent,
+        "output_tokens": got,
+        "cost": float(cost) if isinstance(cost, int | float) else None,
+        "currency": str(usage.get("currency") or CURRENCY),
+    }
+
+
+def _with_usage(run: Body) -> Body:
+    """A run's row of the `runs` table: its requests and tokens as columns of their own."""
+    usage = _usage(run.get("usage"))
+    if usage is None:
+        return run
+    return {
+        **run,
+        "requests": usage["requests"],
+        "tokens": usage["input_tokens"] + usage["output_tokens"],
+    }
+
+
+def usage_text(usage: UsageView) -> str:
+    """`3 requests, 1,234 in + 56 out tokens, 0.0012 USD` (cost unknown: `cost unknown`)."""
+    cost = usage["cost"]
+    digits = 4 if cost is None or cost == 0 or cost >= 0.01 else 6  # a cheap run is no 0.0000
+    priced = "cost unknown" if cost is None else f"{cost:.{digits}f} {usage['currency']}"
+    plural = "" if usage["requests"] == 1 else "s"
+    return (
+        f"{usage['requests']:,} request{plural}, {usage['input_tokens']:,} in + "
+        f"{usage['output_tokens']:,} out tokens, {priced}"
+    )
+
+
 def run_text(run: Body) -> str:
     run_id = _line(run["run_id"])
     lines = [
@@ -80,6 +121,8 @@ def run_text(run: Body) -> str:
     if run.get("error"):
         error = _object(run["error"])
         lines.append(f"error: {_line(error['code'])}: {_line(error['message'])}")
+    if (usage := _usage(run.get("usage"))) is not None:
+        lines.append(f"usage: {usage_text(usage)}")
     return "\n".join(lines)
 
 
@@ -145,8 +188,13 @@ def _render(body: Body) -> str:
     if "run_id" in body and "status" in body:
         return run_text(body)
     if "runs" in body:
-        columns = ["run_id", "status", "model", "mode", "updated_at", "question"]
-        listed = table(_objects(body["runs"]), columns)
+        runs = [_with_usage(r) for r in _objects(body["runs"])]
+        columns = ["run_id", "status", "model", "mode", "updated_at", "requests", "tokens"]
+        listed = table(runs, [*columns, "question"])
+        usages = [u for r in runs if (u := _usage(r.get("usage"))) is not None]
+        if usages:  # the whole home's usage (the list is every run)
+            runs_in_all = f"{len(usages)} run{'' if len(usages) == 1 else 's'} in all"
+            listed += f"\n{runs_in_all}: {usage_text(total_usage(usages))}"
         damaged = [  # rows this app cannot read (storage_corrupt): said, never hidden
             f"unreadable run {_line(d['run_id'])}: {_line(_object(d['error'])['message'])}"
             for d in _objects(body.get("damaged"))

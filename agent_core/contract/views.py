@@ -109,6 +109,49 @@ class RunView(TypedDict):
     desk: str | None
     """The desk (installation) the run belongs to: only it resumes or cancels the run. Null
     for rows older than desks."""
+    usage: UsageView
+    """What the run's model calls used, over its whole life (resumes included)."""
+
+
+class UsageView(TypedDict):
+    """Model usage of a run (the contract's RUN `usage`), or of several runs summed."""
+
+    requests: int
+    """Model responses recorded (each `model_turn` event is one), embedded models included."""
+    input_tokens: int
+    """Input (prompt) tokens the endpoint reported; the embedded models report none."""
+    output_tokens: int
+    """Output (completion) tokens the endpoint reported."""
+    cost: float | None
+    """In `currency`: 0 for the embedded models; for a remote model tokens times the prices
+    set (`openai.price_input_per_mtok`, `openai.price_output_per_mtok`), null while either is
+    unset. Summed: null when any run's cost is."""
+    currency: str
+    """Always "USD"."""
+
+
+class UsageTotalView(UsageView):
+    """Usage summed over every run of the home (`Workspace.usage_total`)."""
+
+    runs: int
+
+
+class BudgetUseView(TypedDict):
+    """How much of one of a run's budgets it used."""
+
+    used: float
+    """Turns, tool calls and tokens are whole numbers; seconds of driving are not."""
+    limit: float | None
+    """The run's limit (fixed when it was created); null: no limit (tokens only)."""
+
+
+class RunBudgetsView(TypedDict):
+    """A run's four budgets and how much of each it used (`Workspace.run_budgets`)."""
+
+    turns: BudgetUseView
+    tool_calls: BudgetUseView
+    tokens: BudgetUseView
+    seconds: BudgetUseView
 
 
 class OwnerView(TypedDict):

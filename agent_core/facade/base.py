@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from agent_core.contract.usage import Prices
 from agent_core.facade.team import TeamStoreFacade
 from agent_core.home.config import Home, default_reviewer
 from agent_core.home.preferences import Settings
@@ -29,6 +30,11 @@ class WorkspaceBase(TeamStoreFacade):
         with self.desk_store.read() as conn:  # preferences are this desk's own
             prefs = settings_store.get_settings(conn)
         return prefs if prefs.reviewer else replace(prefs, reviewer=default_reviewer())
+
+    def prices(self) -> Prices:
+        """This desk's model prices (a run's `usage.cost`); unset or unreadable: unknown."""
+        with self.desk_store.read() as conn:
+            return settings_store.get_prices(conn)
 
     def set_setting(self, key: str, value: object) -> Settings:
         """Validate and store one setting (`invalid_arguments` on a bad one); the new settings."""

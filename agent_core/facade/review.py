@@ -95,7 +95,9 @@ class ReviewCommands(WorkspaceBase):
 
     def describe_approval(self, approval_id: str) -> ApprovalDetailView:
         """What a reviewer's dialog shows: the proposal, the target's text, whether it changed."""
-        return approval_detail.describe_approval(self.store, approval_id, desk=self.team_desk)
+        return approval_detail.describe_approval(
+            self.store, approval_id, desk=self.team_desk, prices=self.prices()
+        )
 
     def validate_edit(self, approval_id: str, args: JsonMapping) -> EditCheckView:
         """Check edited arguments exactly as `edit` would, changing nothing (the dialog)."""

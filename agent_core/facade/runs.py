@@ -17,7 +17,16 @@ from sqlalchemy import Connection
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.json_types import JsonObject
 from agent_core.contract.statuses import RunStatus
-from agent_core.contract.views import DamagedRunView, EventView, OwnerView, RunOptions, RunView
+from agent_core.contract.usage import total_usage
+from agent_core.contract.views import (
+    DamagedRunView,
+    EventView,
+    OwnerView,
+    RunBudgetsView,
+    RunOptions,
+    RunView,
+    UsageTotalView,
+)
 from agent_core.corpus import index as corpus_index
 from agent_core.facade.base import WorkspaceBase
 from agent_core.home import sandbox
@@ -247,11 +256,12 @@ class RunCommands(WorkspaceBase):
         sees: such a run ends only with `take_over` (the person's confirmation), else
         `run_in_progress` says so and nothing changes."""
         by = self._acting_person(reviewer)
+        prices = self.prices()  # read first: never a read of the desk's store inside this write
         with self.store.write() as conn:
             row = run_rows.get_run_row(conn, run_id)
             status = RunStatus(row.status)
             if status.is_terminal:
-                return run_json(conn, row, desk=self.team_desk)
+                return run_json(conn, row, desk=self.team_desk, prices=prices)
             owner = run_rows.owner_of(row)
             if run_rows.other_desk(row, self.team_desk):
                 # Only its desk ends it; another desk only once that desk's lease has lapsed.
@@ -271,21 +281,42 @@ class RunCommands(WorkspaceBase):
         return self.get_run(run_id)
 
     def get_run(self, run_id: str) -> RunView:
+        prices = self.prices()
         with self.store.read() as conn:
-            return run_json(conn, run_rows.get_run_row(conn, run_id), desk=self.team_desk)
+            return run_json(
+                conn, run_rows.get_run_row(conn, run_id), desk=self.team_desk, prices=prices
+            )
 
     def list_runs(self, run_ids: list[str] | None = None) -> list[RunView]:
         """Every run, newest first (or only the given ones that exist). A read: it never
         expires anything (see `sweep_expired`)."""
+        prices = self.prices()
         with self.store.read() as conn:
-            return runs_json(conn, run_ids, desk=self.team_desk)
+            return runs_json(conn, run_ids, desk=self.team_desk, prices=prices)
 
     def list_runs_checked(self) -> tuple[list[RunView], list[DamagedRunView]]:
         """Every readable run, and apart from them the runs whose rows this app cannot read
         (each with its `storage_corrupt` error): `runs` shows both."""
         damaged: list[DamagedRunView] = []
+        prices = self.prices()
         with self.store.read() as conn:
-            return runs_json(conn, None, damaged, desk=self.team_desk), damaged
+            return runs_json(conn, None, damaged, desk=self.team_desk, prices=prices), damaged
+
+    def usage_total(self) -> UsageTotalView:
+        """Model usage summed over every run of the home (this desk's prices)."""
+        return total_usage(run["usage"] for run in self.list_runs())
+
+    def run_budgets(self, run_id: str) -> RunBudgetsView:
+        """How much of each of its budgets the run used (the window's Run details)."""
+        with self.store.read() as conn:
+            row = run_rows.get_run_row(conn, run_id)
+        progress, limits = RunProgress.loads(row.state_json), RunLimits.loads(row.limits_json)
+        return {
+            "turns": {"used": progress.turns, "limit": limits.max_turns},
+            "tool_calls": {"used": progress.tool_calls, "limit": limits.max_tool_calls},
+            "tokens": {"used": progress.tokens, "limit": limits.max_tokens},
+            "seconds": {"used": progress.active_s, "limit": limits.max_seconds},
+        }
 
     def run_state(self, run_id: str) -> RunProgress:
         with self.store.read() as conn:

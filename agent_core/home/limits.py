@@ -61,8 +61,11 @@ class Bound:
             return f"{kind} from {self.minimum + 1:,} to {self.maximum:,} ({self.unit})"
         if self.whole:
             return f"{kind} from {self.minimum:,} to {self.maximum:,} ({self.unit})"
-        low = "positive" if self.exclusive and self.minimum == 0 else f"at least {self.minimum:g}"
-        return f"a {low} number of {self.unit}, at most {self.maximum:,.0f}"
+        if self.minimum == 0:
+            low = "positive" if self.exclusive else "non-negative"
+            return f"a {low} number of {self.unit}, at most {self.maximum:,.0f}"
+        above = "above" if self.exclusive else "from"
+        return f"a number of {self.unit} {above} {self.minimum:g}, at most {self.maximum:,.0f}"
 
     def parse_text(self, text: str) -> int | float:
         """A number typed on a command line ("1e3", "nan" included) checked against the bound."""
@@ -90,6 +93,8 @@ PARALLEL_CALLS = Bound(100, "calls in one model turn", whole=True)
 of a turn's calls (1,000 paused calls took minutes), so a turn stays small enough to decide."""
 RESPONSE_BYTES = Bound(2**30, "bytes", whole=True)
 """openai.max_response_bytes: a model response, decompressed, held in memory at most once."""
+PRICE = Bound(1_000_000, "US dollars per million tokens", exclusive=False)
+"""openai.price_input_per_mtok, openai.price_output_per_mtok: 0 (a free model) and up."""
 # A corpus document: the file size past which it is not read, and what its parser may take.
 DOCUMENT_MB = Bound(1_000_000, "MB")
 DOCUMENT_SECONDS = Bound(3_600, "seconds")

@@ -78,6 +78,14 @@ class Settings:
         default=16 << 20, metadata=_key("openai.max_response_bytes")
     )
     """Bytes of one model response at most, decompressed; past it the call is refused."""
+    openai_price_input_per_mtok: float | None = field(
+        default=None, metadata=_key("openai.price_input_per_mtok")
+    )
+    """US dollars per million input tokens; None: unknown (a remote run's cost is then null)."""
+    openai_price_output_per_mtok: float | None = field(
+        default=None, metadata=_key("openai.price_output_per_mtok")
+    )
+    """US dollars per million output tokens; None: unknown."""
     network_enabled: bool = field(default=False, metadata=_key("network.enabled"))
     """Whether fetch_url may reach the allowlist at all (no permission mode enables it)."""
     network_allowlist: tuple[str, ...] = field(default=(), metadata=_key("network.allowlist"))
@@ -217,6 +225,16 @@ _read_timeout = _number("openai.read_timeout", limits.Bound(MAX_READ_TIMEOUT_S, 
 _memory_ttl = _number("memory.ttl_days", limits.Bound(MAX_MEMORY_TTL_DAYS, "days"))
 
 
+def _price(key: str) -> Callable[[object], int | float | None]:
+    """A price per million tokens (0 and up), or null for "not set"."""
+    check = _number(key, limits.PRICE)
+
+    def price(value: object) -> int | float | None:
+        return None if value is None else check(value)
+
+    return price
+
+
 def _count(key: str, maximum: int, unit: str) -> Callable[[object], int | float]:
     return _number(key, limits.Bound(maximum, unit, whole=True))
 
@@ -334,6 +352,8 @@ _VALIDATORS: dict[str, Callable[[object], object]] = {
     "openai.stream": _flag("openai.stream"),
     "openai.read_timeout": _read_timeout,
     "openai.max_response_bytes": _number("openai.max_response_bytes", limits.RESPONSE_BYTES),
+    "openai.price_input_per_mtok": _price("openai.price_input_per_mtok"),
+    "openai.price_output_per_mtok": _price("openai.price_output_per_mtok"),
     "limits.max_parallel_calls": _number("limits.max_parallel_calls", limits.PARALLEL_CALLS),
     "network.enabled": _flag("network.enabled"),
     "network.allowlist": _allowlist,

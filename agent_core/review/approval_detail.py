@@ -11,6 +11,7 @@ from sqlalchemy import Connection
 from agent_core.contract.approvals import Approval
 from agent_core.contract.errors import BriefDeskError
 from agent_core.contract.statuses import ApprovalStatus
+from agent_core.contract.usage import Prices
 from agent_core.contract.views import ApprovalDetailView, PreviousProposalView
 from agent_core.review.expiry import sweep_expired
 from agent_core.review.proposals import approval_view, proposed_elsewhere
@@ -23,7 +24,7 @@ from agent_core.tools.registry import spec_for
 
 
 def describe_approval(
-    store: Store, approval_id: str, *, desk: str | None = None
+    store: Store, approval_id: str, *, desk: str | None = None, prices: Prices | None = None
 ) -> ApprovalDetailView:
     """Everything a reviewer's dialog shows, read off the GUI thread.
 
@@ -36,7 +37,7 @@ def describe_approval(
     sweep_expired(store)
     with store.read() as conn:
         approval = approval_rows.get_approval(conn, approval_id)
-        run = run_json(conn, run_rows.get_run_row(conn, approval.run_id))
+        run = run_json(conn, run_rows.get_run_row(conn, approval.run_id), prices=prices)
         newest = _newest(conn, approval)
         previous = _previous(conn, approval)
         elsewhere = proposed_elsewhere(approval, desk, run.get("desk"))

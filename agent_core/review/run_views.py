@@ -15,6 +15,7 @@ from sqlalchemy import Connection
 from agent_core.contract.approvals import Approval, is_expired
 from agent_core.contract.errors import BriefDeskError, ErrorCode, ErrorJSON
 from agent_core.contract.statuses import RunStatus
+from agent_core.contract.usage import Prices, usage_of
 from agent_core.contract.views import DamagedRunView, RunView
 from agent_core.home.clock import utcnow
 from agent_core.review.proposals import approval_view
@@ -33,11 +34,12 @@ def run_json(
     *,
     desk: str | None = None,
     book: Leases | None = None,
+    prices: Prices | None = None,
 ) -> RunView:
     """RUN as the contract shows it; `pending`: its pending proposals, when already loaded.
 
     `desk`: the desk looking (team mode), `book`: the leases it judges other desks' runs by
-    (read here when not given)."""
+    (read here when not given), `prices`: the looking desk's (none: a remote cost is null)."""
     run_rows.readable(row)  # a row this app cannot read is `storage_corrupt`, not a traceback
     if pending is None:
         pending = approval_rows.list_approvals(conn, status="pending", run_id=row.run_id)
@@ -72,7 +74,17 @@ def run_json(
         ),
         # Who drives it: for a person deciding whether to take over an owner on another host.
         "owner": ownership.owner_view(conn, row) if status is RunStatus.RUNNING else None,
+        "usage": usage_of(_state(row), row.model, prices or Prices()),
     }
+
+
+def _state(row: run_rows.RunRow) -> dict[str, object]:
+    """The run's stored state for its usage; one this app cannot read shows no usage (it is
+    refused where the run is driven: `cancel` must still end it)."""
+    try:
+        return dict(run_rows.run_state(row))
+    except (BriefDeskError, ValueError):
+        return {}
 
 
 def _ready_to_continue(
@@ -95,6 +107,7 @@ def runs_json(
     damaged: list[DamagedRunView] | None = None,
     *,
     desk: str | None = None,
+    prices: Prices | None = None,
 ) -> list[RunView]:
     """Every run (or the given ones), newest first, with their pending proposals: two queries.
 
@@ -113,7 +126,7 @@ def runs_json(
     for row in rows:
         try:
             own = None if pending is None else pending.get(row.run_id, [])
-            views.append(run_json(conn, row, own, desk=desk, book=book))
+            views.append(run_json(conn, row, own, desk=desk, book=book, prices=prices))
         except BriefDeskError as exc:
             if exc.code != ErrorCode.STORAGE_CORRUPT:
                 raise

@@ -74,6 +74,7 @@ class ToolGate:
             if hasattr(part, "text")
         ]
         progress = self.ctx.record.progress
+        used = _usage_of(response)
         with self.ctx.write() as conn:
             turn = progress.turns + 1
             proposed = progress.tool_calls
@@ -94,7 +95,11 @@ class ToolGate:
                 conn,
                 turns=turn,
                 tool_calls=proposed + len(fresh),
-                tokens=progress.tokens + _tokens_of(response),
+                # Counted in the write that records the turn: a response is counted once,
+                # or (killed before this commit) not at all and asked for again on resume.
+                tokens=progress.tokens + used.total,
+                input_tokens=progress.input_tokens + used.input,
+                output_tokens=progress.output_tokens + used.output,
                 next_step="tools" if calls else "answer",
             )
             append_event(
@@ -106,6 +111,8 @@ class ToolGate:
                     # Model text: bounded (a refused turn may name thousands of calls).
                     "calls": [printable(c.name, 80) for c in calls[:LISTED_CALLS]],
                     "text": clip(" ".join(texts), 500) if texts else None,
+                    "input_tokens": used.input,
+                    "output_tokens": used.output,
                 },
             )
             if screened is not None:
@@ -386,9 +393,24 @@ class ToolGate:
         return approval
 
 
-def _tokens_of(response: ModelResponse) -> int:
+@dataclass(frozen=True)
+class _Used:
+    input: int
+    output: int
+    total: int
+
+
+def _usage_of(response: ModelResponse) -> _Used:
+    """The tokens a response reported (the SDK's Usage; the embedded models' is all zeros)."""
     usage = getattr(response, "usage", None)
-    return int(getattr(usage, "total_tokens", 0) or 0)
+
+    def tokens(name: str) -> int:
+        value = getattr(usage, name, 0)
+        return value if isinstance(value, int) and value > 0 else 0
+
+    used = _Used(tokens("input_tokens"), tokens("output_tokens"), tokens("total_tokens"))
+    # An endpoint that reports only the parts still counts against the token budget.
+    return used if used.total else replace(used, total=used.input + used.output)
 
 
 def _raw_field(item: ToolApprovalItem, name: str) -> object:

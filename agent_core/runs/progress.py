@@ -22,6 +22,8 @@ class ProgressChanges(TypedDict, total=False):
     turns: int
     tool_calls: int
     tokens: int
+    input_tokens: int
+    output_tokens: int
     sources_found: tuple[str, ...]
     sources_read: tuple[str, ...]
     next_step: str
@@ -48,6 +50,10 @@ class RunProgress:
     """Tool calls the model proposed so far (parallel calls one by one)."""
     tokens: int = 0
     """Tokens the model endpoint reported (offline and scripted models report none)."""
+    input_tokens: int = 0
+    """Of those, input (prompt) tokens: the cost of a run counts them apart."""
+    output_tokens: int = 0
+    """Of those, output (completion) tokens."""
     sources_found: tuple[str, ...] = ()
     """Source ids search returned, first-seen order."""
     sources_read: tuple[str, ...] = ()
@@ -137,7 +143,10 @@ class RunProgress:
 def _check_counters(progress: RunProgress) -> None:
     """A stored counter the budgets compare against is a number in range (a `nan` or a text
     `active_s` would switch the time budget off)."""
-    for name in ("turns", "tool_calls", "tokens", "state_version", "active_s"):
+    for name in (
+        "turns", "tool_calls", "tokens", "input_tokens", "output_tokens", "state_version",
+        "active_s",
+    ):  # fmt: skip
         value = getattr(progress, name)
         bound = limits.ELAPSED if name == "active_s" else limits.COUNTER
         try:

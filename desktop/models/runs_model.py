@@ -8,6 +8,7 @@ from agent_core.contract.statuses import TERMINAL_RUN_STATUSES
 from agent_core.contract.views import RunView
 from desktop.models.run_state import status_words
 from desktop.models.store_text import other_desk
+from desktop.models.usage_text import row_text, usage_text
 from desktop.models.visible_text import visible_block, visible_line
 
 RUN_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -16,6 +17,7 @@ RUN_ID_ROLE = Qt.ItemDataRole.UserRole + 3
 BADGE_ROLE = Qt.ItemDataRole.UserRole + 4  # the badge in words: "Succeeded · 3 blocked"
 BLOCKED_ROLE = Qt.ItemDataRole.UserRole + 5  # blocked attempts of a finished run (None: unknown)
 DESK_ROLE = Qt.ItemDataRole.UserRole + 6  # the run's desk when it is another desk (None: this one)
+USAGE_ROLE = Qt.ItemDataRole.UserRole + 7  # requests and tokens, compact: "3 req · 12.3k tok"
 
 
 def badge_text(run: RunView, blocked: int | None) -> str:
@@ -105,7 +107,11 @@ class RunsModel(QAbstractListModel):
             desk = other_desk(run.get("desk"), self.this_desk)
             where = f" · on desk {visible_line(desk)}" if desk else ""
             question = visible_block(str(run.get("question", "")))
-            return f"{run['run_id']} · {status}{where}\n{question}"
+            usage = run.get("usage")
+            used = f"\n{usage_text(usage)}" if usage else ""
+            return f"{run['run_id']} · {status}{where}\n{question}{used}"
+        if role == USAGE_ROLE:
+            return row_text(run.get("usage")) or None
         if role == DESK_ROLE:
             desk = other_desk(run.get("desk"), self.this_desk)
             return visible_line(desk) if desk else None

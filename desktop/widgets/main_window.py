@@ -123,7 +123,7 @@ class MainWindow(QMainWindow):
         self.side_tabs = SideTabs()  # short titles, all whole at 1024x700
         self.artifacts_panel = optional_artifacts_panel(self.bridge)
         self.side_tabs.add_page(self.artifacts_panel, "Files", "The run's artifacts")
-        self.summary = RunSummary()
+        self.summary = RunSummary(bridge=self.bridge)
         self.side_tabs.add_page(self.summary, "Details", "Run details")
         self.corpus_panel = CorpusPanel()  # kept current by the keeper (watcher + reindex)
         self.corpus_keeper = CorpusKeeper(self.bridge, self.corpus_panel, self)

@@ -3,7 +3,6 @@ status) and the selected run's summary (the corpus is desktop/widgets/corpus_pan
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -24,22 +23,31 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QTextBrowser,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from agent_core.contract.model_spec import model_label
-from agent_core.contract.statuses import TERMINAL_RUN_STATUSES, RunStatus
+from agent_core.contract.statuses import TERMINAL_RUN_STATUSES
+from agent_core.contract.usage import total_usage
 from agent_core.contract.views import RunView
 from desktop import theme
 from desktop.context import DEMO_QUESTION, FormOptions
 from desktop.models import event_text
-from desktop.models.plain_errors import plain_error
 from desktop.models.run_state import status_words
-from desktop.models.runs_model import BLOCKED_ROLE, DESK_ROLE, RUN_ID_ROLE, RUN_ROLE, RunsModel
-from desktop.models.visible_text import visible_block
+from desktop.models.runs_model import (
+    BLOCKED_ROLE,
+    DESK_ROLE,
+    RUN_ID_ROLE,
+    RUN_ROLE,
+    USAGE_ROLE,
+    RunsModel,
+)
+from desktop.models.usage_text import usage_text
+from desktop.widgets.run_details import RunSummary
+
+__all__ = ["RunForm", "RunSummary", "RunsPanel"]  # RunSummary: desktop/widgets/run_details.py
 
 if TYPE_CHECKING:
     from agent_core.facade.workspace import Workspace
@@ -110,6 +118,8 @@ class RunDelegate(QStyledItemDelegate):
         when = event_text.parse_time(created_at)
         stamp = when.astimezone().strftime("%b %d, %H:%M") if when else ""
         extra = f"{stamp} · {model_label(model)}"
+        if used := index.data(USAGE_ROLE):
+            extra = f"{used} · {extra}"  # before the time: a narrow row still shows it
         desk = index.data(DESK_ROLE)
         if desk:  # another desk's run: said first, so a narrow row still shows it
             extra = f"on {desk} · {extra}"
@@ -241,6 +251,10 @@ class RunsPanel(QWidget):
         self.view.setUniformItemSizes(True)
         self.view.selectionModel().currentChanged.connect(self._on_current)
         layout.addWidget(self.view, 1)
+        self.total_label = QLabel("")  # the home's usage, all runs summed
+        self.total_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.total_label.setWordWrap(True)
+        layout.addWidget(self.total_label)
         self._selected: str | None = None
 
     def set_this_desk(self, desk: str | None) -> None:
@@ -250,6 +264,8 @@ class RunsPanel(QWidget):
     def set_runs(self, runs: list[RunView]) -> None:
         self.model.set_runs(runs)
         self.count_label.setText(f"{len(runs)}" if runs else "")
+        total = total_usage(r["usage"] for r in runs if "usage" in r)
+        self.total_label.setText(f"All runs: {usage_text(total)}" if total["runs"] else "")
         self._count_blocked(runs)
         row = self.model.row_of(self._selected)
         if row >= 0 and self.view.currentIndex().row() != row:
@@ -305,62 +321,6 @@ class RunsPanel(QWidget):
             return
         self._selected = run_id
         self.run_selected.emit(run_id)
-
-
-class RunSummary(QTextBrowser):
-    """The selected run at a glance: status, question, settings, folders, answer or error."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setOpenLinks(False)
-        self.show_run(None)
-
-    def show_run(self, run: RunView | None) -> None:
-        if run is None:
-            self.setHtml("<p style='color:gray'>Select a run to see its details.</p>")
-            return
-        esc = html.escape
-        status = str(run.get("status"))
-        colour = theme.STATUS_COLOURS.get(status, "#8a8f98")
-        rows = [
-            ("Run", run.get("run_id")),
-            ("Desk", run.get("desk")),
-            ("Model", run.get("model")),
-            ("Mode", run.get("mode")),
-            ("Corpus", run.get("corpus")),
-            ("Artifacts", run.get("artifacts")),
-            ("Updated", run.get("updated_at")),
-        ]
-        table = "".join(
-            f"<tr><td style='color:gray;padding-right:8px'>{esc(k)}</td>"
-            f"<td>{esc(str(v or ''))}</td></tr>"
-            for k, v in rows
-        )
-        parts = [
-            f"<p><span style='background:{colour};color:white;padding:2px 6px'>&nbsp;"
-            f"{esc(status_words(run))}&nbsp;</span></p>",
-            f"<p><b>{esc(visible_block(run.get('question') or ''))}</b></p>",
-            f"<table>{table}</table>",
-        ]
-        for approval in run.get("approvals") or []:
-            parts.append(
-                f"<p style='color:{theme.STATUS_COLOURS[RunStatus.WAITING_APPROVAL]}'>"
-                "Waiting for approval: "
-                f"{esc(str(approval.get('tool')))} → {esc(approval.get('target') or '')}</p>"
-            )
-        if pending_question := run.get("question_pending"):
-            pending = visible_block(pending_question)
-            parts.append(f"<p>Question for you: {esc(pending)}</p>")
-        error = run.get("error")
-        if error:
-            failed = theme.STATUS_COLOURS[RunStatus.FAILED]
-            said = plain_error(error.get("code"), error.get("message"))
-            parts.append(f"<p style='color:{failed}'>{esc(said)}</p>")
-        if output_text := run.get("output"):
-            parts.append("<h4>Answer</h4>")
-            output = visible_block(output_text)  # a model's words: no raw controls
-            parts.append(f"<p style='white-space:pre-wrap'>{esc(output)}</p>")
-        self.setHtml("".join(parts))
 
 
 class RunForm(QFrame):

@@ -39,6 +39,7 @@ from desktop.jobs import AsyncJob, Job
 from desktop.models.plain_errors import keyring_backend_name, plain_exception
 from desktop.widgets.appearance_box import AppearanceBox
 from desktop.widgets.guarded_submit import OnError, submit_async_while_open, submit_while_open
+from desktop.widgets.price_box import Price, PricesBox
 from desktop.widgets.team_settings import TeamDatabaseBox, prepare_store
 from desktop.widgets.whole_label import WholeLabel
 from desktop.widgets.window_fit import WholeScroll, fit_dialog
@@ -60,6 +61,8 @@ SettingsValues = TypedDict(
         "openai.model": str,
         "openai.api": str,
         "openai.stream": bool,
+        "openai.price_input_per_mtok": Price,
+        "openai.price_output_per_mtok": Price,
         "mode": str,
         "approval_ttl": int,
         "reviewer": object,
@@ -136,6 +139,8 @@ class SettingsDialog(QDialog):
         self.tabs = QTabWidget()
         self.tabs.addTab(WholeScroll(general), "General")  # scrolls only on a small screen
         self.tabs.addTab(team, "Team database")
+        self.prices = PricesBox()  # a tab of its own too: General stays as tall as it was
+        self.tabs.addTab(self.prices.page(), "Prices")
         self.tabs.currentChanged.connect(lambda _index: self._fit())
         layout.addWidget(self.tabs)
         self.error_label = QLabel("")
@@ -262,6 +267,7 @@ class SettingsDialog(QDialog):
         )
         self.appearance.load(s.get("ui.theme"))
         self.appearance.load_notifications(s.get("ui.notifications", True))
+        self.prices.load(s)
         self._provider_changed()
 
     def _provider_changed(self, *_args: object) -> None:
@@ -303,6 +309,8 @@ class SettingsDialog(QDialog):
             or str(self.initial.get("openai.model") or ""),
             "openai.api": self.api.currentData(),
             "openai.stream": self.stream.isChecked(),
+            "openai.price_input_per_mtok": self.prices.value("openai.price_input_per_mtok"),
+            "openai.price_output_per_mtok": self.prices.value("openai.price_output_per_mtok"),
             "mode": self.mode.currentData(),
             "approval_ttl": self.ttl.value(),
             "reviewer": self.reviewer.text().strip() or self.initial.get("reviewer"),

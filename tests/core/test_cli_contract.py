@@ -20,6 +20,7 @@ RUN_KEYS = {
     "question_pending",
     "output",
     "error",
+    "usage",
 }
 APPROVAL_KEYS = {
     "id",
@@ -68,6 +69,10 @@ def test_full_review_cycle_through_the_cli(cli: CliRunner, home: Path) -> None:
 
     resumed = cli("resume", run["run_id"])
     assert resumed.code == 0 and resumed.body["status"] == "succeeded"
+    usage = resumed.body["usage"]
+    assert set(usage) == {"requests", "input_tokens", "output_tokens", "cost", "currency"}
+    assert usage["requests"] > run["usage"]["requests"] > 0  # summed over the resume too
+    assert (usage["input_tokens"], usage["cost"], usage["currency"]) == (0, 0, "USD")
     assert Path(approval["target"]).read_text() == approval["args"]["content"]
 
     events = cli("timeline", run["run_id"]).body["events"]
@@ -83,6 +88,9 @@ def test_full_review_cycle_through_the_cli(cli: CliRunner, home: Path) -> None:
     ]
     text = cli.text("runs")
     assert text.code == 0 and run["run_id"] in text.stdout and "succeeded" in text.stdout
+    assert f"1 run in all: {usage['requests']} requests, 0 in + 0 out tokens, 0.0000 USD" in (
+        text.stdout
+    )
     assert not text.stdout.lstrip().startswith("{")
 
 
@@ -113,6 +121,11 @@ def test_settings_and_memory_commands(cli: CliRunner) -> None:
         "api": 1,
         "settings": {"network.allowlist": ["example.org", "docs.python.org"]},
     }
+    price = cli("settings", "set", "openai.price_input_per_mtok", "0.15")
+    assert price.body["settings"]["openai.price_input_per_mtok"] == 0.15
+    refused = cli("settings", "set", "openai.price_output_per_mtok", "-1")
+    assert refused.code == 2 and refused.body["error"]["code"] == "invalid_arguments"
+    assert "non-negative number" in refused.body["error"]["message"]
     assert cli("memory", "list").body == {"api": 1, "memories": []}
     assert cli("memory", "delete", "--user", "nobody").body == {"api": 1, "deleted": 0}
     assert cli("rules", "list").body == {"api": 1, "rules": []}

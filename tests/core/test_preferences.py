@@ -27,6 +27,8 @@ PUBLIC_DEFAULTS = {
     "openai.stream": True,
     "openai.read_timeout": 120,
     "openai.max_response_bytes": 16 << 20,
+    "openai.price_input_per_mtok": None,
+    "openai.price_output_per_mtok": None,
     "network.enabled": False,
     "network.allowlist": [],
     "network.max_bytes": 200_000,
@@ -84,6 +86,9 @@ def test_read_by_public_key_like_the_old_dict() -> None:
         ("openai.model", "4", "4"),  # a text setting keeps the text as typed
         ("model", "scripted:/tmp/x.json", "scripted:/tmp/x.json"),
         ("reviewer", "null", None),
+        ("openai.price_input_per_mtok", "0.15", 0.15),
+        ("openai.price_output_per_mtok", "0", 0),  # a free model
+        ("openai.price_output_per_mtok", "null", None),
         ("reviewer", " dana ", "dana"),
         ("network.allowlist", "Example.org, docs.python.org", ("example.org", "docs.python.org")),
         ("network.allowlist", '["a.org", "*.b.org"]', ("a.org", "*.b.org")),

@@ -54,6 +54,8 @@ def test_preferences_are_saved_in_the_home_database(
     dialog.reviewer.setText("dana")
     dialog.network_enabled.setChecked(True)
     dialog.allowlist.setText("Example.org, docs.python.org")
+    dialog.prices.fields["openai.price_input_per_mtok"].setText("0.15")
+    dialog.prices.fields["openai.price_output_per_mtok"].setText(" 0.6 ")
     with qtbot.waitSignal(dialog.accepted, timeout=10_000):
         dialog.save()  # written through the bridge; the dialog closes when it is stored
     ws = Workspace(home)
@@ -67,6 +69,10 @@ def test_preferences_are_saved_in_the_home_database(
     assert stored["reviewer"] == "dana"
     assert stored["network.enabled"] is True
     assert stored["network.allowlist"] == ["example.org", "docs.python.org"]
+    assert (stored["openai.price_input_per_mtok"], stored["openai.price_output_per_mtok"]) == (
+        0.15,
+        0.6,
+    )
     # The window picked the new defaults up for the next run.
     assert window.context.settings["reviewer"] == "dana"
     assert window.run_form.model.currentData() == "openai"
@@ -74,7 +80,18 @@ def test_preferences_are_saved_in_the_home_database(
     # Reopened, the dialog shows what is stored.
     again = open_dialog(qtbot, window)
     assert again.provider.currentData() == "compatible" and again.ttl.value() == 120
-    again.reject()
+    assert again.prices.fields["openai.price_input_per_mtok"].text() == "0.15"
+    again.prices.fields["openai.price_output_per_mtok"].setText("-1")
+    again.save()  # refused by the core, in the setting's own words; nothing is stored
+    qtbot.waitUntil(lambda: again.error_label.isVisible(), timeout=10_000)
+    assert "non-negative number" in again.error_label.text()
+    again.prices.fields["openai.price_output_per_mtok"].clear()  # empty: not set
+    with qtbot.waitSignal(again.accepted, timeout=10_000):
+        again.save()
+    ws = Workspace(home)
+    unset = ws.settings()["openai.price_output_per_mtok"]
+    ws.close()
+    assert unset is None
 
 
 def test_api_key_goes_to_the_os_keyring_and_is_never_shown_back(

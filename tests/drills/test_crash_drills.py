@@ -79,6 +79,9 @@ def test_crash_before_second_tool_resumes_without_repeating_the_search(
     assert turn_problems(events) == []
     turns_after = [e["data"]["turn"] for e in events if e["kind"] == "model_turn"]
     assert turns_after[: len(turns_before)] == turns_before and turns_after[-1] > turns_before[-1]
+    # Replayed after the kill, each turn was asked again: each recorded response counted once.
+    assert resumed.body["usage"]["requests"] == len(turns_after)
+    assert resumed.body["usage"]["cost"] == 0 and resumed.body["usage"]["input_tokens"] == 0
     reads = [e for e in events if e["kind"] == "tool_result" and e["tool"] == "read_document"]
     assert {e["data"]["source_id"] for e in reads} <= set(found) and len(reads) == 3
     assert all(e["data"]["executed"] for e in reads)

@@ -9,11 +9,14 @@ import json
 
 from sqlalchemy import Connection, select
 
+from agent_core.contract.errors import BriefDeskError
+from agent_core.contract.usage import Prices
 from agent_core.home.preferences import MODES, Settings, json_value
 from agent_core.storage.dialect_insert import insert_for
 from agent_core.storage.schema import settings
 
-__all__ = ["MODES", "get_settings", "set_setting"]
+__all__ = ["MODES", "get_prices", "get_settings", "set_setting"]
+PRICE_KEYS = ("openai.price_input_per_mtok", "openai.price_output_per_mtok")
 
 
 def get_settings(conn: Connection) -> Settings:
@@ -29,6 +32,17 @@ def get_db_url(conn: Connection) -> str | None:
     if raw is None:
         return None
     return Settings.from_stored({"db.url": raw}).db_url
+
+
+def get_prices(conn: Connection) -> Prices:
+    """Only the two prices: a run's usage shows even when another stored value is bad (a bad
+    price itself reads as unset, so costs show as unknown, never as a wrong number)."""
+    query = select(settings.c.key, settings.c.value_json).where(settings.c.key.in_(PRICE_KEYS))
+    try:
+        prefs = Settings.from_stored({row.key: row.value_json for row in conn.execute(query)})
+    except BriefDeskError:
+        return Prices()
+    return Prices(prefs.openai_price_input_per_mtok, prefs.openai_price_output_per_mtok)
 
 
 def set_setting(conn: Connection, key: str, value: object) -> object:
