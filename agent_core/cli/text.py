@@ -107,10 +107,16 @@ def review_view(described: ApprovalDetailView) -> ApprovalShowView:
     if content_field:
         current = described["current_text"]
         old = [] if current is None else _lines(current)
-        new = _lines(str(approval["args"][content_field]))
+        content = approval["args"][content_field]  # null: a revert that removes the file
+        new = [] if content is None else _lines(str(content))
         label = str(approval["target"])
         diff = "".join(
-            difflib.unified_diff(old, new, "/dev/null" if current is None else label, label)
+            difflib.unified_diff(
+                old,
+                new,
+                "/dev/null" if current is None else label,
+                "/dev/null" if content is None else label,
+            )
         )
     return {
         "approval": approval,
@@ -147,10 +153,18 @@ def _render(body: Body) -> str:
         return table(_objects(body["approvals"]), columns)
     if "approval" in body:
         a = _object(body["approval"])
-        return (
+        text = (
             f"approval {_line(a['id'])} is {_line(a['status'])} (tool {_line(a['tool'])}, "
             f"target {_line(a['target'])}, arg hash {_line(a['arg_hash'])[:12]})"
         )
+        if a.get("revises") and a.get("revision") == 1:  # a revert (`approvals revert`)
+            text += f"\n  reverts {_line(a['revises'])}"
+            if a["status"] == "pending":
+                text += (
+                    f"; decide it: briefdesk-cli approvals approve {_line(a['id'])} --reviewer "
+                    f"NAME, then briefdesk-cli resume {_line(a['run_id'])}"
+                )
+        return text
     if "rules" in body:
         return table(_objects(body["rules"]), ["id", "active", "describes"])
     if "rule" in body:

@@ -8,7 +8,13 @@ inside the same transaction.
 
 from __future__ import annotations
 
-from agent_core.contract.approvals import Approval, check_decidable, decide, required_note
+from agent_core.contract.approvals import (
+    Approval,
+    check_decidable,
+    decide,
+    is_revert,
+    required_note,
+)
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus
@@ -17,6 +23,7 @@ from agent_core.home.clock import now_iso, utcnow
 from agent_core.review.expiry import sweep_expired
 from agent_core.review.proposals import approval_view, proposed_elsewhere
 from agent_core.review.remembered_rules import REMEMBER_SCOPES, remember
+from agent_core.runs import lifecycle
 from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import audit
@@ -94,6 +101,8 @@ def _decide(
             conn, reviewer=reviewer, tool=current.tool, path=current.target, doing=_DOING[status]
         )
         check_decidable(current, utcnow())
+        if is_revert(current):
+            _check_revert_decision(current, status, remember_scope)
         if status is ApprovalStatus.APPROVED:
             _check_target_unchanged(current, desk)
         after = approval_rows.transition(
@@ -117,7 +126,25 @@ def _decide(
             decision=str(after.status),
             detail=reason,
         )
+        if is_revert(after) and after.status is ApprovalStatus.REJECTED:
+            lifecycle.end_revert(conn, after.run_id, after.id)  # its status back, at once
         return approval_view(after)
+
+
+def _check_revert_decision(
+    revert: Approval, status: ApprovalStatus, remember_scope: str | None
+) -> None:
+    """A revert is a person's yes or no: never remembered as a rule, never sent back."""
+    if remember_scope is not None:
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS,
+            f"Approval {revert.id} is a revert: a person decides each one (no --remember).",
+        )
+    if status is ApprovalStatus.CHANGES_REQUESTED:
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS,
+            f"Approval {revert.id} is a revert: approve or reject it (no --revise).",
+        )
 
 
 def _check_target_unchanged(approval: Approval, desk: str | None = None) -> None:

@@ -1,4 +1,5 @@
-"""The expiry sweep: pending proposals past their time become `expired`, and so do their runs.
+"""The expiry sweep: pending proposals past their time become `expired`, and so do their runs
+(a revert's run gets back the status it had instead: review/revert.py).
 
 Time is the core's clock (home/clock.py): a test expires a proposal by advancing a
 `ManualClock`, no sleep. Reads show an overdue proposal as expired without writing it
@@ -7,6 +8,7 @@ Time is the core's clock (home/clock.py): a test expires a proposal by advancing
 
 from __future__ import annotations
 
+from agent_core.contract.approvals import is_revert
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import RunStatus
 from agent_core.runs import lifecycle
@@ -32,6 +34,8 @@ def sweep_expired(store: Store) -> int:
                 conn, expired, EventKind.APPROVAL_DECIDED, reviewer=None
             )
             row = run_rows.get_run_row(conn, expired.run_id)
-            if row.status == RunStatus.WAITING_APPROVAL:
+            if is_revert(expired):  # nobody decided it: the run gets its status back
+                lifecycle.end_revert(conn, expired.run_id, expired.id)
+            elif row.status == RunStatus.WAITING_APPROVAL:
                 lifecycle.expire(conn, expired.run_id, None)
     return len(changed)

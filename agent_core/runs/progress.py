@@ -29,6 +29,8 @@ class ProgressChanges(TypedDict, total=False):
     answers: tuple[tuple[str, str], ...]
     waiting_call: str | None
     rejected: bool
+    reverting: str | None
+    return_to: str | None
 
 
 class SourceChanges(TypedDict):
@@ -62,6 +64,11 @@ class RunProgress:
     """The question call the run waits on, while `waiting_input`."""
     rejected: bool = False
     """A person rejected a write of this run: it ends `cancelled`, not `succeeded`."""
+    reverting: str | None = None
+    """The revert proposal (`approvals revert`) the run waits on, until it is executed or
+    rejected; None otherwise."""
+    return_to: str | None = None
+    """The status the run had when a revert made it wait: it gets it back afterwards."""
     state_version: int = 0
     """Increases with every change; proposals record the version they were made against."""
     created: str = field(default_factory=now_iso)
