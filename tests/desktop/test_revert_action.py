@@ -1,4 +1,4 @@
-""""Revert…" in the artifacts panel, offscreen, over a real home through the real bridge: it
+""" "Revert…" in the artifacts panel, offscreen, over a real home through the real bridge: it
 asks first, proposes the revert, and the approval dialog decides it under its read guard."""
 
 from __future__ import annotations
