@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from agent_core.contract.approvals import Approval, consume
+from agent_core.contract.approvals import Approval, consume, is_revert
 from agent_core.contract.canonical import arg_hash, idempotency_key, sha256_hex
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
@@ -71,6 +71,7 @@ def run_revert(
         revert = approval_rows.get_approval(conn, revert_id)
         if revert.status is not ApprovalStatus.APPROVED:
             return  # pending: a person has not decided yet (a rejection already ended it)
+        _require_a_persons_revert(revert, run_id)
         lifecycle.claim_revert(conn, run_id, owner, desk=holder.desk if holder else None)
         args = dict(revert.args)
         key = idempotency_key(run_id, revert.call_id, revert.tool, args)
@@ -112,6 +113,17 @@ def run_revert(
         )  # fmt: skip
         approval_rows.transition(conn, revert, consume(revert, now_iso()))
         lifecycle.end_revert(conn, run_id, revert.id)
+
+
+def _require_a_persons_revert(revert: Approval, run_id: str) -> None:
+    """Defence in depth, whatever the store let someone write: a revert of this run, approved
+    by a person (never by a rule or a mode: review/revert.py makes it pending for one)."""
+    if not is_revert(revert) or revert.run_id != run_id or revert.decided_by_rule is not None:
+        raise BriefDeskError(
+            ErrorCode.NOT_AUTHORIZED,
+            f"Approval {revert.id} is no revert of run {run_id} approved by a person; "
+            "nothing was written.",
+        )
 
 
 def _settle_or_run(

@@ -182,6 +182,9 @@ def test_rejecting_the_revert_gives_the_run_its_status_back(ws: Any, tmp_path: P
 
 
 def test_no_rule_and_no_mode_decides_a_revert(ws: Any, tmp_path: Path) -> None:
+    first = ws.start_run(QUESTION, model=_saving(tmp_path, "# Ruled\n", "first.json"))
+    ws.approve(first["approvals"][0]["id"], reviewer="ana", remember="home")  # a rule now
+    assert ws.list_rules()
     run = ws.start_run(
         QUESTION, model=_saving(tmp_path, "# Auto\n"), mode="dangerouslySkipPermissions"
     )
@@ -310,3 +313,43 @@ def test_a_kill_between_the_write_and_its_confirmation_writes_once(
     assert "outcome_unknown" in kinds and "reconciled" in kinds
     ran = [e for e in events if e["kind"] == "tool_result" and e["data"].get("revert_of")]
     assert [e["data"]["executed"] for e in ran] == [True]
+
+
+def test_an_undecided_revert_expires_and_the_run_gets_its_status_back(
+    ws: Any, tmp_path: Path, manual_clock: Any
+) -> None:
+    run_id, written = _written_run(ws, tmp_path)
+    revert = ws.revert(written, reviewer="bo")
+    manual_clock.advance(3600 + 1)
+    assert ws.sweep_expired() == 1
+    assert ws.get_approval(revert["id"])["status"] == "expired"
+    assert ws.get_run(run_id)["status"] == "succeeded"
+    assert _target(ws).read_text() == "# New brief\n"
+
+
+def test_the_watcher_sees_the_revert_written_once(ws: Any, tmp_path: Path) -> None:
+    from agent_core.artifacts.watcher import watching
+    from tests.support.waiting import wait_until
+
+    target = _target(ws)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("the first version\n")
+    run_id, written = _written_run(ws, tmp_path)
+    revert = ws.revert(written, reviewer="bo")
+    ws.approve(revert["id"], reviewer="bo")
+    call_id = _call_of(ws, revert)
+    with watching(ws.store, Path(ws.home.artifacts), run_id=run_id):
+        ws.resume(run_id)
+        wait_until(
+            lambda: any(
+                e["kind"] == "artifact_confirmed" and e["data"].get("call_id") == call_id
+                for e in ws.timeline(run_id)
+            )
+        )
+    sightings = [
+        e["data"]
+        for e in ws.timeline(run_id)
+        if e["kind"] == "artifact_confirmed" and e["data"].get("call_id") == call_id
+    ]
+    assert [(s["count"], s["duplicate"]) for s in sightings] == [(1, False)]
+    assert not [e for e in ws.timeline(run_id) if e["kind"] == "artifact_unexpected"]
