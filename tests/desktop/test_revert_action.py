@@ -97,6 +97,9 @@ def test_revert_this_write_opens_the_approval_flow(
     assert not dialog.approve_button.isEnabled()  # under its read guard first
     clock.skipped += approval_guard.GUARD_MS / 1000
     qtbot.waitUntil(dialog.approve_button.isEnabled, timeout=5000)
+    assert not dialog.edit_button.isEnabled()  # approved or rejected as it is
+    assert not dialog.request_changes_button.isEnabled()
+    assert not dialog.remember_check.isEnabled()
     with qtbot.waitSignal(dialog.decided, timeout=10_000):
         qtbot.mouseClick(dialog.approve_button, Qt.MouseButton.LeftButton)
     assert target.exists()  # deciding never writes; resuming does
