@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from sqlalchemy import Connection
+
 from agent_core.contract.approvals import Approval, consume, is_revert
 from agent_core.contract.canonical import arg_hash, idempotency_key, sha256_hex
 from agent_core.contract.errors import BriefDeskError, ErrorCode
@@ -103,6 +105,9 @@ def run_revert(
     except BriefDeskError as error:
         _record_failure(store, run_id, revert, key, error)
         raise
+    except Exception:
+        _wait_again(store, run_id, owner)  # outcome unknown: the next resume settles it first
+        raise
     with store.write() as conn:
         ledger.finish(
             conn, key, SideEffectStatus.CONFIRMED, str(result.outcome), result.to_record()
@@ -132,7 +137,9 @@ def _settle_or_run(
     content = revert.args.get("content")
     args = None
     if content is not None:
-        args = save_brief.SaveArgs(
+        # Not validated as a model's call: the bytes the store kept (an empty file, or one
+        # past the tool's 200,000 characters, goes back as it was).
+        args = save_brief.SaveArgs.model_construct(
             relative_path=str(revert.args["relative_path"]), content=str(content)
         )
     if unknown:  # started before a crash, never confirmed: did the effect happen?
@@ -165,9 +172,8 @@ def _record_failure(
     with store.write() as conn:
         if error.code == ErrorCode.RUN_OWNED_ELSEWHERE:
             return  # taken over while it ran: the new owner settles it
-        row = run_rows.get_run_row(conn, run_id)
         if error.retryable:
-            move(conn, row, Transition.WAIT_APPROVAL, NO_OWNER)
+            _wait_again(store, run_id, None, conn)
             return
         ledger.finish(
             conn, key, SideEffectStatus.FAILED, str(ToolOutcomeStatus.ERROR),
@@ -187,3 +193,17 @@ def _record_failure(
             resource=revert.target, rule_id="revert", code=error.code, detail=error.message,
         )  # fmt: skip
         lifecycle.end_revert(conn, run_id, revert.id)
+
+
+def _wait_again(
+    store: Store, run_id: str, owner: Owner | None, conn: Connection | None = None
+) -> None:
+    """Back to waiting on the approved revert, its ledger row still `started`: `resume` settles
+    it by the target's hash before it writes again."""
+    if conn is None:
+        with store.write() as own:
+            _wait_again(store, run_id, owner, own)
+        return
+    row = run_rows.get_run_row(conn, run_id)
+    if row.status == RunStatus.RUNNING and (owner is None or run_rows.owner_of(row) == owner):
+        move(conn, row, Transition.WAIT_APPROVAL, NO_OWNER)

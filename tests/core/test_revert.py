@@ -353,3 +353,19 @@ def test_the_watcher_sees_the_revert_written_once(ws: Any, tmp_path: Path) -> No
     ]
     assert [(s["count"], s["duplicate"]) for s in sightings] == [(1, False)]
     assert not [e for e in ws.timeline(run_id) if e["kind"] == "artifact_unexpected"]
+
+
+@pytest.mark.parametrize("before", [b"", b"  \n", "x" * 200_001], ids=["empty", "blank", "long"])
+def test_what_no_model_could_propose_goes_back_as_it_was(
+    ws: Any, tmp_path: Path, before: bytes | str
+) -> None:
+    """An empty file, a blank one, one past save_brief's 200,000 characters: put back as is."""
+    old = before if isinstance(before, bytes) else before.encode()
+    target = _target(ws)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(old)
+    run_id, written = _written_run(ws, tmp_path)
+    revert = ws.revert(written, reviewer="bo")
+    ws.approve(revert["id"], reviewer="bo")
+    assert ws.resume(run_id)["status"] == "succeeded"
+    assert target.read_bytes() == old
