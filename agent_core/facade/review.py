@@ -73,8 +73,9 @@ class ReviewCommands(WorkspaceBase):
         goes back to the model when the run is resumed, and it may propose again."""
         note = person_door.decision_note(self.store, approval_id, reason)  # capped, masked
         return decisions.reject(
-            self.store, approval_id, reviewer=reviewer, reason=note, revise=revise
-        )
+            self.store, approval_id, reviewer=reviewer, reason=note, revise=revise,
+            desk=self.team_desk,
+        )  # fmt: skip
 
     def revert(self, approval_id: str, *, reviewer: str, reason: str | None = None) -> ApprovalView:
         """A pending proposal that puts the target of the executed write `approval_id` back as

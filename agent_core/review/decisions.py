@@ -21,7 +21,7 @@ from agent_core.contract.statuses import ApprovalStatus
 from agent_core.contract.views import ApprovalView
 from agent_core.home.clock import now_iso, utcnow
 from agent_core.review.expiry import sweep_expired
-from agent_core.review.proposals import approval_view, proposed_elsewhere
+from agent_core.review.proposals import approval_view, gives_back_here, proposed_elsewhere
 from agent_core.review.remembered_rules import REMEMBER_SCOPES, remember
 from agent_core.runs import lifecycle
 from agent_core.storage.store import Store
@@ -65,11 +65,13 @@ def reject(
     reviewer: str,
     reason: str | None = None,
     revise: bool = False,
+    desk: str | None = None,
 ) -> ApprovalView:
     """Reject (the run ends `cancelled`), or with `revise` send it back with the note `reason`:
-    `changes_requested`, and the run goes on when resumed (the model reads the note)."""
+    `changes_requested`, and the run goes on when resumed (the model reads the note). `desk`:
+    the reader's in team mode (a rejected revert of its own run gives the status back at once)."""
     if not revise:
-        return _decide(store, approval_id, ApprovalStatus.REJECTED, reviewer, reason, None)
+        return _decide(store, approval_id, ApprovalStatus.REJECTED, reviewer, reason, None, desk)
     note = required_note(reason)  # before any lookup: a bad command changes nothing
     return _decide(store, approval_id, ApprovalStatus.CHANGES_REQUESTED, reviewer, note, None)
 
@@ -126,7 +128,11 @@ def _decide(
             decision=str(after.status),
             detail=reason,
         )
-        if is_revert(after) and after.status is ApprovalStatus.REJECTED:
+        if (
+            is_revert(after)
+            and after.status is ApprovalStatus.REJECTED
+            and gives_back_here(store, after, desk)
+        ):
             lifecycle.end_revert(conn, after.run_id, after.id)  # its status back, at once
         return approval_view(after)
 

@@ -71,8 +71,13 @@ def run_revert(
         if revert_id is None:
             return
         revert = approval_rows.get_approval(conn, revert_id)
+        if revert.status is ApprovalStatus.PENDING:
+            return  # a person has not decided yet: the run keeps waiting
         if revert.status is not ApprovalStatus.APPROVED:
-            return  # pending: a person has not decided yet (a rejection already ended it)
+            # Rejected, expired or cancelled by another desk, which may not change this
+            # desk's run: its status is given back here.
+            lifecycle.end_revert(conn, run_id, revert.id)
+            return
         _require_a_persons_revert(revert, run_id)
         lifecycle.claim_revert(conn, run_id, owner, desk=holder.desk if holder else None)
         args = dict(revert.args)

@@ -32,3 +32,13 @@ def test_a_revert_is_proposed_by_its_desk_and_decided_by_another(
     resumed = desks.desk_a.cli("resume", run_id, **LONG)
     assert resumed.body["status"] == "succeeded", resumed.stdout + resumed.stderr
     assert not target.exists()
+
+    # Rejected by another desk, which may not change desk A's run: A gives the status back.
+    again = desks.desk_a.cli("approvals", "revert", revert["id"], "--reviewer", "ana")
+    redo = again.body["approval"]
+    assert redo["args"]["content"] == REAL["content"], again.stdout
+    rejected = desks.desk_b.cli("approvals", "reject", redo["id"], "--reviewer", "ben")
+    assert rejected.body["approval"]["status"] == "rejected", rejected.stdout + rejected.stderr
+    back = desks.desk_a.cli("resume", run_id, **LONG)
+    assert back.body["status"] == "succeeded", back.stdout + back.stderr
+    assert not target.exists()
