@@ -101,6 +101,11 @@ class RunProgress:
         data["sources_found"] = list(self.sources_found)
         data["sources_read"] = list(self.sources_read)
         data["answers"] = dict(self.answers)
+        # Only while a revert is in play: a state written before these fields existed stays
+        # equal, key for key, when another desk answers its question (migration 0008 compares).
+        for key in ("reverting", "return_to"):
+            if data[key] is None:
+                del data[key]
         return data
 
     def dumps(self) -> str:

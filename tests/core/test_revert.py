@@ -369,3 +369,15 @@ def test_what_no_model_could_propose_goes_back_as_it_was(
     ws.approve(revert["id"], reviewer="bo")
     assert ws.resume(run_id)["status"] == "succeeded"
     assert target.read_bytes() == old
+
+
+def test_a_run_state_names_a_revert_only_while_one_is_in_play() -> None:
+    """A state written before the fields existed stays equal key for key when another desk
+    answers its question (the database compares the JSON: migration 0008)."""
+    from agent_core.runs.progress import RunProgress
+
+    plain = RunProgress().to_json()
+    assert "reverting" not in plain and "return_to" not in plain
+    waiting = RunProgress().advance(reverting="ap-1", return_to="succeeded")
+    assert RunProgress.loads(waiting.dumps()) == waiting
+    assert RunProgress.loads(RunProgress().dumps()).reverting is None
