@@ -286,17 +286,20 @@ def test_the_cli_reverts_and_resumes(in_process: CliRunner, tmp_path: Path) -> N
     assert f"reverts {revert['id']}" in text
 
 
+@pytest.mark.parametrize("before", ["before\n", None], ids=["overwrite", "created"])
 def test_a_kill_between_the_write_and_its_confirmation_writes_once(
-    cli: CliRunner, tmp_path: Path
+    cli: CliRunner, tmp_path: Path, before: str | None
 ) -> None:
-    """The one real subprocess drill: SIGKILL with the revert written, not confirmed."""
+    """The real subprocess drill: SIGKILL with the revert written (or the created file
+    removed) and synced, not yet confirmed; the next resume settles it by the hash."""
     from agent_core.facade.workspace import Workspace
 
     ws = Workspace(cli.home)
     try:
         target = _target(ws)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text("before\n")
+        if before is not None:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(before)
         run_id, approval = _written_run(ws, tmp_path, "# After\n")
         revert = ws.revert(approval, reviewer="bo")
         ws.approve(revert["id"], reviewer="bo")
@@ -304,15 +307,21 @@ def test_a_kill_between_the_write_and_its_confirmation_writes_once(
         ws.close()
     killed = cli("resume", run_id, env={"BRIEFDESK_CRASH_AT": "after_write_before_confirm"})
     assert killed.code == -9, killed.stderr
-    assert target.read_text() == "before\n"  # written, not confirmed
-    os.utime(target, (1, 1))  # a second write would show as a new mtime
+    if before is None:
+        assert not target.exists()  # removed, not confirmed
+    else:
+        assert target.read_text() == before  # written, not confirmed
+        os.utime(target, (1, 1))  # a second write would show as a new mtime
     assert cli("resume", run_id, check=True).body["status"] == "succeeded"
-    assert target.read_text() == "before\n" and target.stat().st_mtime == 1
+    if before is None:
+        assert not target.exists()
+    else:
+        assert target.read_text() == before and target.stat().st_mtime == 1
     events = cli("timeline", run_id, check=True).body["events"]
     kinds = [e["kind"] for e in events]
-    assert "outcome_unknown" in kinds and "reconciled" in kinds
+    assert "outcome_unknown" in kinds and "reconciled" in kinds  # settled, not run again
     ran = [e for e in events if e["kind"] == "tool_result" and e["data"].get("revert_of")]
-    assert [e["data"]["executed"] for e in ran] == [True]
+    assert [(e["data"]["executed"], e["data"]["reconciled"]) for e in ran] == [(True, True)]
 
 
 def test_an_undecided_revert_expires_and_the_run_gets_its_status_back(
