@@ -146,6 +146,8 @@ def execute(args: argparse.Namespace, g: GlobalOptions) -> Mapping[str, object]:
                         args.id, reviewer=args.reviewer, reason=args.reason, revise=args.revise
                     )
                 }
+            if args.action == "revert":
+                return {"approval": ws.revert(args.id, reviewer=args.reviewer, reason=args.reason)}
             return {"approval": ws.edit(args.id, reviewer=args.reviewer, args=args.args)}
         if cmd == "rules":
             if args.action == "revoke":

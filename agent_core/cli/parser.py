@@ -183,7 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     ap = sub.add_parser(
-        "approvals", help="write proposals: list, show, approve, reject (--revise), edit"
+        "approvals",
+        help="write proposals: list, show, approve, reject (--revise), edit, revert",
     )
     ap_sub = ap.add_subparsers(dest="action", required=True, parser_class=_Parser)
     ls = ap_sub.add_parser("list", help="proposals, their targets whole")
@@ -208,6 +209,15 @@ def build_parser() -> argparse.ArgumentParser:
                 action="store_true",
                 help="request changes: send --reason back to the agent instead of ending the run",
             )
+
+    rv = ap_sub.add_parser(
+        "revert",
+        help="propose putting an executed write's target back as it was before it (a person "
+        "decides; resume executes it)",
+    )
+    rv.add_argument("id", help="the approval of the executed write")
+    rv.add_argument("--reviewer", required=True)
+    rv.add_argument("--reason", help="why (kept as the revert's revision_note)")
 
     rules = sub.add_parser("rules", help="remembered decisions: list, revoke")
     rules.add_argument("action", choices=["list", "revoke"])

@@ -150,13 +150,18 @@ def review_view(described: ApprovalDetailView) -> ApprovalShowView:
     previous = described.get("previous")
     if content_field:
         current = described["current_text"]
-        content = str(approval["args"][content_field])
+        content = approval["args"][content_field]  # null: a revert that removes the file
         label = str(approval["target"])
-        diff = _unified(current, content, "/dev/null" if current is None else label, label)
-        if previous is not None and previous["content"] is not None:
+        diff = _unified(
+            current,
+            None if content is None else str(content),
+            "/dev/null" if current is None else label,
+            "/dev/null" if content is None else label,
+        )
+        if previous is not None and previous["content"] is not None and content is not None:
             revision_diff = _unified(
                 previous["content"],
-                content,
+                str(content),
                 f"{label} (revision {previous['revision']})",
                 f"{label} (revision {approval['revision']})",
             )
@@ -172,9 +177,10 @@ def review_view(described: ApprovalDetailView) -> ApprovalShowView:
     }
 
 
-def _unified(old: str | None, new: str, old_label: str, new_label: str) -> str:
+def _unified(old: str | None, new: str | None, old_label: str, new_label: str) -> str:
     before = [] if old is None else _lines(old)
-    return "".join(difflib.unified_diff(before, _lines(new), old_label, new_label))
+    after = [] if new is None else _lines(new)
+    return "".join(difflib.unified_diff(before, after, old_label, new_label))
 
 
 def render_text(body: Body) -> str:
@@ -213,10 +219,18 @@ def _render(body: Body) -> str:
         return table(_objects(body["approvals"]), columns)
     if "approval" in body:
         a = _object(body["approval"])
-        return (
+        text = (
             f"approval {_line(a['id'])} is {_line(a['status'])} (tool {_line(a['tool'])}, "
             f"target {_line(a['target'])}, arg hash {_line(a['arg_hash'])[:12]})"
         )
+        if a.get("revises") and a.get("revision") == 1:  # a revert (`approvals revert`)
+            text += f"\n  reverts {_line(a['revises'])}"
+            if a["status"] == "pending":
+                text += (
+                    f"; decide it: briefdesk-cli approvals approve {_line(a['id'])} --reviewer "
+                    f"NAME, then briefdesk-cli resume {_line(a['run_id'])}"
+                )
+        return text
     if "rules" in body:
         return table(_objects(body["rules"]), ["id", "active", "describes"])
     if "rule" in body:

@@ -153,6 +153,13 @@ def _integer(value: object) -> int:
     return value
 
 
+def is_revert(approval: Approval) -> bool:
+    """A revert of an executed write (`approvals revert`): the first proposal of its own call
+    (revision 1) that names the write it undoes. An answer to a request for changes also
+    names a proposal, but is revision 2 or later."""
+    return approval.revises is not None and approval.revision == 1
+
+
 def is_expired(approval: Approval, now: datetime) -> bool:
     return datetime.fromisoformat(approval.expires_at) <= now
 

@@ -18,6 +18,7 @@ class ErrorCode(StrEnum):
     APPROVAL_SUPERSEDED = "approval_superseded"
     APPROVAL_ALREADY_RESOLVED = "approval_already_resolved"
     TARGET_CHANGED = "target_changed"
+    NOT_REVERTIBLE = "not_revertible"  # `approvals revert` of anything but an executed write
     TARGET_BUSY = "target_busy"  # another writer holds the write fence: retryable
     MIGRATION_REQUIRED = "migration_required"
     RUN_IN_PROGRESS = "run_in_progress"

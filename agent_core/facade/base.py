@@ -44,7 +44,7 @@ class WorkspaceBase(TeamStoreFacade):
 
     def sweep_expired(self) -> int:
         """Expire every pending proposal past its time; their runs become `expired`."""
-        return sweep_expired(self.store)
+        return sweep_expired(self.store, self.team_desk)
 
     def _acting_person(self, reviewer: str | None) -> str:
         """Who acts: `reviewer` (trimmed, capped), else the reviewer setting."""

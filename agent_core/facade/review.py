@@ -29,6 +29,7 @@ from agent_core.review import (
     person_door,
     proposals,
     remembered_rules,
+    revert,
 )
 from agent_core.review.audit_export import write_audit_export
 from agent_core.storage.tables import audit
@@ -79,7 +80,20 @@ class ReviewCommands(WorkspaceBase):
         goes back to the model when the run is resumed, and it may propose again."""
         note = person_door.decision_note(self.store, approval_id, reason)  # capped, masked
         return decisions.reject(
-            self.store, approval_id, reviewer=reviewer, reason=note, revise=revise
+            self.store, approval_id, reviewer=reviewer, reason=note, revise=revise,
+            desk=self.team_desk,
+        )  # fmt: skip
+
+    def revert(self, approval_id: str, *, reviewer: str, reason: str | None = None) -> ApprovalView:
+        """A pending proposal that puts the target of the executed write `approval_id` back as
+        it was before it (review/revert.py); the run waits on it until a person decides it,
+        and `resume` executes it without a model turn."""
+        return revert.propose_revert(
+            self.store,
+            approval_id,
+            reviewer=reviewer,
+            reason=person_door.decision_note(self.store, approval_id, reason),
+            desk=self.team_desk,
         )
 
     def edit(self, approval_id: str, *, reviewer: str, args: JsonMapping | str) -> ApprovalView:

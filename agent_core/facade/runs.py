@@ -36,7 +36,7 @@ from agent_core.home.mounts import refuse_system_folder
 from agent_core.home.secrets import load_known_secrets
 from agent_core.review import person_door
 from agent_core.review.run_views import run_json, runs_json
-from agent_core.runs import lifecycle, ownership, transitions
+from agent_core.runs import lifecycle, ownership, revert_run, transitions
 from agent_core.runs.progress import RunLimits, RunProgress
 from agent_core.storage.owner import Owner
 from agent_core.storage.tables import memory, timeline
@@ -166,9 +166,13 @@ class RunCommands(WorkspaceBase):
         if _unchanged_by_resume(row):
             return self.get_run(run_id)
         self.check_own_desk(run_id)  # before the SDK import and the folders: not ours to drive
+        self.check_run_artifacts(row.artifacts_dir)  # before the claim: a refusal changes nothing
+        if revert_run.waiting_revert(self.store, run_id) is not None:
+            # A person's revert: executed (once approved) with no model turn, no SDK import.
+            await asyncio.to_thread(self._run_revert, run_id)
+            return self.get_run(run_id)
         from agent_core.runs.driver import RunDriver
 
-        self.check_run_artifacts(row.artifacts_dir)  # before the claim: a refusal changes nothing
         # Known keys are masked in what the corpus tools hand the model (a thread: the keyring).
         await asyncio.to_thread(load_known_secrets, person_door.provider_of(row.model))
         live = run_rows.effective_status(row) is RunStatus.RUNNING  # claim answers run_in_progress
@@ -200,6 +204,15 @@ class RunCommands(WorkspaceBase):
         finally:
             driver.release()  # only if still ours and running (an unexpected exception)
         return self.get_run(run_id)
+
+    def _run_revert(self, run_id: str) -> None:
+        revert_run.run_revert(
+            self.store,
+            run_id,
+            self.settings(),
+            desk_store=self.desk_store if self.team_mode else None,
+            holder=Holder(self.desk, Owner.current()) if self.team_mode else None,
+        )
 
     def resume(self, run_id: str) -> RunView:
         return self.drive(run_id)

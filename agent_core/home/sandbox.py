@@ -419,6 +419,33 @@ def atomic_write_nofollow(
     return target
 
 
+def remove_nofollow(
+    root: Path, relative: str, *, after_durable: Callable[[], None] | None = None
+) -> bool:
+    """Remove the regular file root/relative (a revert of a write that created it), reached
+    without following a symlink, and make the removal durable (fsync of its folder) before
+    `after_durable()`. Returns False when it was already gone."""
+    require_supported()
+    root_r = _resolve_root(root)
+    parts = _split_relative(relative)
+    _refuse_protected_write(parts)
+    dir_fd = _open_dir_beneath(root_r, parts[:-1], create=False)
+    try:
+        try:
+            mode = os.stat(parts[-1], dir_fd=dir_fd, follow_symlinks=False).st_mode
+        except FileNotFoundError:
+            return False
+        if not stat.S_ISREG(mode):
+            raise BriefDeskError(ErrorCode.WRITE_FORBIDDEN, "refusing to remove a non-file")
+        os.unlink(parts[-1], dir_fd=dir_fd)
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+    if after_durable is not None:
+        after_durable()
+    return True
+
+
 @contextlib.contextmanager
 def _regular_file_fd(path: Path) -> Iterator[int | None]:
     """The file opened without following a symlink (`path_outside_scope`), refused unless it

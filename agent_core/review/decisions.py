@@ -8,15 +8,22 @@ inside the same transaction.
 
 from __future__ import annotations
 
-from agent_core.contract.approvals import Approval, check_decidable, decide, required_note
+from agent_core.contract.approvals import (
+    Approval,
+    check_decidable,
+    decide,
+    is_revert,
+    required_note,
+)
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus
 from agent_core.contract.views import ApprovalView
 from agent_core.home.clock import now_iso, utcnow
 from agent_core.review.expiry import sweep_expired
-from agent_core.review.proposals import approval_view, proposed_elsewhere
+from agent_core.review.proposals import approval_view, gives_back_here, proposed_elsewhere
 from agent_core.review.remembered_rules import REMEMBER_SCOPES, remember
+from agent_core.runs import lifecycle
 from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import audit
@@ -58,11 +65,13 @@ def reject(
     reviewer: str,
     reason: str | None = None,
     revise: bool = False,
+    desk: str | None = None,
 ) -> ApprovalView:
     """Reject (the run ends `cancelled`), or with `revise` send it back with the note `reason`:
-    `changes_requested`, and the run goes on when resumed (the model reads the note)."""
+    `changes_requested`, and the run goes on when resumed (the model reads the note). `desk`:
+    the reader's in team mode (a rejected revert of its own run gives the status back at once)."""
     if not revise:
-        return _decide(store, approval_id, ApprovalStatus.REJECTED, reviewer, reason, None)
+        return _decide(store, approval_id, ApprovalStatus.REJECTED, reviewer, reason, None, desk)
     note = required_note(reason)  # before any lookup: a bad command changes nothing
     return _decide(store, approval_id, ApprovalStatus.CHANGES_REQUESTED, reviewer, note, None)
 
@@ -94,6 +103,8 @@ def _decide(
             conn, reviewer=reviewer, tool=current.tool, path=current.target, doing=_DOING[status]
         )
         check_decidable(current, utcnow())
+        if is_revert(current):
+            _check_revert_decision(current, status, remember_scope)
         if status is ApprovalStatus.APPROVED:
             _check_target_unchanged(current, desk)
         after = approval_rows.transition(
@@ -117,7 +128,29 @@ def _decide(
             decision=str(after.status),
             detail=reason,
         )
+        if (
+            is_revert(after)
+            and after.status is ApprovalStatus.REJECTED
+            and gives_back_here(store, after, desk)
+        ):
+            lifecycle.end_revert(conn, after.run_id, after.id)  # its status back, at once
         return approval_view(after)
+
+
+def _check_revert_decision(
+    revert: Approval, status: ApprovalStatus, remember_scope: str | None
+) -> None:
+    """A revert is a person's yes or no: never remembered as a rule, never sent back."""
+    if remember_scope is not None:
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS,
+            f"Approval {revert.id} is a revert: a person decides each one (no --remember).",
+        )
+    if status is ApprovalStatus.CHANGES_REQUESTED:
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS,
+            f"Approval {revert.id} is a revert: approve or reject it (no --revise).",
+        )
 
 
 def _check_target_unchanged(approval: Approval, desk: str | None = None) -> None:

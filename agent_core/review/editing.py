@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from agent_core.contract.approvals import check_decidable
+from agent_core.contract.approvals import Approval, check_decidable, is_revert
 from agent_core.contract.canonical import arg_hash
-from agent_core.contract.errors import BriefDeskError
+from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
 from agent_core.contract.json_input import object_argument
 from agent_core.contract.json_types import JsonMapping
@@ -52,6 +52,7 @@ def edit(
             conn, reviewer=reviewer, tool=current.tool, path=current.target, doing="edit"
         )
         check_decidable(current, utcnow())
+        _refuse_revert(current)
         row = run_rows.get_run_row(conn, current.run_id)
         normalized, target = validate_call(current.tool, edited, _scope_of(row, settings))
         if target != current.target:  # an edit may move the write: the grant must cover both
@@ -122,6 +123,7 @@ def validate_edit(
         approval = approval_rows.get_approval(conn, approval_id)
         row = run_rows.get_run_row(conn, approval.run_id)
     try:
+        _refuse_revert(approval)
         normalized, target = validate_call(approval.tool, args, _scope_of(row, settings))
     except BriefDeskError as exc:
         return {"ok": False, "error": exc.to_json(), "target": None}
@@ -143,6 +145,15 @@ def approve_edited(
     return approve(
         store, new["id"], reviewer=reviewer, reason=reason or "approved as edited", desk=desk
     )
+
+
+def _refuse_revert(approval: Approval) -> None:
+    """A revert puts back exact bytes kept by the store: there is nothing to edit in it."""
+    if is_revert(approval):
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS,
+            f"Approval {approval.id} is a revert: approve or reject it; it cannot be edited.",
+        )
 
 
 def _scope_of(row: run_rows.RunRow, settings: Settings) -> ToolScope:

@@ -11,6 +11,7 @@ from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.statuses import ApprovalStatus
 from agent_core.contract.views import ApprovalView
 from agent_core.home.clock import utcnow
+from agent_core.storage.location import StoreKind
 from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.tools.registry import spec_for
@@ -53,3 +54,10 @@ def proposed_elsewhere(approval: Approval, desk: str | None, run_desk: str | Non
     machine does not hold its target, so only the kept base and the owner's checks count."""
     owner = approval.desk or run_desk
     return desk is not None and owner is not None and owner != desk
+
+
+def gives_back_here(store: Store, approval: Approval, desk: str | None) -> bool:
+    """Whether this process gives a closed revert's run its status back at once: always on the
+    home's own SQLite file; in team mode only on the run's desk (the database refuses another
+    desk's role that write: migration 0008), else the run's desk does it at its next resume."""
+    return store.kind is StoreKind.SQLITE or (desk is not None and approval.desk == desk)

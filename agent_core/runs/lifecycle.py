@@ -154,8 +154,64 @@ def cancel(
     reason: str,
     output: str | None = None,
 ) -> None:
-    """CANCEL: pending proposals become `cancelled` (event + audit naming `by`)."""
+    """CANCEL: pending proposals become `cancelled` (event + audit naming `by`).
+
+    A run waiting on a revert drops the revert first (`cancelled`) and gets its status back:
+    an ended run stays as it ended; one that had not ended is then cancelled as asked."""
+    row = run_rows.get_run_row(conn, run_id)
+    if row.status == RunStatus.WAITING_APPROVAL and RunProgress.loads(row.state_json).reverting:
+        _close_pending_approvals(conn, run_id, Transition.CANCEL, by=by)
+        if end_revert(conn, run_id).is_terminal:
+            return
+        progress = None  # the state as end_revert left it
     _end(conn, run_id, Transition.CANCEL, progress, by=by, reason=reason, output=output)
+
+
+# -- a revert (`approvals revert`): a person's proposal, decided and run without the model ---
+
+
+def wait_revert(conn: Connection, run_id: str, approval_id: str) -> RunStatus:
+    """WAIT_REVERT: the run, ended or not, waits on the revert `approval_id`; it remembers
+    the status it had (returned) to get it back once the revert is executed or rejected."""
+    row = run_rows.get_run_row(conn, run_id)
+    current = RunStatus(row.status)
+    progress = RunProgress.loads(row.state_json)
+    waiting = progress.advance(reverting=approval_id, return_to=str(current))
+    move(conn, row, Transition.WAIT_REVERT, {"state_json": waiting.dumps()})
+    return current
+
+
+def claim_revert(conn: Connection, run_id: str, owner: Owner, *, desk: str | None) -> None:
+    """RUN_REVERT: this process takes the run to execute its approved revert (no model turn:
+    no `run_resumed`, its error and output stay as they were)."""
+    row = run_rows.get_run_row(conn, run_id)
+    if run_rows.other_desk(row, desk):
+        raise owned_elsewhere(row, leases.Leases.read(conn, desk))
+    previous = run_rows.owner_of(row)
+    if row.status == RunStatus.RUNNING and previous not in (None, owner) and previous.is_alive():
+        raise in_progress(conn, row, previous)
+    if desk is not None:
+        leases.renew(conn, leases.Holder(desk, owner))
+    changes: run_rows.RunChanges = {
+        "owner_host": owner.host,
+        "owner_pid": owner.pid,
+        "owner_started": owner.started,
+    }
+    move(conn, row, Transition.RUN_REVERT, changes)
+
+
+def end_revert(conn: Connection, run_id: str, revert_id: str | None = None) -> RunStatus:
+    """END_REVERT: the revert was executed, refused, rejected or expired; the run gets back
+    the status it had before (returned), its owner released. With `revert_id`, only when the
+    run still waits on that revert (else nothing changes)."""
+    row = run_rows.get_run_row(conn, run_id)
+    progress = RunProgress.loads(row.state_json)
+    if revert_id is not None and progress.reverting != revert_id:
+        return RunStatus(row.status)
+    back = RunStatus(progress.return_to or RunStatus.INTERRUPTED)
+    after = progress.advance(reverting=None, return_to=None)
+    move(conn, row, Transition.END_REVERT, {**NO_OWNER, "state_json": after.dumps()}, to=back)
+    return back
 
 
 def expire(conn: Connection, run_id: str, progress: RunProgress | None) -> None:

@@ -31,6 +31,8 @@ class ProgressChanges(TypedDict, total=False):
     answers: tuple[tuple[str, str], ...]
     waiting_call: str | None
     rejected: bool
+    reverting: str | None
+    return_to: str | None
 
 
 class SourceChanges(TypedDict):
@@ -68,6 +70,11 @@ class RunProgress:
     """The question call the run waits on, while `waiting_input`."""
     rejected: bool = False
     """A person rejected a write of this run: it ends `cancelled`, not `succeeded`."""
+    reverting: str | None = None
+    """The revert proposal (`approvals revert`) the run waits on, until it is executed or
+    rejected; None otherwise."""
+    return_to: str | None = None
+    """The status the run had when a revert made it wait: it gets it back afterwards."""
     state_version: int = 0
     """Increases with every change; proposals record the version they were made against."""
     created: str = field(default_factory=now_iso)
@@ -100,6 +107,11 @@ class RunProgress:
         data["sources_found"] = list(self.sources_found)
         data["sources_read"] = list(self.sources_read)
         data["answers"] = dict(self.answers)
+        # Only while a revert is in play: a state written before these fields existed stays
+        # equal, key for key, when another desk answers its question (migration 0008 compares).
+        for key in ("reverting", "return_to"):
+            if data[key] is None:
+                del data[key]
         return data
 
     def dumps(self) -> str:

@@ -40,6 +40,13 @@ class Transition(StrEnum):
     """A person takes the run from an owner this machine cannot prove alive (recorded under
     another host name, or dead; in team mode, another desk whose lease lapsed): it becomes
     `interrupted` (and this desk's), and the next resume continues it."""
+    WAIT_REVERT = "wait_revert"
+    """A person asked to revert one of its executed writes (`approvals revert`): the run,
+    ended or not, waits for that proposal (and remembers the status to return to)."""
+    RUN_REVERT = "run_revert"
+    """`resume` takes a run whose revert was approved, to execute it (no model turn)."""
+    END_REVERT = "end_revert"
+    """The revert was executed, refused or rejected: the run gets back the status it had."""
 
 
 WAITING = frozenset({RunStatus.WAITING_APPROVAL, RunStatus.WAITING_INPUT})
@@ -50,6 +57,22 @@ NOT_ENDED = frozenset({RunStatus.CREATED, RunStatus.RUNNING, RunStatus.INTERRUPT
 class Rule:
     sources: frozenset[RunStatus]
     target: RunStatus
+    also: frozenset[RunStatus] = frozenset()
+    """Other targets the caller may name (END_REVERT: the status the run had before)."""
+
+
+# What a revert may interrupt: a run no process drives, waiting on nothing but its question
+# (a run waiting on another proposal is refused before: one proposal at a time).
+REVERTIBLE_FROM = frozenset(
+    {
+        RunStatus.INTERRUPTED,
+        RunStatus.WAITING_INPUT,
+        RunStatus.SUCCEEDED,
+        RunStatus.FAILED,
+        RunStatus.CANCELLED,
+        RunStatus.EXPIRED,
+    }
+)
 
 
 TRANSITIONS: dict[Transition, Rule] = {
@@ -70,6 +93,16 @@ TRANSITIONS: dict[Transition, Rule] = {
     ),
     Transition.RELEASE: Rule(frozenset({RunStatus.RUNNING}), RunStatus.INTERRUPTED),
     Transition.TAKE_OVER: Rule(frozenset({RunStatus.RUNNING}), RunStatus.INTERRUPTED),
+    Transition.WAIT_REVERT: Rule(REVERTIBLE_FROM, RunStatus.WAITING_APPROVAL),
+    # RUNNING: only when its owner is dead or is this process (a kill mid-revert).
+    Transition.RUN_REVERT: Rule(
+        frozenset({RunStatus.WAITING_APPROVAL, RunStatus.RUNNING}), RunStatus.RUNNING
+    ),
+    Transition.END_REVERT: Rule(
+        frozenset({RunStatus.WAITING_APPROVAL, RunStatus.RUNNING}),
+        RunStatus.INTERRUPTED,
+        also=REVERTIBLE_FROM,
+    ),
 }
 
 
@@ -105,16 +138,19 @@ def move(
     row: run_rows.RunRow,
     transition: Transition,
     changes: run_rows.RunChanges | None = None,
+    *,
+    to: RunStatus | None = None,
 ) -> None:
     """Make `transition` from the status `row` was read with, with the other `changes` the
     transition implies, in the caller's transaction; raises `IllegalTransition` when the
-    table forbids it or the run moved since."""
+    table forbids it or the run moved since. `to`: one of the rule's `also` targets."""
     current = RunStatus(row.status)
     rule = TRANSITIONS[transition]
-    if current not in rule.sources:
+    target = rule.target if to is None else to
+    if current not in rule.sources or (target != rule.target and target not in rule.also):
         raise IllegalTransition(row.run_id, current, transition)
     moved = run_rows.move_status(
-        conn, row.run_id, expected=current, target=rule.target, changes=changes or {}
+        conn, row.run_id, expected=current, target=target, changes=changes or {}
     )
     if not moved:  # unreachable inside one write transaction; kept as a guard
         raise IllegalTransition(row.run_id, current, transition)

@@ -23,6 +23,7 @@ from agent_core.home import crash
 from agent_core.home.sandbox import (
     atomic_write_nofollow,
     file_sha256,
+    remove_nofollow,
     remove_stale_temps,
     resolve_write_target,
 )
@@ -126,6 +127,45 @@ def reconcile(env: ToolEnv, args: SaveArgs) -> ToolResult | None:
         if file_sha256(target) == expected_hash(args):
             return _saved(target, args.content, reconciled=True)
     return None
+
+
+def remove(env: ToolEnv) -> ToolResult:
+    """A revert of a write that created its file: remove it, under the same checks and fence
+    as a write (the file must still be what the write left: `env.base_hash`)."""
+    target = Path(str(env.target))
+    _require_base(target, file_sha256(target), env.base_hash)
+    artifacts = env.scope.artifacts.resolve()
+    with write_fence.held(artifacts):
+        write_fence.check_still_driving(env.store, env.run_id, env.holder)
+        found = file_sha256(target)
+        if found is None:
+            return _removed(target, reconciled=True)  # removed while we waited
+        _require_base(target, found, env.base_hash)
+        remove_nofollow(
+            env.scope.artifacts,
+            target.relative_to(artifacts).as_posix(),
+            after_durable=crash.after_write_before_confirm,
+        )
+    return _removed(target, reconciled=False)
+
+
+def reconcile_removal(env: ToolEnv) -> ToolResult | None:
+    """After a crash between a removal and its confirmation: gone means done."""
+    target = Path(str(env.target))
+    artifacts = env.scope.artifacts.resolve()
+    if not artifacts.is_dir():
+        return _removed(target, reconciled=True)
+    with write_fence.held(artifacts):
+        write_fence.check_still_driving(env.store, env.run_id, env.holder)
+        if file_sha256(target) is None:
+            return _removed(target, reconciled=True)
+    return None
+
+
+def _removed(target: Path, *, reconciled: bool) -> ToolResult:
+    data = {"removed": True, "path": str(target)}
+    summary = {"path": str(target), "removed": True, "reconciled": reconciled}
+    return ToolResult(ToolOutcomeStatus.SUCCESS, json.dumps(data), summary)
 
 
 def _saved(target: Path, content: str, *, reconciled: bool) -> ToolResult:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QAbstractButton, QPushButton, QWidget
 
 from desktop.widgets import approval_guard
 from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions
+from desktop.widgets.approval_text import is_revert
 
 if TYPE_CHECKING:
     from desktop.widgets.approval_dialog import ApprovalDialog
@@ -140,15 +141,18 @@ class DecisionButtons:
     def enable(self, usable: bool) -> None:
         """The buttons that decide: usable ones only once the read guard has passed."""
         d = self.dialog
-        d.remember_check.setEnabled(usable)
-        d.scope_combo.setEnabled(usable)
+        # A revert is approved or rejected as it is: never edited, sent back or remembered.
+        whole = not is_revert(d.approval)
+        d.remember_check.setEnabled(usable and whole)
+        d.scope_combo.setEnabled(usable and whole)
         seen = not d.guard.holds()  # no button decides, or closes, during the read guard
-        for button in (d.approve_button, d.reject_button, d.edit_button, d.confirm_remember_button):
+        for button in (d.approve_button, d.reject_button, d.confirm_remember_button):
             button.setEnabled(usable and seen)
+        d.edit_button.setEnabled(usable and seen and whole)
         d.close_button.setEnabled(seen)
         d.cancel_edit_button.setEnabled(seen)  # shown where Edit… was: a double click keeps edits
         d.confirm_reject_button.setEnabled(usable and seen and bool(d.reason_edit.text().strip()))
-        d.request_changes_button.setEnabled(usable and seen)
+        d.request_changes_button.setEnabled(usable and seen and whole)
         d.confirm_changes_button.setEnabled(usable and seen and bool(d.note_edit.text().strip()))
         d.approve_edited_button.setEnabled(usable and seen and d.edit_panel.valid_args is not None)
         self.show_guard(usable and not seen)

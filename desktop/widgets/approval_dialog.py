@@ -228,14 +228,15 @@ class ApprovalDialog(QDialog):
         if self.edit_panel.isVisible():
             self.edit_panel.revalidate()  # the file may have changed: validate and diff again
         elif content_field := ap.get("content_field"):
-            content = str(ap["args"].get(content_field, ""))
+            raw = ap["args"].get(content_field)  # null: a revert that removes the file
+            content = "" if raw is None else str(raw)
             self._show_summary(content)
             self.content_tabs.show_brief(content, run["corpus"])
             self.diff.set_texts(
                 info["current_text"],
                 content,
                 old_label=approval_text.old_label(info),
-                new_label="proposed content",
+                new_label="proposed content" if raw is not None else "(file removed)",
             )
         else:
             self.summary_label.setText("<b>Arguments</b>")

@@ -80,10 +80,19 @@ def review_info(ws: Workspace, approval_id: str) -> ReviewInfo:
     return ReviewInfo(**ws.describe_approval(approval_id), this_desk=ws.desk)
 
 
+def is_revert(ap: ApprovalView | None) -> bool:
+    """A person's revert of an executed write (`approvals revert`): revision 1, revising one."""
+    return ap is not None and bool(ap.get("revises")) and ap.get("revision") == 1
+
+
 def title_text(info: ReviewInfo) -> str:
     """The rich heading: what the tool wants to do (and on which desk, when another one)."""
     ap = info["approval"]
-    if ap.get("content_field"):  # its spec says: this call writes content to its target
+    if is_revert(ap):  # a person's revert of an executed write
+        removes = ap["args"].get(str(ap.get("content_field"))) is None
+        verb = "remove the file it created" if removes else "put the file back as it was"
+        heading = f"<b>Revert</b> of {escape(str(ap['revises']))}: {verb}"
+    elif ap.get("content_field"):  # its spec says: this call writes content to its target
         new = info["current_text"] is None
         verb = "create a new file" if new else "overwrite an existing file"
         heading = f"<b>{escape(ap['tool'])}</b> wants to {verb} — version {ap['version']}"

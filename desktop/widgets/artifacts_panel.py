@@ -4,6 +4,9 @@ States come from `Workspace.artifact_states`, read on the bridge thread: confirm
 (an approved write, seen once), duplicate (an approved write seen again), unexpected (nothing
 approved it) or unseen (no watcher has looked at this write yet). The list refreshes when the
 run changes, when artifact events arrive, and on Refresh; double-click or Open shows a file.
+"Revert…" on a file the run wrote (an executed write) asks first, then proposes its revert
+(`Workspace.revert`): the run waits on it and `revert_proposed` hands it to the window, which
+opens the approval dialog, where a person decides under its guard as for any proposal.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QBrush, QDesktopServices, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
@@ -57,11 +60,17 @@ SCOPES = ((RUN_WRITES, "This run's writes"), (FOLDER, "Whole folder"))
 
 
 class ArtifactsPanel(QWidget):
+    revert_proposed = Signal(dict)
+    """A revert was proposed: the run (RunView) now waiting on it."""
+
     def __init__(self, bridge: Bridge, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.bridge = bridge
         self.run: RunView | None = None
         self.states: list[ArtifactStateView] = []
+        self.executed: dict[str, str] = {}
+        """Path -> the approval of the run's newest executed write there (what Revert undoes)."""
+        self.revert_box: QWidget | None = None
         self._generation = 0
         self.folder_label = QLabel("No run selected.")
         self.folder_label.setWordWrap(True)
@@ -89,12 +98,18 @@ class ArtifactsPanel(QWidget):
         self.open_button = QPushButton("Open")
         self.folder_button = QPushButton("Folder")  # short: the panel is narrow
         self.folder_button.setToolTip("Open the artifacts folder in the file manager")
+        self.revert_button = QPushButton("Revert…")
+        self.revert_button.setToolTip(
+            "Revert this write…: propose putting the file back as it was before this run "
+            "wrote it (or removing it, if the run created it). You decide in the approval "
+            "dialog; nothing changes before."
+        )
         self.refresh_button = QPushButton("↻")  # a glyph: the panel is narrow
         self.refresh_button.setToolTip("Refresh the list")
         self.refresh_button.setAccessibleName("Refresh")
         self.refresh_button.setMaximumWidth(36)
         buttons = QHBoxLayout()
-        for button in (self.open_button, self.folder_button):
+        for button in (self.open_button, self.revert_button, self.folder_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
         buttons.addWidget(self.refresh_button)
@@ -108,6 +123,7 @@ class ArtifactsPanel(QWidget):
         layout.addLayout(buttons)
         self.open_button.clicked.connect(self.open_selected)
         self.folder_button.clicked.connect(self.open_folder)
+        self.revert_button.clicked.connect(self.revert_selected)
         self.refresh_button.clicked.connect(self.refresh)
         self.tree.itemDoubleClicked.connect(lambda _item, _col: self.open_selected())
         self.tree.itemSelectionChanged.connect(self._update_buttons)
@@ -156,15 +172,17 @@ class ArtifactsPanel(QWidget):
         generation, root = self._generation, Path(self.run["artifacts"])
         run_id, whole_folder = self.run["run_id"], self.scope == FOLDER
 
-        def work(ws: Workspace) -> list[ArtifactStateView]:
+        def work(ws: Workspace) -> tuple[list[ArtifactStateView], dict[str, str]]:
             states = ws.artifact_states(root)
+            executed = executed_writes(ws, run_id)
             if whole_folder:
-                return states
+                return states, executed
             own = run_paths(ws.timeline(run_id))
-            return [s for s in states if s["path"] in own or s["run_id"] == run_id]
+            return [s for s in states if s["path"] in own or s["run_id"] == run_id], executed
 
-        def done(states: list[ArtifactStateView]) -> None:
+        def done(result: tuple[list[ArtifactStateView], dict[str, str]]) -> None:
             if shiboken6.isValid(self) and generation == self._generation:
+                states, self.executed = result
                 self._show(states)
                 self.folder_label.setText(self._what(len(states)))
 
@@ -225,12 +243,47 @@ class ArtifactsPanel(QWidget):
             viewer.show()
             self.viewer = viewer
 
+    def revert_selected(self) -> None:
+        """Ask first, then propose the revert of the selected file's executed write."""
+        path = self.selected_path()
+        approval_id = self.executed.get(path or "")
+        if path is None or approval_id is None or self.run is None:
+            return
+        from desktop.widgets.confirm import ask_first
+
+        self.revert_box = ask_first(
+            self,
+            title="Revert this write?",
+            text=f"Propose putting {Path(path).name} back as it was before approval "
+            f"{approval_id} wrote it?\n\nThe run waits for your decision in the approval "
+            "dialog, which shows the change; nothing is written before you approve it.",
+            action="&Propose revert",
+            on_confirm=lambda: self._propose_revert(approval_id),
+        )
+
+    def _propose_revert(self, approval_id: str) -> None:
+        def work(ws: Workspace) -> RunView:
+            reviewer = str(ws.settings()["reviewer"] or "reviewer")
+            revert = ws.revert(approval_id, reviewer=reviewer)
+            return ws.get_run(revert["run_id"])
+
+        def done(run: RunView) -> None:
+            if shiboken6.isValid(self):
+                self.revert_proposed.emit(run)
+
+        def failed(exc: Exception) -> None:
+            if shiboken6.isValid(self):
+                self.folder_label.setText(f"Not reverted. {escape(plain_exception(exc))}")
+
+        self.bridge.submit(work, done, failed)
+
     def open_folder(self) -> None:
         if self.run is not None:
             QDesktopServices.openUrl(QUrl.fromLocalFile(self.run["artifacts"]))
 
     def _update_buttons(self) -> None:
         self.open_button.setEnabled(self.selected_path() is not None)
+        self.revert_button.setEnabled(self.selected_path() in self.executed)
         self.folder_button.setEnabled(self.run is not None)
         self.refresh_button.setEnabled(self.run is not None)
 
@@ -256,6 +309,15 @@ def run_paths(events: list[EventView]) -> set[str]:
         for event in events
         if event.get("kind") in _REFRESH_KINDS
         and isinstance(path := (event.get("data") or {}).get("path"), str)
+    }
+
+
+def executed_writes(ws: Workspace, run_id: str) -> dict[str, str]:
+    """Bridge thread: each file the run's executed writes reached -> the newest one's id."""
+    done = ws.list_approvals(run_id=run_id, status="consumed")
+    newest_last = sorted(done, key=lambda a: a["created_at"])
+    return {
+        str(a["target"]): a["id"] for a in newest_last if a["target"] and a.get("content_field")
     }
 
 

@@ -222,6 +222,9 @@ class MainWindow(QMainWindow):
         ctx.status_changed.connect(self._on_status_changed)
         ctx.person_step_done.connect(self.prompts.settled)
         ctx.run_stopped.connect(self._on_run_stopped)
+        revert_proposed = getattr(self.artifacts_panel, "revert_proposed", None)
+        if revert_proposed is not None:  # its dialog opens as any proposal's does
+            revert_proposed.connect(lambda run: self.prompts.open_for(run, force=True))
         ctx.message.connect(self.show_message)
 
     def _on_ready(self) -> None:

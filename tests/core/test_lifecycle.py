@@ -26,7 +26,7 @@ from agent_core.facade.workspace import Workspace
 from agent_core.home import clock
 from agent_core.home.clock import ManualClock
 from agent_core.runs import lifecycle
-from agent_core.runs.transitions import IllegalTransition, Transition, target_of
+from agent_core.runs.transitions import TRANSITIONS, IllegalTransition, Transition, target_of
 from agent_core.storage.schema import runs
 from agent_core.tools.registry import TOOLS
 
@@ -52,6 +52,13 @@ EXPECTED: dict[Transition, tuple[set[RunStatus], RunStatus]] = {
     Transition.EXPIRE: ({S.RUNNING, S.WAITING_APPROVAL}, S.EXPIRED),
     Transition.RELEASE: ({S.RUNNING}, S.INTERRUPTED),
     Transition.TAKE_OVER: ({S.RUNNING}, S.INTERRUPTED),
+    # A revert: any run no process drives and that waits on no proposal; back afterwards.
+    Transition.WAIT_REVERT: (
+        {S.INTERRUPTED, S.WAITING_INPUT, S.SUCCEEDED, S.FAILED, S.CANCELLED, S.EXPIRED},
+        S.WAITING_APPROVAL,
+    ),
+    Transition.RUN_REVERT: ({S.WAITING_APPROVAL, S.RUNNING}, S.RUNNING),
+    Transition.END_REVERT: ({S.WAITING_APPROVAL, S.RUNNING}, S.INTERRUPTED),
 }
 ROWS = [(t, s) for t in Transition for s in RunStatus]
 
@@ -66,11 +73,16 @@ def test_the_transition_table_row_by_row(transition: Transition, status: RunStat
             target_of(status, transition)
 
 
-def test_no_ended_run_moves_except_a_retryable_failure() -> None:
+def test_no_ended_run_moves_except_a_retryable_failure_or_a_revert() -> None:
     for status in RunStatus:
         if status.is_terminal:
-            movable = {t for t in Transition if status in EXPECTED[t][0]}
+            movable = {t for t in Transition if status in EXPECTED[t][0]} - {Transition.WAIT_REVERT}
             assert movable == ({Transition.RESUME} if status is S.FAILED else set())
+
+
+def test_a_revert_gives_back_only_a_status_it_may_have_come_from() -> None:
+    rule = TRANSITIONS[Transition.END_REVERT]
+    assert rule.also == EXPECTED[Transition.WAIT_REVERT][0]
 
 
 def test_an_illegal_transition_raises_and_changes_nothing(ws: Workspace) -> None:

@@ -116,3 +116,15 @@ def count_unfailed(
     if exclude_call is not None:
         query = query.where(ledger.c.call_id != exclude_call)
     return int(conn.execute(query).scalar_one())
+
+
+def confirmed_for_call(conn: Connection, run_id: str, call_id: str) -> LedgerEntry | None:
+    """The call's confirmed entry (its one real execution), or None: never confirmed."""
+    row = conn.execute(
+        select(ledger).where(
+            ledger.c.run_id == run_id,
+            ledger.c.call_id == call_id,
+            ledger.c.status == str(SideEffectStatus.CONFIRMED),
+        )
+    ).first()
+    return None if row is None else _entry(row)
