@@ -43,6 +43,14 @@ def require_program(name: str, debian_package: str) -> str:
     return found
 
 
+def xvfb_run_command(xvfb_run: str) -> list[str]:
+    """`xvfb-run -a`, searching for a free display from a number of this pytest worker's own:
+    two workers starting xvfb-run at once would otherwise both pick the first free one."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    first = 100 + 20 * (int(worker) if worker.isdigit() else 0)
+    return [xvfb_run, "-a", "-n", str(first)]
+
+
 def user_env(user_home: Path, **extra: str) -> dict[str, str]:
     """A bare user's environment: PATH to the system only, its own HOME, nothing of ours."""
     user_home.mkdir(parents=True, exist_ok=True)

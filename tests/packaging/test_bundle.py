@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.packaging.conftest import require_program, user_env
+from tests.packaging.conftest import require_program, user_env, xvfb_run_command
 from tests.packaging.flow import first_session
 from tests.support.secret_service import (
     SecretServiceEnv,
@@ -67,7 +67,9 @@ def test_window_starts_under_xvfb_and_quits_cleanly_on_smoke(bundle: Path, tmp_p
     env = user_env(tmp_path / "user", QT_QPA_PLATFORM="xcb")
     home = tmp_path / "home"
     done = run(
-        [xvfb_run, "-a", str(bundle / "briefdesk"), "--smoke", "--home", str(home)], env, tmp_path
+        [*xvfb_run_command(xvfb_run), str(bundle / "briefdesk"), "--smoke", "--home", str(home)],
+        env,
+        tmp_path,
     )
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     (line,) = [ln for ln in done.stdout.splitlines() if ln.startswith("SMOKE ")]

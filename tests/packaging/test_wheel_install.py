@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.packaging.builds import build_wheel
-from tests.packaging.conftest import require_program, user_env
+from tests.packaging.conftest import require_program, user_env, xvfb_run_command
 from tests.packaging.flow import first_session
 
 pytestmark = pytest.mark.slow
@@ -55,7 +55,7 @@ def check_window_smoke(bin_dir: Path, tmp_path: Path) -> None:
     xvfb_run = require_program("xvfb-run", "xvfb xauth")
     home = tmp_path / "smoke-home"
     done = subprocess.run(
-        [xvfb_run, "-a", str(bin_dir / "briefdesk"), "--smoke", "--home", str(home)],
+        [*xvfb_run_command(xvfb_run), str(bin_dir / "briefdesk"), "--smoke", "--home", str(home)],
         capture_output=True, text=True, cwd=tmp_path, timeout=300,
         env=user_env(tmp_path / "user", QT_QPA_PLATFORM="xcb"),
     )  # fmt: skip
