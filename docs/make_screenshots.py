@@ -3,8 +3,8 @@
 It makes a demo home in a temp folder with `briefdesk-cli` (a finished run with blocked
 attempts, a remembered rule, a run waiting for approval), opens the real window offscreen in the
 light and the dark palette, and saves grabs of the main window, the approval dialog during its
-read guard, the Settings dialog's Team database tab, and the Rules and Audit windows into
-docs/screenshots/.
+read guard, the Inbox, a revision's dialog, the Settings dialog's Team database tab, and the
+Rules and Audit windows into docs/screenshots/.
 """
 
 from __future__ import annotations
@@ -59,6 +59,14 @@ def make_home(folder: Path) -> Path:
     cli(home, "approvals", "approve", approval["id"], "--reviewer", "alice", "--remember", "home")
     cli(home, "resume", str(first["run_id"]))
     cli(home, "run", "--question", QUESTION)  # waits for approval
+    # A revision: the brief sent back once with a note, proposed again (revision 2).
+    asked = cli(home, "run", "--question", "What does a reviewer check before approving a write?")
+    sent_back = asked["approvals"][0]  # type: ignore[index]
+    cli(
+        home, "approvals", "reject", sent_back["id"], "--reviewer", "alice", "--revise",
+        "--reason", "Shorter, please: three points at most.",
+    )  # fmt: skip
+    cli(home, "resume", str(asked["run_id"]))
     return home
 
 
@@ -81,9 +89,16 @@ def shoot(home: Path, theme: str) -> None:
     start_background(window, 200)
     suffix = "" if theme == "light" else "-dark"
 
-    def waiting_run() -> dict[str, object] | None:
+    def waiting_run(revision: int = 1) -> dict[str, object] | None:
         return next(
-            (r for r in window.context.runs.values() if r["status"] == "waiting_approval"), None
+            (
+                r
+                for r in window.context.runs.values()
+                if r["status"] == "waiting_approval"
+                and r["approvals"]
+                and r["approvals"][0].get("revision") == revision
+            ),
+            None,
         )
 
     def step(n: int = 0) -> None:
@@ -108,6 +123,30 @@ def shoot(home: Path, theme: str) -> None:
         dialog = window.prompts.dialog
         if dialog is not None and theme == "light":
             dialog.grab().save(str(OUT / "approval-guard.png"))
+        QTimer.singleShot(300, inbox)
+
+    def inbox() -> None:
+        if window.prompts.dialog is not None:
+            window.prompts.dialog.close()
+        window.centre_tabs.show_inbox()
+        QTimer.singleShot(1500, grab_inbox)
+
+    def grab_inbox() -> None:
+        window.grab().save(str(OUT / f"inbox{suffix}.png"))
+        revised = waiting_run(2)
+        if revised is None:
+            raise SystemExit("the demo home has no revision waiting")
+        window.select_run(str(revised["run_id"]))
+        window.prompts.open_for(revised, force=True)
+        dialog = window.prompts.dialog
+        if dialog is not None:
+            dialog.resize(1000, 680)
+        QTimer.singleShot(2000, grab_revision)
+
+    def grab_revision() -> None:
+        dialog = window.prompts.dialog
+        if dialog is not None:
+            dialog.grab().save(str(OUT / f"approval-revision{suffix}.png"))
         QTimer.singleShot(300, team_settings if theme == "light" else records)
 
     def team_settings() -> None:
