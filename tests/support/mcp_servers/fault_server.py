@@ -3,7 +3,7 @@
 Started by the tests as `python fault_server.py` through `mcp add --env FAULT=...`:
 - FAULT=crash_at_start: exits before the handshake;
 - FAULT=env_to_stderr: prints its TOKEN variable to stderr at start (the log masking test);
-- tools: `echo` (read-only hint), `slow` (sleeps: past a timeout), `die` (exits mid-call),
+- tools: `echo` (read-only hint), `slow` (sleeps: past a timeout; writes its pid to $MARKER first), `die` (exits mid-call),
   `show_env` (its whole environment: the minimal-environment and canary tests), `pid` (its
   process id: the leftover-process test).
 """
@@ -34,6 +34,10 @@ def echo(text: str) -> str:
 
 @server.tool(annotations=ToolAnnotations(readOnlyHint=False, idempotentHint=False))
 def slow(seconds: float) -> str:
+    marker = os.environ.get("MARKER")
+    if marker:  # says "busy in a call now" (the leftover-process test)
+        with open(marker, "w") as out:
+            out.write(str(os.getpid()))
     time.sleep(seconds)
     return f"slept {seconds}"
 

@@ -24,6 +24,7 @@ FILESYSTEM_PACKAGE = "@modelcontextprotocol/server-filesystem@2026.8.31"
 HERE = Path(__file__).resolve().parent
 FAULT_SERVER = HERE / "fault_server.py"
 RAW_SERVER = HERE / "raw_server.py"
+CALL_TOOL = HERE / "call_tool.py"
 NPM_TIMEOUT_S = 600
 
 
