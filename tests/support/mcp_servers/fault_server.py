@@ -5,7 +5,7 @@ Started by the tests as `python fault_server.py` through `mcp add --env FAULT=..
 - FAULT=env_to_stderr: prints its TOKEN variable to stderr at start (the log masking test);
 - tools: `echo` (read-only hint), `slow` (sleeps: past a timeout; writes its pid to $MARKER first), `die` (exits mid-call),
   `show_env` (its whole environment: the minimal-environment and canary tests), `pid` (its
-  process id: the leftover-process test).
+  process id: the leftover-process test), `cmdline` (its argv: the canary test).
 """
 
 from __future__ import annotations
@@ -50,6 +50,12 @@ def die() -> str:
 @server.tool(annotations=ToolAnnotations(readOnlyHint=True))
 def show_env() -> dict[str, str]:
     return dict(os.environ)
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def cmdline() -> str:
+    with open("/proc/self/cmdline", "rb") as argv:
+        return argv.read().replace(b"\0", b" ").decode()
 
 
 @server.tool(annotations=ToolAnnotations(readOnlyHint=True))
