@@ -8,7 +8,6 @@ stable code (`mcp_server_unavailable`, `tool_timeout`), and no server may outliv
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import subprocess

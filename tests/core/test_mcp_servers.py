@@ -75,7 +75,7 @@ def test_add_list_tier_remove_round_trip_never_prints_an_env_value(
     assert listed.body["servers"] == [expected]
     assert literal not in listed.stdout and literal not in here.text("mcp", "list").stdout
     # The literal is stored (the person typed it); the keyring entry only by its name.
-    [(name, env_json)] = stored_rows(home)
+    [(_name, env_json)] = stored_rows(home)
     assert json.loads(env_json) == {
         "ROOT_HINT": {"value": literal},
         "TOKEN": {"keyring": "fs-token"},

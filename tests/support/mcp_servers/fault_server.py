@@ -3,9 +3,9 @@
 Started by the tests as `python fault_server.py` through `mcp add --env FAULT=...`:
 - FAULT=crash_at_start: exits before the handshake;
 - FAULT=env_to_stderr: prints its TOKEN variable to stderr at start (the log masking test);
-- tools: `echo` (read-only hint), `slow` (sleeps: past a timeout; writes its pid to $MARKER first), `die` (exits mid-call),
-  `show_env` (its whole environment: the minimal-environment and canary tests), `pid` (its
-  process id: the leftover-process test), `cmdline` (its argv: the canary test).
+- tools: `echo` (read-only hint), `slow` (sleeps: past a timeout; writes its pid to $MARKER
+  first), `die` (exits mid-call), `show_env` (its whole environment: the minimal-environment
+  and canary tests), `pid` (its process id), `cmdline` (its argv: the canary test).
 """
 
 from __future__ import annotations
