@@ -123,6 +123,13 @@ def test_a_refused_add_writes_nothing_and_a_taken_name_stays_as_it_was(here: Cli
     here.refused("invalid_arguments", "mcp", "tier", "git", "t", "plan")  # not a choice
 
 
+def test_options_after_the_separator_are_the_servers_own(here: CliRunner, home: Path) -> None:
+    added = here.text("mcp", "add", "x", "--", "cmd", "--json", "--home", "/elsewhere")
+    assert added.code == 0 and added.stdout.startswith("MCP server x registered")  # not JSON
+    [server] = here("mcp", "list").body["servers"]  # in this home: --home was the server's
+    assert server["args"] == ["--json", "--home", "/elsewhere"]
+
+
 def test_the_model_name_splits_back_only_at_its_one_separator() -> None:
     assert model_name("my-git", "git_log") == "mcp__my-git__git_log"
     assert split_model_name("mcp__my-git__git_log") == ("my-git", "git_log")

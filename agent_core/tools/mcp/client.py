@@ -202,6 +202,8 @@ async def connect(
     """Start `row`'s server and shake hands; it is stopped when the block ends."""
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
+    if getattr(sys, "frozen", False):  # no Python to run launch.py with (issue 28's next step)
+        raise unavailable(row.name, "the app bundle cannot start MCP servers yet")
     env = await asyncio.to_thread(server_env, row)  # the keyring is asked off the loop
     params = StdioServerParameters(
         command=sys.executable,
