@@ -22,7 +22,7 @@ import pytest
 from agent_core.contract.errors import BriefDeskError
 from agent_core.tools.mcp.client import ServerSession, connect
 from agent_core.tools.mcp.specs import list_specs, result_text
-from tests.support.cli import cli_env
+from tests.support.cli import CliRunner, cli_env
 from tests.support.mcp_servers.real import CALL_TOOL, FAULT_SERVER, RAW_SERVER, python_server
 from tests.support.waiting import wait_until
 
@@ -188,3 +188,25 @@ def test_a_killed_briefdesk_leaves_no_server_behind(ws: Any, home: Any, tmp_path
         caller.wait(timeout=30)
         if pid and not gone(pid):
             psutil.Process(pid).kill()  # the failed check must not leave it running either
+
+
+def test_a_keyring_value_is_read_at_start_and_a_missing_one_is_named(
+    ws: Any, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The headless override of `keys` (`BRIEFDESK_<NAME>_API_KEY`) serves a `keyring:` value
+    too; the override variable itself is not passed on. With no keyring at all, the server is
+    unavailable, naming the secret, never a value."""
+    monkeypatch.setenv("BRIEFDESK_SRV_TOKEN_API_KEY", "from-the-override-1234")
+    row = add_fault_server(ws, "faults", "TOKEN=keyring:srv-token")
+
+    async def env(server: ServerSession) -> dict[str, str]:
+        return dict(json.loads(result_text(await server.call("show_env", {}, timeout=30))))
+
+    seen = with_server(row, env)
+    assert seen["TOKEN"] == "from-the-override-1234"
+    assert "BRIEFDESK_SRV_TOKEN_API_KEY" not in seen
+
+    no_keyring = {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    result = CliRunner(home)("mcp", "tools", "faults", env=no_keyring)
+    assert result.body["error"]["code"] == "mcp_server_unavailable", result.body
+    assert "'srv-token'" in result.body["error"]["message"]

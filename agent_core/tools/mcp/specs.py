@@ -12,6 +12,7 @@ schema and every call is checked against it (jsonschema) before it could run.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ from agent_core.tools.specs import Tier
 if TYPE_CHECKING:
     from mcp.types import CallToolResult, Tool
 
+log = logging.getLogger(__name__)
 OVERRIDE_TIERS: tuple[Tier, ...] = (Tier.READ, Tier.WRITE, Tier.NETWORK, Tier.INTERACTION)
 MAX_PROBLEM_CHARS = 200
 
@@ -134,5 +136,11 @@ async def list_specs(row: McpServerRow, *, log_dir: Path | None = None) -> list[
 
     async with connect(row, log_dir=log_dir) as server:
         tools = await server.list_tools()
-    specs = [spec_for_tool(row, tool) for tool in tools]
-    return [spec for spec in specs if spec is not None]
+    specs: list[McpToolSpec] = []
+    for tool in tools:
+        spec = spec_for_tool(row, tool)
+        if spec is None:  # never renamed: a model would call a tool the server does not know
+            log.warning("MCP server %s: tool %r left out (name not usable)", row.name, tool.name)
+        else:
+            specs.append(spec)
+    return specs
