@@ -182,6 +182,8 @@ def execute(args: argparse.Namespace, g: GlobalOptions) -> Mapping[str, object]:
             return {"provider": ws.providers_check()}
         if cmd == "db":
             return ws.copy_store(args.to)
+        if cmd == "mcp":
+            return _mcp(ws, args)
         if cmd == "settings":
             if args.action == "set":
                 prefs = ws.set_setting(_need(args.key, "KEY"), _need(args.value, "VALUE"))
@@ -195,3 +197,19 @@ def execute(args: argparse.Namespace, g: GlobalOptions) -> Mapping[str, object]:
         raise UsageError(f"unknown command {cmd}")
     finally:
         ws.close()
+
+
+def _mcp(ws: Workspace, args: argparse.Namespace) -> Mapping[str, object]:
+    if args.action == "add":
+        command, *server_args = args.server_command or [""]
+        server = ws.mcp_add(
+            args.name, command, server_args, env=args.env, trust_hints=args.trust_hints
+        )
+        return {"server": server}
+    if args.action == "tools":
+        return {"tools": ws.mcp_tools(args.name)}
+    if args.action == "tier":
+        return {"tier": ws.mcp_tier(args.name, args.tool, args.tier)}
+    if args.action == "remove":
+        return {"removed": ws.mcp_remove(args.name)}
+    return {"servers": ws.mcp_servers()}

@@ -20,7 +20,9 @@ from agent_core.cli.parser import (
     HelpRequested,
     UsageError,
     VersionRequested,
+    before_separator,
     build_parser,
+    parse_line,
     split_globals,
 )
 from agent_core.cli.preflight import refuse_early
@@ -109,7 +111,7 @@ def _outcome(argv: list[str]) -> tuple[Mapping[str, object], Callable[[], str], 
         _check_decodable(argv)
         found, rest = split_globals(argv)
         g.update(found)
-        args = refuse_early(build_parser().parse_args(rest), g)  # before a home is created
+        args = refuse_early(parse_line(rest), g)  # before a home is created
         body = execute(args, g)
         _json_text(body)  # a non-finite number: an error object here, never NaN printed
     except VersionRequested:
@@ -145,7 +147,7 @@ def _outcome(argv: list[str]) -> tuple[Mapping[str, object], Callable[[], str], 
 def main(argv: Sequence[str] | None = None) -> int:
     multiprocessing.freeze_support()  # the bundle's corpus parsers run as spawned workers
     argv = list(sys.argv[1:] if argv is None else argv)
-    as_json = "--json" in argv
+    as_json = "--json" in before_separator(argv)  # after `--`: a server's own option
     body, text, code = _outcome(argv)
     try:
         _emit(as_json, body, text)

@@ -67,11 +67,19 @@ class _Parser(argparse.ArgumentParser):
         raise HelpRequested(self.format_help())
 
 
+def before_separator(argv: Sequence[str]) -> list[str]:
+    """The line up to its first `--`: what follows belongs to another program (`mcp add`)."""
+    items = list(argv)
+    return items[: items.index("--")] if "--" in items else items
+
+
 def split_globals(argv: Sequence[str]) -> tuple[GlobalOptions, list[str]]:
-    """Pull --home/--db/--json/--corpus/--artifacts from anywhere on the command line."""
+    """Pull --home/--db/--json/--corpus/--artifacts from anywhere on the command line before
+    its first `--` (after it, everything is kept as given)."""
     found: GlobalOptions = {"json": False}
     rest: list[str] = []
-    items = list(argv)
+    items = before_separator(argv)
+    tail = list(argv)[len(items) :]
     i = 0
     while i < len(items):
         arg = items[i]
@@ -92,7 +100,22 @@ def split_globals(argv: Sequence[str]) -> tuple[GlobalOptions, list[str]]:
         else:
             rest.append(arg)
         i += 1
-    return found, rest
+    return found, rest + tail
+
+
+def parse_line(rest: Sequence[str]) -> argparse.Namespace:
+    """The command line without its globals, parsed. `mcp add ... -- COMMAND [ARG...]`: what
+    follows the first `--` is the server's command, taken whole (it may have options of its
+    own), never read as BriefDesk's."""
+    items = list(rest)
+    server_command: list[str] | None = None
+    if items[:2] == ["mcp", "add"] and "--" in items:
+        cut = items.index("--")
+        items, server_command = items[:cut], items[cut + 1 :]
+    args = build_parser().parse_args(items)
+    if server_command is not None:
+        args.server_command = server_command
+    return args
 
 
 def _set_value(found: GlobalOptions, name: str, value: str) -> None:
@@ -278,8 +301,41 @@ def build_parser() -> argparse.ArgumentParser:
     )
     db_copy.add_argument("--to", required=True, metavar="URL", help="the empty database")
 
+    _mcp_parser(
+        sub.add_parser("mcp", help="MCP servers of this desk: add, list, tools, tier, remove")
+    )
+
     st = sub.add_parser("settings", help="preferences: get [KEY], set KEY VALUE")
     st.add_argument("action", choices=["get", "set"])
     st.add_argument("key", nargs="?")
     st.add_argument("value", nargs="?")
     return p
+
+
+def _mcp_parser(mcp: argparse.ArgumentParser) -> None:
+    mcp_sub = mcp.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    add = mcp_sub.add_parser(
+        "add",
+        help="register a stdio MCP server (it is not started)",
+        usage="briefdesk-cli mcp add NAME [--env KEY=VALUE|KEY=keyring:SECRET_NAME]... "
+        "[--trust-hints] -- COMMAND [ARG...]",
+    )
+    add.add_argument("name")
+    add.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE|KEY=keyring:SECRET_NAME",
+        help="a variable of its environment; keyring: values are read when it starts",
+    )
+    add.add_argument(
+        "--trust-hints", action="store_true", help="let its readOnlyHint make a tool read-tier"
+    )
+    add.set_defaults(server_command=[])
+    mcp_sub.add_parser("list", help="the registered servers (never an env value)")
+    mcp_sub.add_parser("tools", help="start a server and list its tools").add_argument("name")
+    tier = mcp_sub.add_parser("tier", help="override one tool's tier")
+    tier.add_argument("name")
+    tier.add_argument("tool")
+    tier.add_argument("tier", choices=["read", "write", "network", "interaction"])
+    mcp_sub.add_parser("remove", help="forget a server and its tier overrides").add_argument("name")

@@ -170,6 +170,19 @@ def _corpus(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) 
         existing_folder(Path(g["corpus"]).expanduser().resolve(), "corpus folder")
 
 
+def _mcp_add(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
+    from agent_core.tools.mcp.servers import new_server
+
+    command, *server_args = args.server_command or [""]
+    new_server(args.name, command, server_args, args.env, trust_hints=args.trust_hints)
+
+
+def _mcp_tier(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
+    from agent_core.tools.mcp.servers import check_tool_name
+
+    check_tool_name(args.tool)
+
+
 def _required(attribute: str, what: str) -> Check:
     def check(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
         _need(getattr(args, attribute), what)
@@ -196,6 +209,8 @@ _CHECKS: dict[str, Check] = {
     "corpus status": _corpus,
     "corpus list": _corpus,
     "corpus reindex": _corpus,
+    "mcp add": _mcp_add,
+    "mcp tier": _mcp_tier,
 }
 
 
@@ -213,3 +228,9 @@ def _refuse_lookup_in_new_home(name: str, args: argparse.Namespace) -> None:
         raise BriefDeskError(ErrorCode.NOT_FOUND, f"No rule {args.id!r}.")
     if name == "grants revoke":
         raise BriefDeskError(ErrorCode.NOT_FOUND, f"No grant {args.id!r}.")
+    if name in ("mcp tools", "mcp tier", "mcp remove"):
+        raise BriefDeskError(
+            ErrorCode.NOT_FOUND,
+            f"No MCP server named {args.name[:40]!r} is registered on this desk "
+            "(briefdesk-cli mcp list).",
+        )

@@ -263,6 +263,9 @@ def _render(body: Body) -> str:
         return table(
             _objects(body["memories"]), ["id", "user", "purpose", "key", "value", "expires_at"]
         )
+    mcp = _mcp_text(body)
+    if mcp is not None:
+        return mcp
     corpus = body.get("corpus")
     if isinstance(corpus, Mapping):  # corpus status / reindex
         types = ", ".join(f"{_line(t)} {n}" for t, n in _object(corpus["by_type"]).items())
@@ -298,6 +301,53 @@ def _render(body: Body) -> str:
         stored = "stored" if body["stored"] else "not stored"
         return f"{_line(body['name'])}: {stored} (backend {_line(body['backend'])})"
     return "\n".join(f"{_line(k)}: {_line(v)}" for k, v in body.items())
+
+
+def _server_row(server: Body) -> Body:
+    command = " ".join([str(server["command"]), *map(str, _objects_or_strings(server["args"]))])
+    return {
+        **server,
+        "command": command,
+        "env_keys": ", ".join(map(str, _objects_or_strings(server["env_keys"]))),
+        "trust_hints": "yes" if server["trust_hints"] else "no",
+    }
+
+
+def _objects_or_strings(value: object) -> list[object]:
+    return list(value) if isinstance(value, list) else []
+
+
+def _mcp_text(body: Body) -> str | None:
+    """`mcp list / add / tools / tier / remove`; None for any other result. Env values are
+    never in the result, so never here."""
+    if "servers" in body:
+        columns = ["name", "status", "trust_hints", "env_keys", "command"]
+        return table([_server_row(s) for s in _objects(body["servers"])], columns)
+    if "server" in body:
+        s = _server_row(_object(body["server"]))
+        keys = f", env {_line(s['env_keys'])}" if s["env_keys"] else ""
+        return (
+            f"MCP server {_line(s['name'])} registered (not started): {_line(s['command'])}"
+            f"{keys}, trusts hints: {s['trust_hints']}\n"
+            f"  its tools: briefdesk-cli mcp tools {_line(s['name'])}"
+        )
+    if "tools" in body:
+        rows = [
+            {
+                **t,
+                "hints": ", ".join(
+                    f"{k}={json.dumps(v)}" for k, v in _object(t.get("annotations")).items()
+                ),
+            }
+            for t in _objects(body["tools"])
+        ]
+        return table(rows, ["model_name", "tier", "hints"])
+    if "tier" in body:
+        t = _object(body["tier"])
+        return f"{_line(t['server'])}/{_line(t['tool'])} is now {_line(t['tier'])}-tier"
+    if "removed" in body:
+        return f"MCP server {_line(body['removed'])} removed"
+    return None
 
 
 def store_text(store: Body) -> str:

@@ -43,6 +43,8 @@ class ErrorCode(StrEnum):
     NOT_AUTHORIZED = "not_authorized"
     DATABASE_NOT_EMPTY = "database_not_empty"  # `db copy --to` a database that holds data
     INTERRUPTED = "interrupted"
+    MCP_SERVER_UNAVAILABLE = "mcp_server_unavailable"  # does not start, exits, breaks protocol
+    TOOL_TIMEOUT = "tool_timeout"  # an MCP call past mcp.call_timeout
 
 
 class ErrorJSON(TypedDict):

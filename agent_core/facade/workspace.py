@@ -7,6 +7,7 @@ is written twice. It is assembled from one class per domain, each in its own mod
 - `facade/review.py`: proposals and decisions, remembered rules, grants, the audit log
 - `facade/artifacts.py`: the artifacts watcher, the panel's states, reading what runs wrote
 - `facade/corpus.py`: the corpus folder's documents, their index and reindexing
+- `facade/mcp.py`: this desk's MCP servers (register, list, their tools, tiers)
 - `facade/desk.py`: provider keys, long-term memory, the endpoint check, the Demo menu
 - `facade/team.py`: which store, the team database's password, `db status`/`db copy`
 - `facade/base.py`: what they share (the opened stores, settings, the expiry sweep)
@@ -23,6 +24,7 @@ from agent_core.contract.views import EventView
 from agent_core.facade.artifacts import ArtifactCommands
 from agent_core.facade.corpus import CorpusCommands
 from agent_core.facade.desk import DeskCommands
+from agent_core.facade.mcp import McpCommands
 from agent_core.facade.review import ReviewCommands
 from agent_core.facade.runs import RunCommands
 from agent_core.facade.team import team_db_url
@@ -34,7 +36,9 @@ from agent_core.storage.store import Store
 from agent_core.storage.team.desks import desk_id
 
 
-class Workspace(RunCommands, ReviewCommands, ArtifactCommands, DeskCommands, CorpusCommands):
+class Workspace(
+    RunCommands, ReviewCommands, ArtifactCommands, DeskCommands, CorpusCommands, McpCommands
+):
     """One home on this desk, and the store its runs live in.
 
     `store` holds runs, timelines, proposals, decisions and rules: the home's SQLite file, or in

@@ -104,6 +104,8 @@ class Settings:
     """Seconds a parser may spend on one document before it is stopped (`document_unreadable`)."""
     corpus_parse_memory_mb: int = field(default=2048, metadata=_key("corpus.parse_memory_mb"))
     """Address space of the parser's worker process, in MB (past it: `document_unreadable`)."""
+    mcp_call_timeout: float = field(default=60, metadata=_key("mcp.call_timeout"))
+    """Seconds an MCP server may take to answer one tool call (past it: `tool_timeout`)."""
     db_url: str | None = field(default=None, metadata=_key("db.url"))
     """The team's PostgreSQL database (never with a password); None: the home's SQLite file."""
     ui_theme: ThemeName = field(default="system", metadata=_key("ui.theme"))
@@ -363,6 +365,7 @@ _VALIDATORS: dict[str, Callable[[object], object]] = {
     "corpus.max_document_mb": _number("corpus.max_document_mb", limits.DOCUMENT_MB),
     "corpus.parse_seconds": _number("corpus.parse_seconds", limits.DOCUMENT_SECONDS),
     "corpus.parse_memory_mb": _number("corpus.parse_memory_mb", limits.PARSER_MEMORY_MB),
+    "mcp.call_timeout": _number("mcp.call_timeout", limits.Bound(3_600, "seconds")),
     "db.url": _db_url,
     "ui.theme": _choice("ui.theme", THEMES),
     "ui.notifications": _flag("ui.notifications"),

@@ -308,3 +308,17 @@ artifact_sightings = Table(
     # The desk whose watcher saw it (team mode; null on a home's own file): revision 0006.
     Column("desk", String, nullable=True),
 )
+
+# Stdio MCP servers this desk registered (revision 0011): a desk's own table, like `settings`.
+# `env_json` holds literal values and keyring *names* (`{"keyring": NAME}`), never a secret.
+mcp_servers = Table(
+    "mcp_servers",
+    metadata,
+    Column("name", String, primary_key=True),
+    Column("command", Text, nullable=False),
+    Column("args_json", Text, nullable=False),
+    Column("env_json", Text, nullable=False),
+    Column("trust_hints", Integer, nullable=False, server_default=text("0")),
+    Column("tiers_json", Text, nullable=False, server_default=text("'{}'")),
+    Column("created_at", String, nullable=False),
+)

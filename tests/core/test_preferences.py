@@ -38,6 +38,7 @@ PUBLIC_DEFAULTS = {
     "corpus.max_document_mb": 100,
     "corpus.parse_seconds": 60,
     "corpus.parse_memory_mb": 2048,
+    "mcp.call_timeout": 60,
     "db.url": None,
     "ui.theme": "system",
     "ui.notifications": True,

@@ -151,6 +151,7 @@ BAD: dict[str, tuple[list[str], list[list[str]]]] = {
     "cancel": ([NO_RUN], [[NO_RUN], [NO_RUN, "--reviewer", "a", "--take-over"]]),
     "answer": ([NO_RUN, "--text", "yes"], [[NO_RUN, "--text", "yes"], [NO_RUN, "--text", " "]]),
     "runs": ([], []),
+    "inbox": ([], []),
     "runs delete": ([NO_RUN], [[], [NO_RUN]]),
     "timeline": ([NO_RUN], [[], [NO_RUN], [NO_RUN, "--home-events"]]),
     "approvals list": ([], [["--status", "bogus"]]),
@@ -211,6 +212,19 @@ BAD: dict[str, tuple[list[str], list[list[str]]]] = {
         ["--to", "postgresql://a@127.0.0.1:1/x"],
         [["--to", "not a url"], ["--to", BAD_URL], ["--to", "sqlite:///x.db"]],
     ),
+    "mcp add": (
+        ["x", "--", "cmd"],
+        [
+            ["Bad", "--", "cmd"],
+            ["x"],
+            ["x", "--env", "NOEQUALS", "--", "cmd"],
+            ["x", "--env", "A=keyring:bad name", "--", "cmd"],
+        ],
+    ),
+    "mcp list": ([], []),
+    "mcp tools": (["nope"], [["nope"]]),
+    "mcp tier": (["nope", "t", "read"], [["nope", "t", "read"], ["nope", "bad tool!", "read"]]),
+    "mcp remove": (["nope"], [["nope"]]),
     "settings get": ([], [["no.such.key"]]),
     "settings set": (
         ["reviewer", "a"],

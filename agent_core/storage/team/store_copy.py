@@ -43,6 +43,7 @@ from agent_core.storage.schema import (
     grants,
     leases,
     ledger,
+    mcp_servers,
     memories,
     rules,
     runs,
@@ -69,8 +70,9 @@ TEAM_TABLES: tuple[Table, ...] = (
 )
 """Copied, in this order (no foreign keys: the order only makes a report read naturally)."""
 
-DESK_TABLES: tuple[Table, ...] = (settings, memories, corpus_docs, corpus_pages)
-"""Stay in the home: a desk keeps its preferences, memory and corpus index in team mode too."""
+DESK_TABLES: tuple[Table, ...] = (settings, memories, corpus_docs, corpus_pages, mcp_servers)
+"""Stay in the home: a desk keeps its preferences, memory, corpus index and MCP servers in team
+mode too."""
 
 NOT_COPIED: tuple[Table, ...] = (leases, desk_bindings)
 """Liveness of the source's desks, and which roles drive them: a new database starts with

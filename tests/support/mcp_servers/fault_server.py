@@ -1,0 +1,67 @@
+"""An MCP server (mcp 2.x `MCPServer`, FastMCP's new name) with faults on demand.
+
+Started by the tests as `python fault_server.py` through `mcp add --env FAULT=...`:
+- FAULT=crash_at_start: exits before the handshake;
+- FAULT=env_to_stderr: prints its TOKEN variable to stderr at start (the log masking test);
+- tools: `echo` (read-only hint), `slow` (sleeps: past a timeout; writes its pid to $MARKER
+  first), `die` (exits mid-call), `show_env` (its whole environment: the minimal-environment
+  and canary tests), `pid` (its process id), `cmdline` (its argv: the canary test).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
+
+FAULT = os.environ.get("FAULT", "none")
+if FAULT == "env_to_stderr":  # a careless server: its log must still hold no secret
+    print(f"fault server: TOKEN={os.environ.get('TOKEN')}", file=sys.stderr, flush=True)
+if FAULT == "crash_at_start":
+    print("fault server: crashing at start as asked", file=sys.stderr)
+    sys.exit(3)
+
+server = MCPServer("faults")
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True, idempotentHint=True))
+def echo(text: str) -> str:
+    return text
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=False, idempotentHint=False))
+def slow(seconds: float) -> str:
+    marker = os.environ.get("MARKER")
+    if marker:  # says "busy in a call now" (the leftover-process test)
+        with open(marker, "w") as out:
+            out.write(str(os.getpid()))
+    time.sleep(seconds)
+    return f"slept {seconds}"
+
+
+@server.tool()
+def die() -> str:
+    os._exit(7)
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def show_env() -> dict[str, str]:
+    return dict(os.environ)
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def cmdline() -> str:
+    with open("/proc/self/cmdline", "rb") as argv:
+        return argv.read().replace(b"\0", b" ").decode()
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def pid() -> int:
+    return os.getpid()
+
+
+if __name__ == "__main__":
+    server.run()
