@@ -43,3 +43,20 @@ def test_an_installed_wheel_initialises_a_home_with_the_demo_corpus(tmp_path: Pa
     assert json.loads(second) == {"api": 1, "runs": []}
     shipped = sorted(p.name for p in (site / "briefdesk_resources" / "corpus").iterdir())
     assert sorted(p.name for p in (home / "corpus").iterdir()) == shipped and len(shipped) >= 8
+
+
+def test_every_python_package_of_the_app_is_listed_for_the_wheel() -> None:
+    """pyproject names its packages one by one: a new folder left out installs a window that
+    fails at its first import (the wheel tests found `desktop.widgets.inbox` missing)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    listed = set(
+        tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    on_disk = {
+        ".".join(init.parent.relative_to(root).parts)
+        for top in ("agent_core", "desktop")
+        for init in (root / top).rglob("__init__.py")
+    }
+    assert on_disk - listed == set()

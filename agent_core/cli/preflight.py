@@ -126,6 +126,13 @@ def _decision(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool
         object_argument(args.args)
 
 
+def _revert(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
+    from agent_core.review.person_door import check_note
+
+    check_note(args.reason)
+    _reviewer(args.reviewer)
+
+
 def _settings_get(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
     from agent_core.home.preferences import Settings
 
@@ -201,6 +208,7 @@ _CHECKS: dict[str, Check] = {
     "approvals approve": _decision,
     "approvals reject": _decision,
     "approvals edit": _decision,
+    "approvals revert": _revert,
     "settings get": _settings_get,
     "settings set": _settings_set,
     "grants add": _grants_add,
@@ -222,7 +230,13 @@ def _refuse_lookup_in_new_home(name: str, args: argparse.Namespace) -> None:
     run_id = getattr(args, "run_id", None)
     if name in ("resume", "cancel", "answer", "runs delete", "timeline") and run_id:
         raise BriefDeskError(ErrorCode.NOT_FOUND, f"No run {run_id!r} in this home.")
-    if name in ("approvals show", "approvals approve", "approvals reject", "approvals edit"):
+    if name in (
+        "approvals show",
+        "approvals approve",
+        "approvals reject",
+        "approvals edit",
+        "approvals revert",
+    ):
         raise BriefDeskError(ErrorCode.NOT_FOUND, f"No approval {args.id!r} in this home.")
     if name == "rules revoke":
         raise BriefDeskError(ErrorCode.NOT_FOUND, f"No rule {args.id!r}.")

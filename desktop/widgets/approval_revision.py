@@ -38,6 +38,7 @@ class RevisionPart(QObject):
         self.label.setAccessibleName(self.tr("Revision"))
         self.label.hide()
         self.diff = DiffView()
+        self.diff.browser.setAccessibleName(self.tr("Changes since the previous revision"))
         self._tabs = tabs
         self._tabs.insertTab(1, self.diff, self.tr("Changes since the previous revision"))
         self._tabs.setTabVisible(self._index(), False)

@@ -7,9 +7,9 @@ by the system, is clamped so that its frame lies inside the screen it is on.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize, Qt
-from PySide6.QtGui import QGuiApplication, QScreen
-from PySide6.QtWidgets import QFrame, QLayout, QScrollArea, QSplitter, QWidget
+from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QRect, QSettings, QSize, Qt
+from PySide6.QtGui import QGuiApplication, QResizeEvent, QScreen
+from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QWidget
 
 # The title bar and borders a window manager adds, until the real frame is known (once shown).
 FRAME_ALLOWANCE = QSize(16, 40)
@@ -132,10 +132,32 @@ class WholeScroll(QScrollArea):
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        layout = page.layout()
-        if layout is not None:  # never squeezed below what its boxes need: it scrolls instead
-            layout.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         self.setWidget(page)
+        page.installEventFilter(self)  # its layout asks again: a wrapped message grew
+        self._keep_page_whole()
+
+    def _keep_page_whole(self) -> None:
+        """Never squeeze the page's boxes below what they need at this width, wrapped text
+        included (a layout's own minimum ignores height for width): scroll instead."""
+        page = self.widget()
+        layout = page.layout() if page is not None else None
+        if page is None or layout is None:
+            return
+        least = layout.totalMinimumSize()
+        width = max(self.viewport().width(), least.width())
+        tall = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else -1
+        page.setMinimumSize(
+            least.width(), max(least.height(), tall, layout.totalSizeHint().height())
+        )
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self._keep_page_whole()
+        return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._keep_page_whole()
 
     def sizeHint(self) -> QSize:
         page = self.widget()

@@ -182,6 +182,14 @@ BAD: dict[str, tuple[list[str], list[list[str]]]] = {
             [NO_AP, "--reviewer", "", "--args", "{}"],
         ],
     ),
+    "approvals revert": (
+        [NO_AP, "--reviewer", "a"],
+        [
+            [NO_AP, "--reviewer", "a"],
+            [NO_AP, "--reviewer", " "],
+            [NO_AP, "--reviewer", "a", "--reason", "x" * 10_001],
+        ],
+    ),
     "rules list": ([], []),
     "rules revoke": (["rule-0000000000"], [[], ["rule-0000000000"]]),
     "grants list": ([], []),
