@@ -155,6 +155,10 @@ class McpServersPage(QWidget):
                 self.tr("Status"),
             ],
         )
+        # The command takes what room is left (its whole text is its tooltip): the trust and
+        # status columns stay on screen however long the path.
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setStretchLastSection(False)
         self.table.itemSelectionChanged.connect(self._selection_changed)
         layout.addWidget(self.table, 2)
         row = QHBoxLayout()
@@ -227,7 +231,9 @@ class McpServersPage(QWidget):
                 self.tr("configured") if server["status"] == "configured" else server["status"],
             )
             for column, text in enumerate(cells):
-                self.table.setItem(index, column, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.table.setItem(index, column, item)
             if server["name"] == keep:
                 self.table.selectRow(index)
         if self.tools_of not in {s["name"] for s in servers}:
