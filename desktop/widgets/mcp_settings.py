@@ -12,7 +12,7 @@ import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -43,19 +43,38 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 TIERS = ("read", "write", "network", "interaction")  # the contract's tier rule
+_C = "McpServersPage"  # the translation context of the words below (marked for lupdate)
 HINTS = (
-    ("readOnlyHint", "read-only", "may change things"),
-    ("destructiveHint", "destructive", "not destructive"),
-    ("idempotentHint", "idempotent", "not idempotent"),
-    ("openWorldHint", "reaches outside", "closed world"),
+    (
+        "readOnlyHint",
+        QT_TRANSLATE_NOOP(_C, "read-only"),
+        QT_TRANSLATE_NOOP(_C, "may change things"),
+    ),
+    (
+        "destructiveHint",
+        QT_TRANSLATE_NOOP(_C, "destructive"),
+        QT_TRANSLATE_NOOP(_C, "not destructive"),
+    ),
+    (
+        "idempotentHint",
+        QT_TRANSLATE_NOOP(_C, "idempotent"),
+        QT_TRANSLATE_NOOP(_C, "not idempotent"),
+    ),
+    (
+        "openWorldHint",
+        QT_TRANSLATE_NOOP(_C, "reaches outside"),
+        QT_TRANSLATE_NOOP(_C, "closed world"),
+    ),
 )
 
 
-def hint_words(annotations: object) -> str:
+def hint_words(annotations: object, tr: Callable[[str], str] = str) -> str:
     """`{"readOnlyHint": true, ...}` as words; hints the server did not declare are left out."""
     found = annotations if isinstance(annotations, dict) else {}
     words = [
-        yes if found[key] else no for key, yes, no in HINTS if isinstance(found.get(key), bool)
+        tr(str(yes if found[key] else no))
+        for key, yes, no in HINTS
+        if isinstance(found.get(key), bool)
     ]
     return ", ".join(words)
 
@@ -304,7 +323,7 @@ class McpServersPage(QWidget):
         def done(tools: list[McpToolView]) -> None:
             self.tools_button.setEnabled(self.selected() is not None)
             self.message.setText(
-                self.tr("“%1” has %2 tools.").replace("%1", name).replace("%2", str(len(tools)))
+                self.tr("“%1” has %n tool(s).", "", len(tools)).replace("%1", name)
             )
             self._list_tools(name, tools)
 
@@ -328,7 +347,7 @@ class McpServersPage(QWidget):
                 lambda chosen, t=tool["name"]: self._set_tier(server, t, chosen)
             )
             self.tools.setCellWidget(index, 2, tier)
-            self.tools.setItem(index, 3, QTableWidgetItem(hint_words(tool["annotations"])))
+            self.tools.setItem(index, 3, QTableWidgetItem(hint_words(tool["annotations"], self.tr)))
 
     def _set_tier(self, server: str, tool: str, tier: str) -> None:
         def done(view: McpTierView) -> None:

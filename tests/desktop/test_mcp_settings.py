@@ -72,6 +72,14 @@ def test_add_list_show_tools_change_a_tier_and_remove(qtbot: Any, home: Path) ->
         dialog.resize(1000, 650)  # a 1024x700 laptop screen, title bar and panel aside
         dialog.show()
         qtbot.waitExposed(dialog)
+        for part in (
+            page.table,
+            page.tools,
+            page.add_button,
+            page.remove_button,
+            page.tools_button,
+        ):
+            assert part.accessibleName(), part
         add_through_dialog(qtbot, page, "faults", f"GREETING={SECRET}\nOTHER=x")
 
         row = row_of(page, "faults")
