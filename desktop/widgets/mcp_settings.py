@@ -155,6 +155,7 @@ class McpServersPage(QWidget):
         self.servers: list[McpServerView] = []
         self.tools_of: str | None = None
         self.add_dialog: AddServerDialog | None = None
+        self.seen: dict[str, str] = {}  # what "Show tools" found out this time, by server
         layout = QVBoxLayout(self)
         intro = QLabel(
             self.tr(
@@ -247,7 +248,7 @@ class McpServersPage(QWidget):
                 shlex.join([server["command"], *server["args"]]),
                 ", ".join(server["env_keys"]) or self.tr("none"),
                 self.tr("trusted") if server["trust_hints"] else self.tr("not trusted"),
-                self.tr("configured") if server["status"] == "configured" else server["status"],
+                self.seen.get(server["name"], self.tr("configured")),
             )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -325,11 +326,15 @@ class McpServersPage(QWidget):
             self.message.setText(
                 self.tr("“%1” has %n tool(s).", "", len(tools)).replace("%1", name)
             )
+            self.seen[name] = self.tr("started (%n tool(s))", "", len(tools))
             self._list_tools(name, tools)
+            self._show_servers(self.servers)
 
         def failed(exc: Exception) -> None:
             self.tools_button.setEnabled(self.selected() is not None)
+            self.seen[name] = self.tr("unavailable")
             self._failed(exc)
+            self._show_servers(self.servers)
 
         submit_async_while_open(self.bridge, self, lambda: True, job, done, failed)
 

@@ -94,6 +94,7 @@ def test_add_list_show_tools_change_a_tier_and_remove(qtbot: Any, home: Path) ->
         names = [cell(page.tools, r, 0) for r in range(page.tools.rowCount())]
         echo = names.index("echo")
         assert cell(page.tools, echo, 1) == "mcp__faults__echo"
+        assert cell(page.table, row, 4) == "started (6 tool(s))"
         assert cell(page.tools, echo, 3) == "read-only, idempotent"
         tier = page.tools.cellWidget(echo, 2)
         assert isinstance(tier, QComboBox) and tier.currentText() == "read"  # trusted hint
@@ -136,6 +137,7 @@ def test_a_server_that_cannot_start_is_told_in_words(qtbot: Any, home: Path) -> 
         assert "Error" not in said  # no class name
         assert "broken" in said and "unavailable" in said  # the core's sentence, whole
         assert page.tools.rowCount() == 0
+        assert cell(page.table, row_of(page, "broken"), 4) == "unavailable"
 
 
 def test_a_bad_name_keeps_the_dialog_open_with_the_reason(qtbot: Any, home: Path) -> None:
