@@ -48,6 +48,9 @@ SENTENCES: dict[str, str] = {
     ErrorCode.QUESTION_ALREADY_ANSWERED: "Someone already answered this question.",
     ErrorCode.RUN_OWNED_ELSEWHERE: "Another desk is driving this run.",
     ErrorCode.NOT_AUTHORIZED: "You are not allowed to decide this.",
+    ErrorCode.MCP_SERVER_UNAVAILABLE: "The MCP server could not be started, or it stopped "
+    "answering.",
+    ErrorCode.TOOL_TIMEOUT: "The tool took too long to answer.",
     "agent_error": "The agent runtime stopped unexpectedly.",
 }
 FALLBACK = "Something went wrong."

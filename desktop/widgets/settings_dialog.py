@@ -39,6 +39,7 @@ from desktop.jobs import AsyncJob, Job
 from desktop.models.plain_errors import keyring_backend_name, plain_exception
 from desktop.widgets.appearance_box import AppearanceBox
 from desktop.widgets.guarded_submit import OnError, submit_async_while_open, submit_while_open
+from desktop.widgets.mcp_settings import McpServersPage
 from desktop.widgets.price_box import Price, PricesBox
 from desktop.widgets.team_settings import TeamDatabaseBox, prepare_store
 from desktop.widgets.whole_label import WholeLabel
@@ -141,6 +142,7 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(team, "Team database")
         self.prices = PricesBox()  # a tab of its own too: General stays as tall as it was
         self.tabs.addTab(self.prices.page(), "Prices")
+        self.tabs.addTab(McpServersPage(bridge), self.tr("MCP servers"))
         self.tabs.currentChanged.connect(lambda _index: self._fit())
         layout.addWidget(self.tabs)
         self.error_label = QLabel("")
