@@ -302,6 +302,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "own database)",
     )
     parser.add_argument(
+        "--lang",
+        choices=("en", "zh_CN"),
+        help="the window's language (default: the ui.language setting, else the locale)",
+    )
+    parser.add_argument(
         "--smoke",
         action="store_true",
         help="paint the window, open the home, print a SMOKE line and quit (exit 0: all is well)",
@@ -341,8 +346,17 @@ def main(argv: list[str] | None = None) -> int:
 
     collector = GuiThreadGarbageCollector(app)  # noqa: F841  (lives as long as main runs)
     theme.apply_theme(app)
+    # The language before any widget exists. `ui.language` lives in the home, read off the GUI
+    # thread after the first paint, so the window keeps a mirror of it in its QSettings (written
+    # when the settings load or are saved): a change applies at the next start.
+    from desktop import i18n
+
+    qsettings = make_qsettings()
+    i18n.install_translators(
+        app, i18n.resolve(args.lang or qsettings.value(i18n.QSETTINGS_KEY, "system"))
+    )
     # None: $BRIEFDESK_HOME or the user data folder; $BRIEFDESK_DB or the db.url setting
-    window = build_window(args.home, db=args.db)
+    window = build_window(args.home, qsettings, db=args.db)
     app.setWindowIcon(window.windowIcon())
     automation = Automation(app, window, smoke=args.smoke)
     guard = HomeGuard(window) if automation.starts_background else None  # smoke has its own

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from agent_core.contract.statuses import RunStatus
 from agent_core.contract.views import EventView, OwnerView, RunView, StoreView
-from desktop import theme
+from desktop import i18n, theme
 from desktop.bridge import Bridge
 from desktop.context import WAITING, AppContext
 from desktop.corpus_keeper import CorpusKeeper
@@ -218,6 +218,9 @@ class MainWindow(QMainWindow):
         ctx.runs_loaded.connect(self._on_runs)
         ctx.settings_loaded.connect(self.run_form.apply_settings)
         ctx.settings_loaded.connect(lambda s: theme.apply_choice(s.get("ui.theme")))
+        ctx.settings_loaded.connect(  # read before the next window is built (desktop.i18n)
+            lambda s: self.qsettings.setValue(i18n.QSETTINGS_KEY, s.get("ui.language", "system"))
+        )
         ctx.run_created.connect(self.select_run)
         ctx.status_changed.connect(self._on_status_changed)
         ctx.person_step_done.connect(self.prompts.settled)
