@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import agent_core  # only for agent_core.__version__: the package metadata, no Qt, no storage
 
 if TYPE_CHECKING:
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QCoreApplication, QSettings
     from PySide6.QtWidgets import QApplication
 
     from agent_core.contract.views import RunView
@@ -318,6 +318,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def start_language(app: QCoreApplication, lang: str | None, qsettings: QSettings) -> str:
+    """Install the window's language before it is built: `--lang`, else the QSettings mirror of
+    `ui.language`, whose `system` follows the locale. Returns "en" or "zh_CN"."""
+    from desktop import i18n
+
+    choice = lang or qsettings.value(i18n.QSETTINGS_KEY, "system")
+    return i18n.install_translators(app, i18n.resolve(choice))
+
+
 def main(argv: list[str] | None = None) -> int:
     multiprocessing.freeze_support()  # the bundle's corpus parsers run as spawned workers
     args = parse_args(sys.argv[1:] if argv is None else argv)
@@ -349,12 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     # The language before any widget exists. `ui.language` lives in the home, read off the GUI
     # thread after the first paint, so the window keeps a mirror of it in its QSettings (written
     # when the settings load or are saved): a change applies at the next start.
-    from desktop import i18n
-
     qsettings = make_qsettings()
-    i18n.install_translators(
-        app, i18n.resolve(args.lang or qsettings.value(i18n.QSETTINGS_KEY, "system"))
-    )
+    start_language(app, args.lang, qsettings)
     # None: $BRIEFDESK_HOME or the user data folder; $BRIEFDESK_DB or the db.url setting
     window = build_window(args.home, qsettings, db=args.db)
     app.setWindowIcon(window.windowIcon())

@@ -63,16 +63,16 @@ class RememberRow(QWidget):
 class ApprovalActions(QStackedWidget):
     def __init__(self, edit_actions: QWidget) -> None:
         super().__init__()
-        self.edit_button = QPushButton("&Edit…")
-        self.reject_button = QPushButton("&Reject…")
-        self.request_changes_button = QPushButton("Request c&hanges…")
+        self.edit_button = QPushButton(self.tr("&Edit…"))
+        self.reject_button = QPushButton(self.tr("&Reject…"))
+        self.request_changes_button = QPushButton(self.tr("Request c&hanges…"))
         self.request_changes_button.setToolTip(
             "Send this proposal back with a note: nothing is written, the run goes on and the "
             "agent proposes again (a person decides again)."
         )
         self.reviewer_label = label(rich=True)
-        self.close_button = QPushButton("Close")
-        self.approve_button = QPushButton("Approve  (Ctrl+Shift+A)")
+        self.close_button = QPushButton(self.tr("Close"))
+        self.approve_button = QPushButton(self.tr("Approve  (Ctrl+Shift+A)"))
         self.approve_button.setStyleSheet(
             "QPushButton:enabled { background: #1a7f37; color: white; font-weight: bold;"
             " padding: 6px 16px; }"
@@ -89,21 +89,21 @@ class ApprovalActions(QStackedWidget):
             )
         )
         self.reason_edit = QLineEdit(placeholderText="Why is this write refused? (required)")
-        self.reject_back = QPushButton("Back")
-        self.confirm_reject_button = QPushButton("Reject")
+        self.reject_back = QPushButton(self.tr("Back"))
+        self.confirm_reject_button = QPushButton(self.tr("Reject"))
         self.addWidget(
             row(QLabel("Reason:"), self.reason_edit, self.reject_back, self.confirm_reject_button)
         )
         self.remember_confirm_label = label(rich=True, wrap=True)
-        self.remember_back = QPushButton("Back")
-        self.confirm_remember_button = QPushButton("Approve and remember")
+        self.remember_back = QPushButton(self.tr("Back"))
+        self.confirm_remember_button = QPushButton(self.tr("Approve and remember"))
         self.addWidget(
             row(self.remember_confirm_label, self.remember_back, self.confirm_remember_button)
         )
         self.addWidget(edit_actions)
         self.note_edit = QLineEdit(placeholderText="What should the agent change? (required)")
-        self.changes_back = QPushButton("Back")
-        self.confirm_changes_button = QPushButton("Send back for changes")
+        self.changes_back = QPushButton(self.tr("Back"))
+        self.confirm_changes_button = QPushButton(self.tr("Send back for changes"))
         self.addWidget(
             row(QLabel("Note:"), self.note_edit, self.changes_back, self.confirm_changes_button)
         )

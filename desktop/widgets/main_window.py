@@ -145,50 +145,54 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
+        file_menu = bar.addMenu(self.tr("&File"))
         self.settings_action = add_action(
-            self, file_menu, "&Settings…", self.open_settings, "Ctrl+,"
+            self, file_menu, self.tr("&Settings…"), self.open_settings, "Ctrl+,"
         )
-        self.refresh_action = add_action(self, file_menu, "&Refresh", self.bridge.refresh, "F5")
+        self.refresh_action = add_action(
+            self, file_menu, self.tr("&Refresh"), self.bridge.refresh, "F5"
+        )
         file_menu.addSeparator()
-        self.quit_action = add_action(self, file_menu, "&Quit", self.close, "Ctrl+Q")
-        run_menu = bar.addMenu("&Run")
+        self.quit_action = add_action(self, file_menu, self.tr("&Quit"), self.close, "Ctrl+Q")
+        run_menu = bar.addMenu(self.tr("&Run"))
         self.run_action = add_action(
-            self, run_menu, "&Run question", self.run_question, "Ctrl+Return", "Ctrl+Enter"
+            self, run_menu, self.tr("&Run question"), self.run_question, "Ctrl+Return", "Ctrl+Enter"
         )
         self.cancel_action = add_action(
-            self, run_menu, "&Cancel run", self.cancel_selected, "Ctrl+."
+            self, run_menu, self.tr("&Cancel run"), self.cancel_selected, "Ctrl+."
         )
         self.resume_action = add_action(
-            self, run_menu, "Res&ume run", self.resume_selected, "Ctrl+R"
+            self, run_menu, self.tr("Res&ume run"), self.resume_selected, "Ctrl+R"
         )
         self.review_action = add_action(
-            self, run_menu, "Re&view pending approval…", self.review_selected, APPROVE_KEYS
+            self, run_menu, self.tr("Re&view pending approval…"), self.review_selected, APPROVE_KEYS
         )
         run_menu.addSeparator()
         run_menu.setToolTipsVisible(True)  # Delete's tip says why it is not offered
         self.delete_action = add_action(
-            self, run_menu, "&Delete finished run", self.delete_selected
+            self, run_menu, self.tr("&Delete finished run"), self.delete_selected
         )
-        review_menu = bar.addMenu("Re&view")
-        self.rules_action = add_action(self, review_menu, "Remembered &rules…", self.open_rules)
-        self.audit_action = add_action(self, review_menu, "&Audit log…", self.open_audit)
+        review_menu = bar.addMenu(self.tr("Re&view"))
+        self.rules_action = add_action(
+            self, review_menu, self.tr("Remembered &rules…"), self.open_rules
+        )
+        self.audit_action = add_action(self, review_menu, self.tr("&Audit log…"), self.open_audit)
         review_menu.addSeparator()
         self.inbox_action = add_action(
             self, review_menu, self.tr("&Inbox"), self.centre_tabs.show_inbox, "Ctrl+I"
         )
-        demo = bar.addMenu("&Demo")
+        demo = bar.addMenu(self.tr("&Demo"))
         self.crash_next_action = add_action(
-            self, demo, "Crash at the next tool call", self.demo_crash_next
+            self, demo, self.tr("Crash at the next tool call"), self.demo_crash_next
         )
         self.crash_write_action = add_action(
-            self, demo, "Crash after the write, before confirmation", self.demo_crash_write
+            self, demo, self.tr("Crash after the write, before confirmation"), self.demo_crash_write
         )
         demo.addSeparator()
         self.compromised_action = add_action(
-            self, demo, "Run with a compromised model", self.context.demo_compromised
+            self, demo, self.tr("Run with a compromised model"), self.context.demo_compromised
         )
-        self.shortcuts_action, self.docs_action = add_help_menu(self, bar.addMenu("&Help"))
+        self.shortcuts_action, self.docs_action = add_help_menu(self, bar.addMenu(self.tr("&Help")))
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()
