@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AppContext</name>
@@ -84,7 +83,7 @@
         <translation>时间线</translation>
     </message>
     <message>
-        <source>The selected run&apos;s timeline</source>
+        <source>The selected run's timeline</source>
         <translation>所选运行的时间线</translation>
     </message>
     <message>
@@ -380,6 +379,22 @@
     <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Opening the home…</source>
+        <translation>正在打开主目录…</translation>
+    </message>
+    <message>
+        <source>{n} pending approval</source>
+        <translation>{n} 个待审批请求</translation>
+    </message>
+    <message>
+        <source>{n} pending approvals</source>
+        <translation>{n} 个待审批请求</translation>
+    </message>
+    <message>
+        <source>No run selected</source>
+        <translation>未选择运行</translation>
     </message>
 </context>
 <context>

@@ -196,7 +196,7 @@ class MainWindow(QMainWindow):
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()
-        self.state_label = QLabel("Opening the home…")
+        self.state_label = QLabel(self.tr("Opening the home…"))
         self.approvals_label = QLabel("")
         self.busy_label = QLabel("")
         for label in (self.busy_label, self.approvals_label):
@@ -282,7 +282,8 @@ class MainWindow(QMainWindow):
         else:
             self._show_selected()
         pending = self.context.pending_approvals()
-        self.approvals_label.setText(f"{pending} pending approval{'s' if pending != 1 else ''}")
+        one, many = self.tr("{n} pending approval"), self.tr("{n} pending approvals")  # no en .ts
+        self.approvals_label.setText((one if pending == 1 else many).format(n=pending))
         colour = theme.status_text_colour(RunStatus.WAITING_APPROVAL) if pending else ""
         self.approvals_label.setStyleSheet(
             f"color: {colour}; font-weight: bold;" if pending else ""
@@ -331,7 +332,7 @@ class MainWindow(QMainWindow):
             say(delete_tip(run))
         self.delete_action.setEnabled(deletable(run))
         if run is None:
-            self.state_label.setText("No run selected")
+            self.state_label.setText(self.tr("No run selected"))
             self.cancel_action.setEnabled(False)
             self.run_form.stop_button.setEnabled(False)
             self.resume_action.setEnabled(False)

@@ -112,6 +112,7 @@ def test_lang_zh_cn_gives_chinese_menus_and_en_gives_english_back(
     ]  # fmt: skip
     assert window.settings_action.text() == "设置(&S)…"
     assert window.inbox_action.text() == "待办(&I)"
+    assert window.state_label.text() in ("正在打开主目录…", "未选择运行")  # the status bar
     window.close()
     assert language(parse_args(["--lang", "en"]).lang) == "en"
     english = build_window(home, settings)
