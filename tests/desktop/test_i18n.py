@@ -152,3 +152,27 @@ def test_cli_json_is_the_same_in_chinese(home: Path) -> None:
     refused = cli("timeline", "no-such-run", env={"LANG": "zh_CN.UTF-8", "LC_ALL": "zh_CN.UTF-8"})
     assert refused.body == cli("timeline", "no-such-run").body
     assert refused.body["error"]["code"] == "not_found", refused.body
+
+
+def test_settings_language_is_stored_and_mirrored_for_the_next_start(
+    qtbot: Any, home: Path, make_window: Any, language: Any
+) -> None:
+    window = make_window(home)
+    qtbot.waitUntil(lambda: bool(window.context.settings))
+    window.settings_action.trigger()
+    dialog = window.settings_dialog
+    combo = dialog.appearance.language
+    assert [combo.itemText(i) for i in range(combo.count())] == [
+        "System",
+        "English",
+        "中文（简体）",
+    ]
+    assert combo.currentData() == "system"
+    combo.setCurrentIndex(combo.findData("zh_CN"))
+    with qtbot.waitSignal(dialog.accepted, timeout=15_000):
+        dialog.save()
+    with open_workspace(home) as ws:
+        assert ws.settings()["ui.language"] == "zh_CN"
+    assert window.qsettings.value(i18n.QSETTINGS_KEY) == "zh_CN"
+    # The next start reads the mirror before the window exists (main's own path).
+    assert start_language(QApplication.instance(), None, window.qsettings) == "zh_CN"
