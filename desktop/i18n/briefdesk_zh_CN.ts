@@ -22,12 +22,20 @@
         <translation>要求修改(&amp;H)…</translation>
     </message>
     <message>
+        <source>Send this proposal back with a note: nothing is written, the run goes on and the agent proposes again (a person decides again).</source>
+        <translation>附上说明退回此提议：不写入任何内容，运行继续，智能体重新提议（仍由人来决定）。</translation>
+    </message>
+    <message>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
         <source>Approve  (Ctrl+Shift+A)</source>
         <translation>批准  (Ctrl+Shift+A)</translation>
+    </message>
+    <message>
+        <source>Why is this write refused? (required)</source>
+        <translation>为什么拒绝这次写入？（必填）</translation>
     </message>
     <message>
         <source>Back</source>
@@ -38,12 +46,28 @@
         <translation>拒绝</translation>
     </message>
     <message>
+        <source>Reason:</source>
+        <translation>理由：</translation>
+    </message>
+    <message>
         <source>Approve and remember</source>
         <translation>批准并记住</translation>
     </message>
     <message>
+        <source>What should the agent change? (required)</source>
+        <translation>智能体应修改什么？（必填）</translation>
+    </message>
+    <message>
         <source>Send back for changes</source>
         <translation>退回修改</translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation>说明：</translation>
+    </message>
+    <message>
+        <source>Deciding as &lt;b&gt;{reviewer}&lt;/b&gt;</source>
+        <translation>审阅者 &lt;b&gt;{reviewer}&lt;/b&gt;</translation>
     </message>
 </context>
 <context>
@@ -436,6 +460,17 @@ The run “{question}” ends cancelled.</source>
     <message>
         <source>At most {n} characters, please.</source>
         <translation>最多 {n} 个字符。</translation>
+    </message>
+</context>
+<context>
+    <name>RememberRow</name>
+    <message>
+        <source>Always allow for this folder</source>
+        <translation>始终允许此文件夹</translation>
+    </message>
+    <message>
+        <source>Rule: {rule}</source>
+        <translation>规则：{rule}</translation>
     </message>
 </context>
 <context>
