@@ -11,7 +11,7 @@ PYTHON="${PYTHON:-python3}"
 DEB_PACKAGES="fonts-dejavu-core xvfb xauth libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 \
 libxkbcommon-x11-0 libxcb-image0 libxcb-render-util0 libxcb-shape0 libegl1 libgl1 \
 gnome-keyring dbus-x11 libsecret-tools desktop-file-utils appstream openbox xdotool \
-postgresql poppler-utils at-spi2-core python3-pyatspi dunst"
+postgresql poppler-utils at-spi2-core python3-pyatspi dunst fonts-noto-cjk"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
@@ -51,6 +51,8 @@ ensure_venv() {
     PYTHONWARNINGS=ignore "$VENV/bin/python" -m pip install -q -e ".[test]"
     echo "$want" > "$stamp"
   fi
+  # The window's translations: the committed .ts sources compiled to .qm (not in git).
+  "$VENV/bin/python" -m desktop.i18n.build >/dev/null
 }
 
 cmd="${1:-help}"

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import agent_core  # only for agent_core.__version__: the package metadata, no Qt, no storage
 
 if TYPE_CHECKING:
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QCoreApplication, QSettings
     from PySide6.QtWidgets import QApplication
 
     from agent_core.contract.views import RunView
@@ -302,6 +302,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "own database)",
     )
     parser.add_argument(
+        "--lang",
+        choices=("en", "zh_CN"),
+        help="the window's language (default: the ui.language setting, else the locale)",
+    )
+    parser.add_argument(
         "--smoke",
         action="store_true",
         help="paint the window, open the home, print a SMOKE line and quit (exit 0: all is well)",
@@ -311,6 +316,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     args, _qt_args = parser.parse_known_args(argv)
     return args
+
+
+def start_language(app: QCoreApplication, lang: str | None, qsettings: QSettings) -> str:
+    """Install the window's language before it is built: `--lang`, else the QSettings mirror of
+    `ui.language`, whose `system` follows the locale. Returns "en" or "zh_CN"."""
+    from desktop import i18n
+
+    choice = lang or qsettings.value(i18n.QSETTINGS_KEY, "system")
+    return i18n.install_translators(app, i18n.resolve(choice))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -341,8 +355,13 @@ def main(argv: list[str] | None = None) -> int:
 
     collector = GuiThreadGarbageCollector(app)  # noqa: F841  (lives as long as main runs)
     theme.apply_theme(app)
+    # The language before any widget exists. `ui.language` lives in the home, read off the GUI
+    # thread after the first paint, so the window keeps a mirror of it in its QSettings (written
+    # when the settings load or are saved): a change applies at the next start.
+    qsettings = make_qsettings()
+    start_language(app, args.lang, qsettings)
     # None: $BRIEFDESK_HOME or the user data folder; $BRIEFDESK_DB or the db.url setting
-    window = build_window(args.home, db=args.db)
+    window = build_window(args.home, qsettings, db=args.db)
     app.setWindowIcon(window.windowIcon())
     automation = Automation(app, window, smoke=args.smoke)
     guard = HomeGuard(window) if automation.starts_background else None  # smoke has its own

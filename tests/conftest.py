@@ -15,6 +15,12 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.pop("BRIEFDESK_CRASH_AT", None)
 os.environ.pop("BRIEFDESK_HOME", None)
+# The window's language follows the locale (desktop.i18n, `ui.language` = system); the tests
+# read English texts, so a Chinese test machine's locale does not switch the windows they start
+# (tests/desktop/test_i18n.py sets the locale it tests itself).
+for _name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+    if os.environ.get(_name, "").lower().startswith("zh"):
+        os.environ[_name] = "C.UTF-8"
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))

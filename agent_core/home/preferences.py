@@ -30,6 +30,8 @@ ModeName = Literal["default", "acceptEdits", "dangerouslySkipPermissions"]
 MODES: tuple[ModeName, ...] = ("default", "acceptEdits", "dangerouslySkipPermissions")
 ThemeName = Literal["system", "light", "dark"]
 THEMES: tuple[ThemeName, ...] = ("system", "light", "dark")
+LanguageName = Literal["system", "en", "zh_CN"]
+LANGUAGES: tuple[LanguageName, ...] = ("system", "en", "zh_CN")
 
 MAX_APPROVAL_TTL_S = limits.MAX_SECONDS  # ten years: now + ttl never overflows a date
 MAX_MEMORY_TTL_DAYS = 100 * 365
@@ -110,6 +112,8 @@ class Settings:
     """The team's PostgreSQL database (never with a password); None: the home's SQLite file."""
     ui_theme: ThemeName = field(default="system", metadata=_key("ui.theme"))
     """The desk window's colours: as the system's, or always light or dark."""
+    ui_language: LanguageName = field(default="system", metadata=_key("ui.language"))
+    """The window's language (read when it starts): the locale's, English or Simplified Chinese."""
     ui_notifications: bool = field(default=True, metadata=_key("ui.notifications"))
     """Desktop notifications when a decision waits and the window is not the active one."""
 
@@ -368,6 +372,7 @@ _VALIDATORS: dict[str, Callable[[object], object]] = {
     "mcp.call_timeout": _number("mcp.call_timeout", limits.Bound(3_600, "seconds")),
     "db.url": _db_url,
     "ui.theme": _choice("ui.theme", THEMES),
+    "ui.language": _choice("ui.language", LANGUAGES),
     "ui.notifications": _flag("ui.notifications"),
 }
 _FIELD_OF: dict[str, str] = {f.metadata["key"]: f.name for f in fields(Settings)}

@@ -36,10 +36,6 @@ Index = QModelIndex | QPersistentModelIndex
 Clock = Callable[[], datetime]
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("InboxModel", text)
-
-
 def _utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -57,18 +53,22 @@ def time_left(item: InboxItemView, now: datetime) -> tuple[float | None, float |
 def duration_text(seconds: float) -> str:
     """ "2 h 05 min", "4 min 09 s", "12 s"; "expired" at or under zero."""
     if seconds <= 0:
-        return _tr("expired")
+        return QCoreApplication.translate("InboxModel", "expired")
     whole = int(seconds)
     days, rest = divmod(whole, 86_400)
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
     if days:
-        return _tr("{d} d {h} h").format(d=days, h=hours)
+        return QCoreApplication.translate("InboxModel", "{d} d {h} h").format(d=days, h=hours)
     if hours:
-        return _tr("{h} h {m:02d} min").format(h=hours, m=minutes)
+        return QCoreApplication.translate("InboxModel", "{h} h {m:02d} min").format(
+            h=hours, m=minutes
+        )
     if minutes:
-        return _tr("{m} min {s:02d} s").format(m=minutes, s=secs)
-    return _tr("{s} s").format(s=secs)
+        return QCoreApplication.translate("InboxModel", "{m} min {s:02d} s").format(
+            m=minutes, s=secs
+        )
+    return QCoreApplication.translate("InboxModel", "{s} s").format(s=secs)
 
 
 class InboxModel(QAbstractTableModel):
@@ -156,9 +156,13 @@ class InboxModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
         titles = (
-            _tr("Kind"), _tr("Tool"), _tr("Target"), _tr("Run question"), _tr("Desk"),
-            _tr("Time left"),
-        )  # fmt: skip
+            self.tr("Kind"),
+            self.tr("Tool"),
+            self.tr("Target"),
+            self.tr("Run question"),
+            self.tr("Desk"),
+            self.tr("Time left"),
+        )
         return titles[section] if 0 <= section < len(titles) else None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
@@ -184,7 +188,11 @@ class InboxModel(QAbstractTableModel):
 
     def _text(self, item: InboxItemView, column: int) -> str:
         if column == KIND:
-            return _tr("Approval") if item["kind"] == "approval" else _tr("Question")
+            return (
+                QCoreApplication.translate("InboxModel", "Approval")
+                if item["kind"] == "approval"
+                else QCoreApplication.translate("InboxModel", "Question")
+            )
         if column == TOOL:
             return visible_line(item["tool"])
         if column == TARGET:
@@ -201,17 +209,29 @@ class InboxModel(QAbstractTableModel):
             desk = item.get("desk")
             if not desk:
                 return ""
-            return _tr("this desk") if other_desk(desk, self.this_desk) is None else desk
+            return (
+                QCoreApplication.translate("InboxModel", "this desk")
+                if other_desk(desk, self.this_desk) is None
+                else desk
+            )
         left, _share = time_left(item, self._now)
-        return _tr("no expiry") if left is None else duration_text(left)
+        return (
+            QCoreApplication.translate("InboxModel", "no expiry")
+            if left is None
+            else duration_text(left)
+        )
 
     def _tooltip(self, item: InboxItemView, column: int) -> str:
         if column == TIME_LEFT and item.get("expires_at"):
-            return _tr("Expires at {at}").format(at=item["expires_at"])
+            return QCoreApplication.translate("InboxModel", "Expires at {at}").format(
+                at=item["expires_at"]
+            )
         text = self._text(item, column)
         if column == TARGET and item["kind"] == "approval":
             text = visible_line(item.get("target") or "")  # the whole path
         revision = item.get("revision") or 1
         if column == KIND and revision > 1:
-            return _tr("Revision {n} of this proposal").format(n=revision)
+            return QCoreApplication.translate("InboxModel", "Revision {n} of this proposal").format(
+                n=revision
+            )
         return text

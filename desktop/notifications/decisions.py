@@ -48,10 +48,6 @@ INBOX_KINDS = frozenset(
 )
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("DecisionNotices", text)
-
-
 def key_of(item: InboxItemView) -> str:
     return f"{item['kind']}:{item['id']}"
 
@@ -59,21 +55,30 @@ def key_of(item: InboxItemView) -> str:
 def notice_for(item: InboxItemView, *, reminder: bool = False) -> Notice:
     """The notification for one inbox item: what waits, never a way to decide it."""
     if item["kind"] == "question":
-        summary = tr("BriefDesk: a question waits")
-        lines = [item["question"], tr("The agent asks ({tool}): {text}")]
+        summary = QCoreApplication.translate("DecisionNotices", "BriefDesk: a question waits")
+        lines = [
+            item["question"],
+            QCoreApplication.translate("DecisionNotices", "The agent asks ({tool}): {text}"),
+        ]
         lines[1] = lines[1].format(tool=item["tool"], text=item["summary"])
     else:
-        summary = tr("BriefDesk: a decision waits")
+        summary = QCoreApplication.translate("DecisionNotices", "BriefDesk: a decision waits")
         if reminder:
-            summary = tr("BriefDesk: a decision expires soon")
+            summary = QCoreApplication.translate(
+                "DecisionNotices", "BriefDesk: a decision expires soon"
+            )
         target = item["target"] or ""
-        what = tr("Tool: {tool}").format(tool=item["tool"])
+        what = QCoreApplication.translate("DecisionNotices", "Tool: {tool}").format(
+            tool=item["tool"]
+        )
         lines = [item["question"], f"{what} → {target}" if target else what]
     return Notice(
         key=key_of(item),
         summary=summary,
         body="\n".join(lines),
-        actions=((OPEN_ACTION, tr("Open in BriefDesk")),),
+        actions=(
+            (OPEN_ACTION, QCoreApplication.translate("DecisionNotices", "Open in BriefDesk")),
+        ),
         urgency=URGENCY_CRITICAL if reminder else URGENCY_NORMAL,
         hints={"desktop-entry": APP_ID},
         app_icon=APP_ID,

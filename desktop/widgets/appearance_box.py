@@ -1,13 +1,14 @@
 """Settings' Appearance group: the `ui.theme` choice (as the system, light or dark), shown at
 once while the dialog is open and put back when it is cancelled. BRIEFDESK_THEME, when set,
 wins: the choice is then stored but says it waits. Also `ui.notifications`: desktop
-notifications when a decision waits (desktop.notifications)."""
+notifications when a decision waits (desktop.notifications), and `ui.language`, which applies
+at the next start (desktop.i18n)."""
 
 from __future__ import annotations
 
 import os
 
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QWidget
 
 from desktop import theme
 
@@ -33,8 +34,15 @@ class AppearanceBox(QGroupBox):
             "the active window, and a reminder shortly before a proposal expires. It only opens "
             "the proposal: nothing is decided from a notification."
         )
+        self.language = QComboBox()
+        for key, label in (("system", "System"), ("en", "English"), ("zh_CN", "中文（简体）")):
+            self.language.addItem(label, key)
+        self.language.setAccessibleName("Language")
+        self.language.setToolTip("The window's language changes at the next start.")
         form = QFormLayout(self)
         form.addRow("Theme", self.theme)
+        form.addRow("Language", self.language)
+        form.addRow("", QLabel("The language applies the next time BriefDesk starts."))
         form.addRow("", self.notifications)
 
     def load(self, value: object) -> None:
@@ -42,6 +50,9 @@ class AppearanceBox(QGroupBox):
         self.theme.blockSignals(True)  # the theme in use already: nothing to apply
         self.theme.setCurrentIndex(max(0, self.theme.findData(self.initial)))
         self.theme.blockSignals(False)
+
+    def load_language(self, value: object) -> None:
+        self.language.setCurrentIndex(max(0, self.language.findData(value or "system")))
 
     def load_notifications(self, value: object) -> None:
         self.notifications.setChecked(value is not False)

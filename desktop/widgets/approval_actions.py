@@ -36,7 +36,7 @@ class RememberRow(QWidget):
     def __init__(self, proposal: Callable[[], ApprovalView | None]) -> None:
         super().__init__()
         self._proposal = proposal  # the proposal shown now, read whenever the rule is described
-        self.remember_check = QCheckBox("Always allow for this folder")
+        self.remember_check = QCheckBox(self.tr("Always allow for this folder"))
         self.scope_combo = QComboBox()
         for value, caption in SCOPES:
             self.scope_combo.addItem(caption, value)
@@ -53,7 +53,7 @@ class RememberRow(QWidget):
         checked = self.remember_check.isChecked()
         self.scope_combo.setVisible(checked)
         rule = rule_text(self._proposal(), self.scope_combo.currentData())
-        self.scope_label.setText(f"Rule: {rule}" if checked else "")
+        self.scope_label.setText(self.tr("Rule: {rule}").format(rule=rule) if checked else "")
 
     def scope(self) -> str | None:
         """The scope of the rule to create when approving; None when nothing is remembered."""
@@ -63,16 +63,18 @@ class RememberRow(QWidget):
 class ApprovalActions(QStackedWidget):
     def __init__(self, edit_actions: QWidget) -> None:
         super().__init__()
-        self.edit_button = QPushButton("&Edit…")
-        self.reject_button = QPushButton("&Reject…")
-        self.request_changes_button = QPushButton("Request c&hanges…")
+        self.edit_button = QPushButton(self.tr("&Edit…"))
+        self.reject_button = QPushButton(self.tr("&Reject…"))
+        self.request_changes_button = QPushButton(self.tr("Request c&hanges…"))
         self.request_changes_button.setToolTip(
-            "Send this proposal back with a note: nothing is written, the run goes on and the "
-            "agent proposes again (a person decides again)."
+            self.tr(
+                "Send this proposal back with a note: nothing is written, the run goes on and "
+                "the agent proposes again (a person decides again)."
+            )
         )
         self.reviewer_label = label(rich=True)
-        self.close_button = QPushButton("Close")
-        self.approve_button = QPushButton("Approve  (Ctrl+Shift+A)")
+        self.close_button = QPushButton(self.tr("Close"))
+        self.approve_button = QPushButton(self.tr("Approve  (Ctrl+Shift+A)"))
         self.approve_button.setStyleSheet(
             "QPushButton:enabled { background: #1a7f37; color: white; font-weight: bold;"
             " padding: 6px 16px; }"
@@ -88,24 +90,38 @@ class ApprovalActions(QStackedWidget):
                 self.approve_button,
             )
         )
-        self.reason_edit = QLineEdit(placeholderText="Why is this write refused? (required)")
-        self.reject_back = QPushButton("Back")
-        self.confirm_reject_button = QPushButton("Reject")
+        self.reason_edit = QLineEdit(
+            placeholderText=self.tr("Why is this write refused? (required)")
+        )
+        self.reject_back = QPushButton(self.tr("Back"))
+        self.confirm_reject_button = QPushButton(self.tr("Reject"))
         self.addWidget(
-            row(QLabel("Reason:"), self.reason_edit, self.reject_back, self.confirm_reject_button)
+            row(
+                QLabel(self.tr("Reason:")),
+                self.reason_edit,
+                self.reject_back,
+                self.confirm_reject_button,
+            )
         )
         self.remember_confirm_label = label(rich=True, wrap=True)
-        self.remember_back = QPushButton("Back")
-        self.confirm_remember_button = QPushButton("Approve and remember")
+        self.remember_back = QPushButton(self.tr("Back"))
+        self.confirm_remember_button = QPushButton(self.tr("Approve and remember"))
         self.addWidget(
             row(self.remember_confirm_label, self.remember_back, self.confirm_remember_button)
         )
         self.addWidget(edit_actions)
-        self.note_edit = QLineEdit(placeholderText="What should the agent change? (required)")
-        self.changes_back = QPushButton("Back")
-        self.confirm_changes_button = QPushButton("Send back for changes")
+        self.note_edit = QLineEdit(
+            placeholderText=self.tr("What should the agent change? (required)")
+        )
+        self.changes_back = QPushButton(self.tr("Back"))
+        self.confirm_changes_button = QPushButton(self.tr("Send back for changes"))
         self.addWidget(
-            row(QLabel("Note:"), self.note_edit, self.changes_back, self.confirm_changes_button)
+            row(
+                QLabel(self.tr("Note:")),
+                self.note_edit,
+                self.changes_back,
+                self.confirm_changes_button,
+            )
         )
         self.request_changes_button.clicked.connect(lambda: self.show_page(CHANGES))
         self.changes_back.clicked.connect(lambda: self.show_page(MAIN))
@@ -121,5 +137,7 @@ class ApprovalActions(QStackedWidget):
             self.note_edit.setFocus()
 
     def show_reviewer(self, reviewer: str) -> None:
-        self.reviewer_label.setText(f"Deciding as <b>{escape(reviewer)}</b>")
+        self.reviewer_label.setText(
+            self.tr("Deciding as <b>{reviewer}</b>").format(reviewer=escape(reviewer))
+        )
         self.reviewer_label.setMinimumWidth(self.reviewer_label.sizeHint().width())

@@ -18,7 +18,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QMargins
+from PySide6.QtCore import QCoreApplication, QMargins
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QAbstractButton, QPushButton, QWidget
 
@@ -41,7 +41,9 @@ def keys_text() -> str:
 
 
 def waiting_text(caption: str, remaining: float) -> str:
-    return f"{caption} (in {remaining:.1f} s)"
+    return QCoreApplication.translate("ApprovalButtons", "{caption} (in {seconds} s)").format(
+        caption=caption, seconds=f"{remaining:.1f}"
+    )
 
 
 def ready_text(caption: str) -> str:
@@ -82,10 +84,15 @@ class DecisionButtons:
 
     def guarded(self) -> dict[QPushButton, str]:
         """The buttons whose text counts the guard down, with their captions."""
+        # The captions as shown (APPROVE... are the English source texts).
         return {
-            self.dialog.approve_button: APPROVE,
-            self.dialog.approve_edited_button: APPROVE_EDITED,
-            self.dialog.confirm_remember_button: APPROVE_REMEMBER,
+            self.dialog.approve_button: QCoreApplication.translate("ApprovalButtons", "Approve"),
+            self.dialog.approve_edited_button: QCoreApplication.translate(
+                "ApprovalButtons", "Approve edited"
+            ),
+            self.dialog.confirm_remember_button: QCoreApplication.translate(
+                "ApprovalButtons", "Approve and remember"
+            ),
         }
 
     def watch_pages(self) -> None:

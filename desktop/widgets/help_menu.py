@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
@@ -130,8 +130,13 @@ def add_help_menu(window: QMainWindow, menu: QMenu) -> tuple[QAction, QAction]:
         menu.addAction(action)
         return action
 
-    shortcuts = act("&Keyboard shortcuts…", lambda: show_shortcuts(window))
-    docs = act("&Documentation", lambda: open_documentation(window))
+    shortcuts = act(
+        QCoreApplication.translate("HelpMenu", "&Keyboard shortcuts…"),
+        lambda: show_shortcuts(window),
+    )
+    docs = act(
+        QCoreApplication.translate("HelpMenu", "&Documentation"), lambda: open_documentation(window)
+    )
     menu.addSeparator()
-    act("&About BriefDesk", lambda: show_about(window))
+    act(QCoreApplication.translate("HelpMenu", "&About BriefDesk"), lambda: show_about(window))
     return shortcuts, docs

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from agent_core.contract.statuses import RunStatus
 from agent_core.contract.views import EventView, OwnerView, RunView, StoreView
-from desktop import theme
+from desktop import i18n, theme
 from desktop.bridge import Bridge
 from desktop.context import WAITING, AppContext
 from desktop.corpus_keeper import CorpusKeeper
@@ -145,54 +145,58 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
+        file_menu = bar.addMenu(self.tr("&File"))
         self.settings_action = add_action(
-            self, file_menu, "&Settings…", self.open_settings, "Ctrl+,"
+            self, file_menu, self.tr("&Settings…"), self.open_settings, "Ctrl+,"
         )
-        self.refresh_action = add_action(self, file_menu, "&Refresh", self.bridge.refresh, "F5")
+        self.refresh_action = add_action(
+            self, file_menu, self.tr("&Refresh"), self.bridge.refresh, "F5"
+        )
         file_menu.addSeparator()
-        self.quit_action = add_action(self, file_menu, "&Quit", self.close, "Ctrl+Q")
-        run_menu = bar.addMenu("&Run")
+        self.quit_action = add_action(self, file_menu, self.tr("&Quit"), self.close, "Ctrl+Q")
+        run_menu = bar.addMenu(self.tr("&Run"))
         self.run_action = add_action(
-            self, run_menu, "&Run question", self.run_question, "Ctrl+Return", "Ctrl+Enter"
+            self, run_menu, self.tr("&Run question"), self.run_question, "Ctrl+Return", "Ctrl+Enter"
         )
         self.cancel_action = add_action(
-            self, run_menu, "&Cancel run", self.cancel_selected, "Ctrl+."
+            self, run_menu, self.tr("&Cancel run"), self.cancel_selected, "Ctrl+."
         )
         self.resume_action = add_action(
-            self, run_menu, "Res&ume run", self.resume_selected, "Ctrl+R"
+            self, run_menu, self.tr("Res&ume run"), self.resume_selected, "Ctrl+R"
         )
         self.review_action = add_action(
-            self, run_menu, "Re&view pending approval…", self.review_selected, APPROVE_KEYS
+            self, run_menu, self.tr("Re&view pending approval…"), self.review_selected, APPROVE_KEYS
         )
         run_menu.addSeparator()
         run_menu.setToolTipsVisible(True)  # Delete's tip says why it is not offered
         self.delete_action = add_action(
-            self, run_menu, "&Delete finished run", self.delete_selected
+            self, run_menu, self.tr("&Delete finished run"), self.delete_selected
         )
-        review_menu = bar.addMenu("Re&view")
-        self.rules_action = add_action(self, review_menu, "Remembered &rules…", self.open_rules)
-        self.audit_action = add_action(self, review_menu, "&Audit log…", self.open_audit)
+        review_menu = bar.addMenu(self.tr("Re&view"))
+        self.rules_action = add_action(
+            self, review_menu, self.tr("Remembered &rules…"), self.open_rules
+        )
+        self.audit_action = add_action(self, review_menu, self.tr("&Audit log…"), self.open_audit)
         review_menu.addSeparator()
         self.inbox_action = add_action(
             self, review_menu, self.tr("&Inbox"), self.centre_tabs.show_inbox, "Ctrl+I"
         )
-        demo = bar.addMenu("&Demo")
+        demo = bar.addMenu(self.tr("&Demo"))
         self.crash_next_action = add_action(
-            self, demo, "Crash at the next tool call", self.demo_crash_next
+            self, demo, self.tr("Crash at the next tool call"), self.demo_crash_next
         )
         self.crash_write_action = add_action(
-            self, demo, "Crash after the write, before confirmation", self.demo_crash_write
+            self, demo, self.tr("Crash after the write, before confirmation"), self.demo_crash_write
         )
         demo.addSeparator()
         self.compromised_action = add_action(
-            self, demo, "Run with a compromised model", self.context.demo_compromised
+            self, demo, self.tr("Run with a compromised model"), self.context.demo_compromised
         )
-        self.shortcuts_action, self.docs_action = add_help_menu(self, bar.addMenu("&Help"))
+        self.shortcuts_action, self.docs_action = add_help_menu(self, bar.addMenu(self.tr("&Help")))
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()
-        self.state_label = QLabel("Opening the home…")
+        self.state_label = QLabel(self.tr("Opening the home…"))
         self.approvals_label = QLabel("")
         self.busy_label = QLabel("")
         for label in (self.busy_label, self.approvals_label):
@@ -218,6 +222,9 @@ class MainWindow(QMainWindow):
         ctx.runs_loaded.connect(self._on_runs)
         ctx.settings_loaded.connect(self.run_form.apply_settings)
         ctx.settings_loaded.connect(lambda s: theme.apply_choice(s.get("ui.theme")))
+        ctx.settings_loaded.connect(  # read before the next window is built (desktop.i18n)
+            lambda s: self.qsettings.setValue(i18n.QSETTINGS_KEY, s.get("ui.language", "system"))
+        )
         ctx.run_created.connect(self.select_run)
         ctx.status_changed.connect(self._on_status_changed)
         ctx.person_step_done.connect(self.prompts.settled)
@@ -275,7 +282,8 @@ class MainWindow(QMainWindow):
         else:
             self._show_selected()
         pending = self.context.pending_approvals()
-        self.approvals_label.setText(f"{pending} pending approval{'s' if pending != 1 else ''}")
+        one, many = self.tr("{n} pending approval"), self.tr("{n} pending approvals")  # no en .ts
+        self.approvals_label.setText((one if pending == 1 else many).format(n=pending))
         colour = theme.status_text_colour(RunStatus.WAITING_APPROVAL) if pending else ""
         self.approvals_label.setStyleSheet(
             f"color: {colour}; font-weight: bold;" if pending else ""
@@ -324,7 +332,7 @@ class MainWindow(QMainWindow):
             say(delete_tip(run))
         self.delete_action.setEnabled(deletable(run))
         if run is None:
-            self.state_label.setText("No run selected")
+            self.state_label.setText(self.tr("No run selected"))
             self.cancel_action.setEnabled(False)
             self.run_form.stop_button.setEnabled(False)
             self.resume_action.setEnabled(False)

@@ -70,6 +70,7 @@ SettingsValues = TypedDict(
         "network.enabled": bool,
         "network.allowlist": list[str],
         "ui.theme": str,
+        "ui.language": str,
         "ui.notifications": bool,
     },
 )
@@ -268,6 +269,7 @@ class SettingsDialog(QDialog):
             ", ".join(map(str, allowed)) if isinstance(allowed, list | tuple) else ""
         )
         self.appearance.load(s.get("ui.theme"))
+        self.appearance.load_language(s.get("ui.language"))
         self.appearance.load_notifications(s.get("ui.notifications", True))
         self.prices.load(s)
         self._provider_changed()
@@ -319,6 +321,7 @@ class SettingsDialog(QDialog):
             "network.enabled": self.network_enabled.isChecked(),
             "network.allowlist": allowlist,
             "ui.theme": self.appearance.value(),
+            "ui.language": str(self.appearance.language.currentData()),
             "ui.notifications": self.appearance.notifications.isChecked(),
         }
         return values

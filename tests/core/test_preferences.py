@@ -41,6 +41,7 @@ PUBLIC_DEFAULTS = {
     "mcp.call_timeout": 60,
     "db.url": None,
     "ui.theme": "system",
+    "ui.language": "system",
     "ui.notifications": True,
 }
 
