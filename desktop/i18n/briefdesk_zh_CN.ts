@@ -1,5 +1,65 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
+<context>
+    <name>AddServerDialog</name>
+    <message>
+        <source>Add an MCP server</source>
+        <translation>添加 MCP 服务器</translation>
+    </message>
+    <message>
+        <source>lower case, e.g. time</source>
+        <translation>小写，例如 time</translation>
+    </message>
+    <message>
+        <source>Server name</source>
+        <translation>服务器名称</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>e.g. uvx mcp-server-time</source>
+        <translation>例如 uvx mcp-server-time</translation>
+    </message>
+    <message>
+        <source>Command line</source>
+        <translation>命令行</translation>
+    </message>
+    <message>
+        <source>KEY=VALUE or KEY=keyring:NAME, one a line</source>
+        <translation>KEY=VALUE 或 KEY=keyring:NAME，每行一个</translation>
+    </message>
+    <message>
+        <source>Environment entries</source>
+        <translation>环境变量条目</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <source>Trust the server&apos;s read-only hints</source>
+        <translation>信任服务器的只读提示</translation>
+    </message>
+    <message>
+        <source>Then a tool the server calls read-only runs without asking; otherwise every tool of it asks for approval, as a write does.</source>
+        <translation>这样，服务器标为只读的工具无需询问即可运行；否则它的每个工具都像写入一样需要审批。</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>The command line has an unclosed quote.</source>
+        <translation>命令行中有未闭合的引号。</translation>
+    </message>
+    <message>
+        <source>Give the command that starts the server.</source>
+        <translation>请填写启动该服务器的命令。</translation>
+    </message>
+</context>
 <context>
     <name>AppContext</name>
     <message>
@@ -107,7 +167,7 @@
         <translation>时间线</translation>
     </message>
     <message>
-        <source>The selected run's timeline</source>
+        <source>The selected run&apos;s timeline</source>
         <translation>所选运行的时间线</translation>
     </message>
     <message>
@@ -422,6 +482,145 @@
     </message>
 </context>
 <context>
+    <name>McpServersPage</name>
+    <message>
+        <source>Tools from Model Context Protocol servers on this desk. A server is started only to list its tools; environment values are never shown.</source>
+        <translation>本工位上模型上下文协议（MCP）服务器提供的工具。只在列出工具时才启动服务器；环境变量的值从不显示。</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <source>Hints</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <source>Add an MCP server</source>
+        <translation>添加 MCP 服务器</translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation>移除…</translation>
+    </message>
+    <message>
+        <source>Remove the selected MCP server</source>
+        <translation>移除所选 MCP 服务器</translation>
+    </message>
+    <message>
+        <source>Show tools</source>
+        <translation>显示工具</translation>
+    </message>
+    <message>
+        <source>Show the selected server&apos;s tools</source>
+        <translation>显示所选服务器的工具</translation>
+    </message>
+    <message>
+        <source>MCP servers message</source>
+        <translation>MCP 服务器消息</translation>
+    </message>
+    <message>
+        <source>MCP tools</source>
+        <translation>MCP 工具</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Model name</source>
+        <translation>模型中的名称</translation>
+    </message>
+    <message>
+        <source>Tier</source>
+        <translation>风险等级</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>trusted</source>
+        <translation>已信任</translation>
+    </message>
+    <message>
+        <source>not trusted</source>
+        <translation>未信任</translation>
+    </message>
+    <message>
+        <source>configured</source>
+        <translation>已配置</translation>
+    </message>
+    <message>
+        <source>Added the server “%1”.</source>
+        <translation>已添加服务器“%1”。</translation>
+    </message>
+    <message>
+        <source>Remove an MCP server</source>
+        <translation>移除 MCP 服务器</translation>
+    </message>
+    <message>
+        <source>Remove the MCP server “%1”? Its tier choices are removed too.</source>
+        <translation>移除 MCP 服务器“%1”？其工具的风险等级设置也会一并移除。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Removed the server “%1”.</source>
+        <translation>已移除服务器“%1”。</translation>
+    </message>
+    <message>
+        <source>Starting “%1” to list its tools…</source>
+        <translation>正在启动“%1”以列出其工具…</translation>
+    </message>
+    <message numerus="yes">
+        <source>“%1” has %n tool(s).</source>
+        <translation>
+            <numerusform>“%1”有 %n 个工具。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>started (%n tool(s))</source>
+        <translation>
+            <numerusform>已启动（%n 个工具）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>unavailable</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>Tier of %1</source>
+        <translation>%1 的风险等级</translation>
+    </message>
+    <message>
+        <source>“%1” is now %2.</source>
+        <translation>“%1”现在是 %2。</translation>
+    </message>
+</context>
+<context>
     <name>RejectDialog</name>
     <message>
         <source>Reject this proposal — BriefDesk</source>
@@ -518,6 +717,13 @@ The run “{question}” ends cancelled.</source>
     <message>
         <source>Show the newest version</source>
         <translation>显示最新版本</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
     </message>
 </context>
 </TS>
