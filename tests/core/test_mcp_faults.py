@@ -131,6 +131,10 @@ def test_a_tool_failure_is_a_result_and_the_session_goes_on(ws: Any) -> None:
 
 
 def test_no_server_process_outlives_its_block(ws: Any) -> None:
+    mine = psutil.Process()
+    # Children from before this test (another test's worker pool, in the same pytest worker)
+    # are not this test's servers.
+    before = {c.pid for c in mine.children(recursive=True)}
     ws.mcp_add("time", python_server("mcp-server-time"), [])
     row = add_fault_server(ws)
     pid = with_server(row, server_pid)
@@ -140,9 +144,12 @@ def test_no_server_process_outlives_its_block(ws: Any) -> None:
         "mcp__time__get_current_time",
         "mcp__time__convert_time",
     }
-    mine = psutil.Process()
     wait_until(
-        lambda: not [c for c in mine.children(recursive=True) if not gone(c.pid)],
+        lambda: (
+            not [
+                c for c in mine.children(recursive=True) if c.pid not in before and not gone(c.pid)
+            ]
+        ),
         timeout=15,
         message="a server process of this test is still running",
     )

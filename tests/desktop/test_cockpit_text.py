@@ -98,8 +98,10 @@ def test_the_keyring_message_is_plain_never_clipped_and_a_failed_store_keeps_the
     assert dialog.key_field.text() == KEY, "the typed key is kept to try again"
     assert dialog.store_key_button.isEnabled()
 
-    QApplication.processEvents()  # the layout settles on the new text
-    assert status.height() >= status.heightForWidth(status.width()), "the message is whole"
+    def whole() -> bool:  # the layout settles on the new text (queued layout requests)
+        return status.height() >= status.heightForWidth(status.width())
+
+    qtbot.waitUntil(whole, timeout=10_000)
     for box in dialog.findChildren(QGroupBox):  # and nothing else was squeezed to fit it
         assert box.height() >= box.minimumSizeHint().height(), box.title()
     dialog.reject()

@@ -25,7 +25,12 @@ PROGRAMS = {"Xvfb": "xvfb", "openbox": "openbox", "xdotool": "xdotool"}
 
 
 def free_display() -> int:
-    for number in range(90, 300):
+    # From a number of this pytest worker's own: two workers looking at once would both find
+    # the same first free display, and the second Xvfb would die with the first one's socket
+    # in place (its openbox then meets the first one's and exits).
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    first = 90 + 50 * (int(worker) if worker.isdigit() else 0)
+    for number in range(first, first + 200):
         if (
             not Path(f"/tmp/.X{number}-lock").exists()
             and not Path(f"/tmp/.X11-unix/X{number}").exists()
@@ -164,7 +169,7 @@ def x_screen(tmp: Path, size: tuple[int, int] = (1024, 768)) -> Iterator[XScreen
             interval=0.05,
             message="Xvfb did not start",
         )
-        if not socket.exists():
+        if not socket.exists() or server.poll() is not None:
             raise AssertionError(f"Xvfb did not start (it exited with {server.returncode})")
         screen = XScreen(f":{number}", fbdir, size)
         wm = subprocess.Popen(
