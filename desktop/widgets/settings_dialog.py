@@ -139,7 +139,8 @@ class SettingsDialog(QDialog):
         team_layout.addWidget(self.team_box)
         team_layout.addStretch(1)
         self.tabs = QTabWidget()
-        self.tabs.addTab(WholeScroll(general), "General")  # scrolls only on a small screen
+        self.general_scroll = WholeScroll(general)  # scrolls only on a small screen
+        self.tabs.addTab(self.general_scroll, "General")
         self.tabs.addTab(team, "Team database")
         self.prices = PricesBox()  # a tab of its own too: General stays as tall as it was
         self.tabs.addTab(self.prices.page(), "Prices")
@@ -442,12 +443,14 @@ class SettingsDialog(QDialog):
         self.test_result.setText(("Connected. " if ok else "Failed. ") + str(result["message"]))
         self.test_result.setStyleSheet(f"color: {OK_COLOUR if ok else ERROR_COLOUR};")
         self._fit()
+        self.general_scroll.keep_in_view(self.test_result)  # the answer, whole, on screen
 
     def _test_failed(self, exc: Exception) -> None:
         self.test_button.setEnabled(True)
         self.test_result.setText(plain_exception(exc))
         self.test_result.setStyleSheet(f"color: {ERROR_COLOUR};")
         self._fit()
+        self.general_scroll.keep_in_view(self.test_result)
 
     def refresh_key_status(self) -> None:
         self._submit(

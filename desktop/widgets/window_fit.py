@@ -7,7 +7,7 @@ by the system, is clamped so that its frame lies inside the screen it is on.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QRect, QSettings, QSize, Qt
+from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QRect, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QResizeEvent, QScreen
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QWidget
 
@@ -133,8 +133,14 @@ class WholeScroll(QScrollArea):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setWidget(page)
+        self._in_view: QWidget | None = None
         page.installEventFilter(self)  # its layout asks again: a wrapped message grew
         self._keep_page_whole()
+
+    def keep_in_view(self, widget: QWidget) -> None:
+        """Scroll `widget` (a message just shown) into view, now and as the layout settles."""
+        self._in_view = widget
+        self.ensureWidgetVisible(widget, 0, 0)
 
     def _keep_page_whole(self) -> None:
         """Never squeeze the page's boxes below what they need at this width, wrapped text
@@ -151,9 +157,16 @@ class WholeScroll(QScrollArea):
         )
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        settled = super().eventFilter(watched, event)
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
             self._keep_page_whole()
-        return super().eventFilter(watched, event)
+            if self._in_view is not None:  # once the page has its new geometry
+                QTimer.singleShot(0, self._show_in_view)
+        return settled
+
+    def _show_in_view(self) -> None:
+        if self._in_view is not None:
+            self.ensureWidgetVisible(self._in_view, 0, 0)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -114,7 +114,8 @@ def test_a_long_test_connection_answer_is_shown_whole(qtbot: Any, home: Path) ->
         assert label.fontMetrics().horizontalAdvance(label.text()) > width, "more than a line"
         needed = label.heightForWidth(width)
         qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()))
-        assert label.visibleRegion().boundingRect().height() >= needed, "nothing cut off"
+        # scrolled into view once the layout settled: nothing cut off
+        qtbot.waitUntil(lambda: label.visibleRegion().boundingRect().height() >= needed)
 
 
 # -- Help -----------------------------------------------------------------------------------------
