@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtWidgets import QApplication, QDialog
+
 from tests.support.desktop import (
     fixture_make_window,
     make_window_unready,
@@ -17,3 +22,16 @@ __all__ = [  # fixtures pytest finds here; helpers older tests import from here
     "open_workspace",
     "started_bridge",
 ]
+
+
+@pytest.fixture(autouse=True)
+def _no_dialog_outlives_its_test() -> Iterator[None]:
+    """A modal dialog a test left open (say, one whose assertion failed before it closed it)
+    would block the next test of this worker's windows: close whatever is still shown."""
+    yield
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        return
+    for widget in app.topLevelWidgets():
+        if isinstance(widget, QDialog) and widget.isVisible():
+            widget.reject()
