@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import NotRequired, TypedDict
 
 from agent_core.contract.errors import ErrorJSON
+from agent_core.contract.json_types import JsonObject
 
 
 class ApprovalView(TypedDict):
@@ -343,7 +344,7 @@ class EditCheckView(TypedDict):
     """Why the edit would be refused; null when `ok`."""
     target: str | None
     """The resolved target of the edited call; null when refused or the tool has none."""
-    args: NotRequired[dict[str, str | int]]
+    args: NotRequired[JsonObject]
     """The normalized arguments (defaults filled in); only when `ok`."""
 
 

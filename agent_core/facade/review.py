@@ -96,6 +96,16 @@ class ReviewCommands(WorkspaceBase):
             desk=self.team_desk,
         )
 
+    def resolve_done(
+        self, approval_id: str, *, reviewer: str, reason: str | None = None
+    ) -> ApprovalView:
+        """A person says that a call of unknown outcome did happen: recorded, not called
+        again (review/outcome_resolution.py); `resume` goes on from it."""
+        from agent_core.review.outcome_resolution import resolve_done
+
+        note = person_door.decision_note(self.store, approval_id, reason)
+        return resolve_done(self.store, approval_id, reviewer=reviewer, reason=note)
+
     def edit(self, approval_id: str, *, reviewer: str, args: JsonMapping | str) -> ApprovalView:
         """A new version with edited arguments, validated again; the old one is superseded."""
         return editing.edit(

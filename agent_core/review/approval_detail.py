@@ -16,11 +16,11 @@ from agent_core.contract.views import ApprovalDetailView, PreviousProposalView
 from agent_core.review.expiry import sweep_expired
 from agent_core.review.proposals import approval_view, proposed_elsewhere
 from agent_core.review.run_views import run_json
+from agent_core.review.tool_of import spec_of
 from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import runs as run_rows
 from agent_core.tools.proposal_base import base_text
-from agent_core.tools.registry import spec_for
 
 
 def describe_approval(
@@ -42,7 +42,7 @@ def describe_approval(
         previous = _previous(conn, approval)
         elsewhere = proposed_elsewhere(approval, desk, run.get("desk"))
         kept = base_text(conn, approval.base_digest) if elsewhere else None
-    spec = spec_for(approval.tool)
+        spec = spec_of(conn, approval)
     current_text: str | None = None
     current_hash: str | None = None
     shows_content = spec.content_field is not None and approval.target is not None
@@ -95,7 +95,7 @@ def _previous(conn: Connection, approval: Approval) -> PreviousProposalView | No
         revised = approval_rows.get_approval(conn, approval.revises)
     except BriefDeskError:
         return None  # the row is gone: the revision still reads on its own
-    field = spec_for(revised.tool).content_field
+    field = spec_of(conn, revised).content_field
     content = revised.args.get(field) if field else None
     return {
         "id": revised.id,

@@ -18,7 +18,8 @@ from agent_core.storage.store import Store
 from agent_core.storage.tables import audit
 from agent_core.storage.tables import grants as grant_rows
 from agent_core.storage.tables import rules as rule_rows
-from agent_core.tools.policy import Rule
+from agent_core.tools.mcp.servers import split_model_name
+from agent_core.tools.policy import MCP_RULE_PREFIX, Rule
 
 REMEMBER_SCOPES = ("run", "home")
 """What `--remember` takes: this run only, or every run of this home."""
@@ -30,7 +31,9 @@ def remember(conn: Connection, approval: Approval, reviewer: str, scope: str) ->
         raise BriefDeskError(
             ErrorCode.INVALID_ARGUMENTS, "Only calls with a target can be remembered."
         )
-    folder = str(Path(approval.target).parent)
+    mcp = split_model_name(approval.tool)
+    # An MCP tool is remembered as that server's tool, whatever its call aims at (contract).
+    folder = f"{MCP_RULE_PREFIX}{mcp[0]}/{mcp[1]}" if mcp else str(Path(approval.target).parent)
     # A rule decides every later call under its folder: the grant must cover all of it.
     grant_rows.require(conn, reviewer=reviewer, tool=approval.tool, path=folder, doing="remember")
     rule = rule_rows.RuleRow(
