@@ -165,6 +165,13 @@ class ReviewCommands(WorkspaceBase):
 
         return Rule("", tool, folder, scope, run_id).describe()
 
+    @staticmethod
+    def describe_rule_for(tool: str, target: str, scope: str, run_id: str | None = None) -> str:
+        """The rule "always allow" would remember from a call of `tool` on `target`."""
+        from agent_core.review.remembered_rules import rule_folder
+
+        return ReviewCommands.describe_rule(tool, rule_folder(tool, target), scope, run_id)
+
     # -- grants: who may decide what ------------------------------------------------------
 
     def list_grants(self) -> list[GrantView]:

@@ -31,9 +31,7 @@ def remember(conn: Connection, approval: Approval, reviewer: str, scope: str) ->
         raise BriefDeskError(
             ErrorCode.INVALID_ARGUMENTS, "Only calls with a target can be remembered."
         )
-    mcp = split_model_name(approval.tool)
-    # An MCP tool is remembered as that server's tool, whatever its call aims at (contract).
-    folder = f"{MCP_RULE_PREFIX}{mcp[0]}/{mcp[1]}" if mcp else str(Path(approval.target).parent)
+    folder = rule_folder(approval.tool, approval.target)
     # A rule decides every later call under its folder: the grant must cover all of it.
     grant_rows.require(conn, reviewer=reviewer, tool=approval.tool, path=folder, doing="remember")
     rule = rule_rows.RuleRow(
@@ -47,6 +45,13 @@ def remember(conn: Connection, approval: Approval, reviewer: str, scope: str) ->
     )
     rule_rows.insert_rule(conn, rule)
     return rule.id
+
+
+def rule_folder(tool: str, target: str) -> str:
+    """What a rule remembered from a call of `tool` on `target` covers: the target's folder,
+    or, for an MCP tool, that server's tool whatever its call aims at (`mcp:SERVER/TOOL`)."""
+    mcp = split_model_name(tool)
+    return f"{MCP_RULE_PREFIX}{mcp[0]}/{mcp[1]}" if mcp else str(Path(target).parent)
 
 
 def list_rules(store: Store) -> list[RuleView]:

@@ -27,12 +27,7 @@ from agent_core.storage.tables import ledger
 from agent_core.tools.proposal_base import keep_base
 from agent_core.tools.specs import ToolSpec
 
-UNKNOWN_REASON = (
-    "The outcome of this call is unknown: it reached the MCP server, and its answer was never "
-    "recorded (the app stopped, the call timed out or the server went away). It may have "
-    "happened. Approve to run it again, reject to record it as "
-    "not done, or say it did happen (approvals resolve --done)."
-)
+UNKNOWN_REASON = "outcome unknown: the call reached its server, no answer was recorded"
 
 
 def call_key(spec: ToolSpec, approval: Approval) -> str:
