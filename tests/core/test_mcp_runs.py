@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.support.cli import CliRunner, db_rows
+from tests.support.waiting import wait_until
 from tests.support.mcp_servers.real import FAULT_SERVER, filesystem_server_bin, python_server
 
 
@@ -221,3 +222,21 @@ def test_a_remembered_rule_approves_that_servers_tool_in_later_runs(
                                         "args": {"path": str(out), "line": "two"}}))  # fmt: skip
     assert second["status"] == "succeeded", second
     assert out.read_text(encoding="utf-8").splitlines() == ["one", "two"]
+
+
+def test_the_servers_a_run_started_are_stopped_with_it(cli: CliRunner, tmp_path: Path) -> None:
+    add_fault_server(cli, "faults", "--trust-hints")
+    finished = run(cli, script(tmp_path, {"call": "mcp__faults__pid", "args": {}}))
+    assert finished["status"] == "succeeded", finished
+    [(result,)] = db_rows(cli.home, "SELECT result_json FROM ledger")
+    pid = int(json.loads(result)["text"])
+    # The run stopped its server when it ended (stdin closed, then its process group killed).
+    wait_until(lambda: not alive(pid), timeout=15, message=f"server {pid} still running")
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"

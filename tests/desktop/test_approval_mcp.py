@@ -55,7 +55,10 @@ def unknown_outcome_question(ws: Workspace) -> dict[str, Any]:
 
 
 def test_an_unknown_outcome_is_explained_and_it_did_happen_records_it_once(
-    qtbot: Any, bridge: Bridge, ws: Workspace, clock: StillClock  # noqa: F811
+    qtbot: Any,
+    bridge: Bridge,
+    ws: Workspace,
+    clock: StillClock,  # noqa: F811
 ) -> None:
     question = unknown_outcome_question(ws)
     dialog = ApprovalDialog(bridge, question["id"], "ana")
@@ -82,7 +85,10 @@ def test_an_unknown_outcome_is_explained_and_it_did_happen_records_it_once(
 
 
 def test_a_plain_mcp_proposal_shows_its_server_without_the_third_answer(
-    qtbot: Any, bridge: Bridge, ws: Workspace, clock: StillClock  # noqa: F811
+    qtbot: Any,
+    bridge: Bridge,
+    ws: Workspace,
+    clock: StillClock,  # noqa: F811
 ) -> None:
     ws.mcp_add("faults", sys.executable, [str(FAULT_SERVER)])
     script = ws.home.root / "append.json"
