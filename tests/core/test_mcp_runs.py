@@ -33,8 +33,9 @@ def script(tmp_path: Path, *turns: dict[str, Any]) -> str:
     return f"scripted:{path}"
 
 
-def run(cli: CliRunner, model: str, *extra: str) -> dict[str, Any]:
-    code, body = cli("run", "--question", "use the tool", "--model", model, *extra)
+def run(cli: CliRunner, model: str, *extra: str, env_key: str | None = None) -> dict[str, Any]:
+    env = None if env_key is None else {"BRIEFDESK_OPENAI_API_KEY": env_key}
+    code, body = cli("run", "--question", "use the tool", "--model", model, *extra, env=env)
     assert code == 0, body
     return dict(body)
 
@@ -240,3 +241,52 @@ def alive(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state != "Z"
+
+
+def test_a_remote_model_is_offered_the_mcp_tools_and_calls_one(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    """Through a real HTTP endpoint speaking OpenAI's protocol: the request lists the MCP
+    tool (with its own schema), the model calls it, and the result comes back to it."""
+    from agent_core.models.planned import History, PlannedCall, TurnPlan
+    from tests.support.fake_openai import FakeOpenAI
+
+    def planner(history: History) -> TurnPlan:
+        if not history.calls:
+            return TurnPlan(calls=[PlannedCall("mcp__time__get_current_time", {"timezone": "UTC"})])
+        return TurnPlan(say="the time is known")
+
+    code, body = cli("mcp", "add", "time", "--trust-hints", "--", python_server("mcp-server-time"))
+    assert code == 0, body
+    with FakeOpenAI(planner=planner) as server:
+        assert cli("settings", "set", "openai.base_url", server.base_url).code == 0
+        finished = run(cli, "openai", env_key="sk-test-mcp")
+        first, second = server.requests[0].json(), server.requests[1].json()
+    assert finished["status"] == "succeeded", finished
+    offered = {t["function"]["name"]: t["function"] for t in first["tools"]}
+    assert "mcp__time__get_current_time" in offered and "search_corpus" in offered
+    schema = offered["mcp__time__get_current_time"]["parameters"]
+    assert schema["additionalProperties"] is False and "timezone" in schema["properties"]
+    answered = [m for m in second["messages"] if m.get("role") == "tool"]
+    assert answered and "UTC" in str(answered[0]["content"])
+
+
+def test_an_edited_mcp_call_is_validated_against_its_schema_and_runs_as_edited(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    add_fault_server(cli)
+    out = tmp_path / "lines.txt"
+    waiting = run(cli, script(tmp_path, {"call": "mcp__faults__append_line",
+                                         "args": {"path": str(out), "line": "model"}}))  # fmt: skip
+    [proposal] = pending(cli, waiting["run_id"])
+    bad = json.dumps({"path": str(out), "line": "x", "extra": True})
+    message = cli.refused("invalid_arguments", "approvals", "edit", proposal["id"],
+                          "--reviewer", "ana", "--args", bad)  # fmt: skip
+    assert "undeclared argument(s) 'extra'" in message
+    good = json.dumps({"path": str(out), "line": "edited"})
+    code, edited = cli("approvals", "edit", proposal["id"], "--reviewer", "ana", "--args", good)
+    assert code == 0, edited
+    assert cli("approvals", "approve", edited["approval"]["id"], "--reviewer", "ana").code == 0
+    code, body = cli("resume", waiting["run_id"])
+    assert code == 0 and body["status"] == "succeeded", body
+    assert out.read_text(encoding="utf-8").splitlines() == ["edited"]
