@@ -14,12 +14,13 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agent_core.contract.errors import BriefDeskError
 from agent_core.contract.json_types import JsonObject
 from agent_core.contract.model_spec import ModelKind, ModelSpec
 from agent_core.runs.context import RunContext
 from agent_core.storage.store import Store
 from agent_core.storage.tables import mcp_servers as server_rows
-from agent_core.storage.tables.run_mcp_tools import record_tools, tools_of_run
+from agent_core.storage.tables.run_mcp_tools import RunMcpTool, record_tools, tools_of_run
 from agent_core.tools.mcp.run_servers import RunServers
 from agent_core.tools.mcp.tool_spec import run_toolset
 
@@ -34,6 +35,7 @@ class RunMcp:
         self.log_dir = log_dir
         self.servers: RunServers | None = None
         self._prepared = False
+        self._recorded: list[RunMcpTool] = []
 
     def use_recorded(self) -> bool:
         """Offer the MCP tools the run recorded when it started; False when it has none."""
@@ -41,6 +43,7 @@ class RunMcp:
             recorded = tools_of_run(conn, self.ctx.run_id)
         if recorded:
             self.ctx.tools = run_toolset(recorded, self._call)
+            self._recorded = recorded
         return bool(recorded)
 
     async def prepare(self, *, starting: bool, model: str) -> bool:
@@ -54,8 +57,10 @@ class RunMcp:
             return False
         servers.bind(asyncio.get_running_loop())
         if self.use_recorded() or not starting or _offline(model):
+            servers.expect(self._recorded)
             return False
         listing = await servers.list_all()
+        servers.expect(listing.tools)
         with self.ctx.write() as conn:
             record_tools(conn, self.ctx.run_id, listing.tools)
         self.ctx.tools = run_toolset(listing.tools, self._call, listing.unavailable)
@@ -87,5 +92,5 @@ class RunMcp:
 def _offline(model: str) -> bool:
     try:
         return ModelSpec.parse(model).kind is ModelKind.OFFLINE
-    except Exception:  # a spec that names no model: the run reports it when it builds one
+    except BriefDeskError:  # a spec that names no model: the run reports it when it builds one
         return True

@@ -290,3 +290,20 @@ def test_an_edited_mcp_call_is_validated_against_its_schema_and_runs_as_edited(
     code, body = cli("resume", waiting["run_id"])
     assert code == 0 and body["status"] == "succeeded", body
     assert out.read_text(encoding="utf-8").splitlines() == ["edited"]
+
+
+def test_a_tool_that_changed_since_the_run_listed_it_is_not_called(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    add_fault_server(cli)
+    out = tmp_path / "lines.txt"
+    waiting = run(cli, script(tmp_path, {"call": "mcp__faults__append_line",
+                                         "args": {"path": str(out), "line": "x"}}))  # fmt: skip
+    [proposal] = pending(cli, waiting["run_id"])
+    assert cli("approvals", "approve", proposal["id"], "--reviewer", "ana").code == 0
+    assert cli("mcp", "tier", "faults", "append_line", "read").code == 0  # not what was approved
+    code, body = cli("resume", waiting["run_id"])
+    assert code == 0 and body["status"] == "succeeded", body
+    [blocked] = events(cli, waiting["run_id"], "blocked")
+    assert blocked["data"]["code"] == "not_authorized", blocked
+    assert not out.exists()

@@ -23,6 +23,7 @@ from agent_core.contract.json_types import JsonObject
 from agent_core.storage.tables.mcp_servers import McpServerRow
 from agent_core.storage.tables.run_mcp_tools import RunMcpTool
 from agent_core.tools.mcp.client import McpRefused, ServerSession, connect, unavailable
+from agent_core.tools.mcp.servers import model_name
 from agent_core.tools.mcp.specs import spec_for_tool
 from agent_core.tools.mcp.tool_spec import McpOutcomeUnknown
 
@@ -64,6 +65,13 @@ class RunServers:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._running: dict[str, _Running] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._listed: dict[str, list[RunMcpTool]] = {}
+        self._expected: dict[str, str] = {}
+
+    def expect(self, recorded: list[RunMcpTool]) -> None:
+        """The tools the run offered its model: a call goes to a server only while it still
+        offers the very same tool (a tool changed since is refused, never run as approved)."""
+        self._expected = {tool.model_name: tool.schema_hash for tool in recorded}
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The loop the servers live on (calls from tool bodies hop onto it)."""
@@ -87,8 +95,11 @@ class RunServers:
         return listing
 
     async def _list(self, name: str) -> list[RunMcpTool]:
-        row = self.rows[name]
-        session = await self._session(name)
+        await self._session(name)
+        return self._listed[name]
+
+    async def _listing(self, row: McpServerRow, session: ServerSession) -> list[RunMcpTool]:
+        name = row.name
         tools: list[RunMcpTool] = []
         for tool in await session.list_tools():
             spec = spec_for_tool(row, tool)
@@ -123,6 +134,11 @@ class RunServers:
             task = asyncio.create_task(self._hold(row, ready, stop), name=f"mcp-{name}")
             session = await ready
             self._running[name] = _Running(session, task, stop)
+            try:
+                self._listed[name] = await self._listing(row, session)
+            except BaseException:
+                self._forget(name)
+                raise
             return session
 
     async def _hold(
@@ -140,6 +156,7 @@ class RunServers:
 
     async def call(self, server: str, tool: str, args: JsonObject) -> CallToolResult:
         session = await self._session(server)  # not started: nothing was sent (a refusal)
+        self._check_unchanged(server, tool)
         try:
             return await session.call(tool, args, self.call_timeout)
         except McpRefused:
@@ -149,6 +166,19 @@ class RunServers:
                 self._forget(server)  # a broken or busy session is not used again
                 raise McpOutcomeUnknown(exc.code, exc.message, server=server) from None
             raise
+
+    def _check_unchanged(self, server: str, tool: str) -> None:
+        wanted = self._expected.get(model_name(server, tool) or "")
+        if wanted is None:
+            return
+        now = {t.tool: t.schema_hash for t in self._listed.get(server, [])}
+        if now.get(tool) != wanted:
+            raise BriefDeskError(
+                ErrorCode.NOT_AUTHORIZED,
+                f"The MCP server {server!r} no longer offers {tool!r} as the run listed it "
+                "(its schema, hints or tier changed): it was not called.",
+                server=server,
+            )
 
     def _forget(self, server: str) -> None:
         running = self._running.pop(server, None)
