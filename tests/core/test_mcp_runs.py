@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from tests.support.cli import CliRunner, db_rows
-from tests.support.waiting import wait_until
 from tests.support.mcp_servers.real import FAULT_SERVER, filesystem_server_bin, python_server
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture

@@ -17,8 +17,7 @@ from PySide6.QtCore import Qt
 from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
 from desktop.widgets.approval_dialog import ApprovalDialog
-from tests.desktop.test_approval_revision import StillClock, clock  # noqa: F401  (fixture)
-from tests.support.desktop import open_workspace, started_bridge
+from tests.support.desktop import StillClock, open_workspace, started_bridge
 from tests.support.mcp_servers.real import FAULT_SERVER
 
 
@@ -58,7 +57,7 @@ def test_an_unknown_outcome_is_explained_and_it_did_happen_records_it_once(
     qtbot: Any,
     bridge: Bridge,
     ws: Workspace,
-    clock: StillClock,  # noqa: F811
+    clock: StillClock,
 ) -> None:
     question = unknown_outcome_question(ws)
     dialog = ApprovalDialog(bridge, question["id"], "ana")
@@ -88,7 +87,7 @@ def test_a_plain_mcp_proposal_shows_its_server_without_the_third_answer(
     qtbot: Any,
     bridge: Bridge,
     ws: Workspace,
-    clock: StillClock,  # noqa: F811
+    clock: StillClock,
 ) -> None:
     ws.mcp_add("faults", sys.executable, [str(FAULT_SERVER)])
     script = ws.home.root / "append.json"
