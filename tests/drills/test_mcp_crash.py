@@ -212,3 +212,25 @@ def test_crash_sweep_over_mcp_writes_runs_no_call_twice_without_a_persons_word(
     assert cli("runs", check=True).body["runs"][0]["status"] == "succeeded"
     assert kills >= 3
     assert sorted(lines_in(out)) == sorted(wanted)  # each exactly once
+
+
+def test_a_server_that_dies_mid_call_asks_for_a_write_and_refuses_a_read(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    code, body = cli("mcp", "add", "faults", "--", sys.executable, str(FAULT_SERVER))
+    assert code == 0, body
+    script = tmp_path / "die.json"
+    script.write_text(json.dumps([{"call": "mcp__faults__die", "args": {}}, {"say": "went on"}]))
+    code, body = cli("run", "--question", "die", "--model", f"scripted:{script}")
+    run_id = body["run_id"]
+    approve(cli, only_pending(cli, run_id)["id"])
+    code, body = cli("resume", run_id)  # a write: it may have happened, the person is asked
+    assert code == 0 and body["status"] == "waiting_approval", body
+    assert only_pending(cli, run_id)["version"] == 2
+
+    assert cli("mcp", "tier", "faults", "die", "read").code == 0  # a read: simply refused
+    code, body = cli("run", "--question", "die", "--model", f"scripted:{script}")
+    assert code == 0 and body["status"] == "succeeded", body  # the run went on
+    code, timeline = cli("timeline", body["run_id"])
+    [blocked] = [e for e in timeline["events"] if e["kind"] == "blocked"]
+    assert blocked["data"]["code"] == "mcp_server_unavailable", blocked
