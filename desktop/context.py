@@ -16,7 +16,7 @@ from agent_core.contract.statuses import RunStatus
 from agent_core.contract.views import ApprovalView, OwnerView, RunView
 from desktop.bridge import Bridge
 from desktop.models.plain_errors import plain_error, plain_exception
-from desktop.models.run_state import NOT_FINISHED
+from desktop.models.run_state import NOT_FINISHED, words
 
 if TYPE_CHECKING:
     from agent_core.facade.workspace import Workspace
@@ -258,7 +258,7 @@ class AppContext(QObject):
     def delete_run(self, run_id: str) -> None:
         def refused(exc: Exception) -> None:
             if getattr(exc, "code", None) == ErrorCode.RUN_NOT_FINISHED:  # it went on meanwhile
-                self.message.emit("error", NOT_FINISHED)
+                self.message.emit("error", words(NOT_FINISHED))
                 self.bridge.refresh()
             else:
                 self._report(exc)

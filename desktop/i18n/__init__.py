@@ -19,6 +19,12 @@ HERE = Path(__file__).resolve().parent
 QSETTINGS_KEY = "ui/language"  # the window's mirror of `ui.language`, read before it is built
 _log = logging.getLogger(__name__)
 _installed: list[QTranslator] = []  # kept alive: Qt holds translators by pointer only
+_active = ["en"]  # the language install_translators put in place
+
+
+def active() -> str:
+    """ "en" or "zh_CN": what the window speaks now (core_words picks its sentences by it)."""
+    return _active[0]
 
 
 def resolve(choice: object, environ: Mapping[str, str] | None = None) -> str:
@@ -46,6 +52,7 @@ def install_translators(app: QCoreApplication, language: str) -> str:
     for old in _installed:
         app.removeTranslator(old)
     _installed.clear()
+    _active[0] = "en"
     if language != "zh_CN":
         QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
         return "en"
@@ -64,4 +71,5 @@ def install_translators(app: QCoreApplication, language: str) -> str:
     app.installTranslator(ours)
     _installed.append(ours)
     QLocale.setDefault(QLocale(QLocale.Language.Chinese, QLocale.Country.China))
+    _active[0] = language
     return language

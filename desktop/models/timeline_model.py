@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
 from PySide6.QtGui import QColor, QIcon
 
 from agent_core.contract.events import EventKind
@@ -18,12 +26,21 @@ from desktop import theme
 from desktop.models import event_text
 from desktop.models.visible_text import visible_line
 
-COLUMNS = ("Time", "Kind", "Tool", "Summary", "Duration", "Outcome")
+COLUMNS = (
+    QT_TRANSLATE_NOOP("TimelineModel", "Time"),
+    QT_TRANSLATE_NOOP("TimelineModel", "Kind"),
+    QT_TRANSLATE_NOOP("TimelineModel", "Tool"),
+    QT_TRANSLATE_NOOP("TimelineModel", "Summary"),
+    QT_TRANSLATE_NOOP("TimelineModel", "Duration"),
+    QT_TRANSLATE_NOOP("TimelineModel", "Outcome"),
+)
 TIME, KIND, TOOL, SUMMARY, DURATION, OUTCOME = range(len(COLUMNS))
 
 DURATION_TIPS: dict[str, str] = {
-    EventKind.TOOL_RESULT: "From the call to its result",
-    EventKind.RUN_FINISHED: "From the start of the run to its end, waits for people included",
+    EventKind.TOOL_RESULT: QT_TRANSLATE_NOOP("TimelineModel", "From the call to its result"),
+    EventKind.RUN_FINISHED: QT_TRANSLATE_NOOP(
+        "TimelineModel", "From the start of the run to its end, waits for people included"
+    ),
 }
 
 EVENT_ROLE = Qt.ItemDataRole.UserRole + 1  # the EVENT dict
@@ -186,7 +203,7 @@ class TimelineModel(QAbstractTableModel):
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> object:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
+            return QCoreApplication.translate("TimelineModel", COLUMNS[section])
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
@@ -209,7 +226,8 @@ class TimelineModel(QAbstractTableModel):
             if column == TIME:
                 return str(row.event.get("at", ""))
             if column == DURATION and row.texts[DURATION]:
-                return DURATION_TIPS.get(str(row.event.get("kind")))
+                tip = DURATION_TIPS.get(str(row.event.get("kind")))
+                return QCoreApplication.translate("TimelineModel", tip) if tip else None
             return row.texts[column] if column == SUMMARY else None
         if role == EVENT_ROLE:
             return row.event

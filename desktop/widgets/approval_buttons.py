@@ -29,6 +29,7 @@ from desktop.widgets.approval_text import is_revert
 if TYPE_CHECKING:
     from desktop.widgets.approval_dialog import ApprovalDialog
 
+translate = QCoreApplication.translate
 APPROVE_KEYS = "Ctrl+Shift+A"  # deliberately not Run's Ctrl+Enter, and not a lone Return
 APPROVE, APPROVE_EDITED = "Approve", "Approve edited"  # captions, and their accessible names
 APPROVE_REMEMBER = "Approve and remember"
@@ -122,22 +123,31 @@ class DecisionButtons:
         for button, caption in self.guarded().items():
             button.setAccessibleName(caption)
             button.setAccessibleDescription(
-                f"{caption} is enabled after {seconds} seconds, so that a key meant for another"
-                f" window never approves this write. Shortcut: {keys_text()}."
+                translate(
+                    "ApprovalButtons",
+                    "{caption} is enabled after {seconds} seconds, so that a key meant for "
+                    "another window never approves this write. Shortcut: {keys}.",
+                ).format(caption=caption, seconds=seconds, keys=keys_text())
             )
         d.close_button.setAccessibleDescription(
-            f"Closes without deciding; enabled after {seconds} seconds (Escape closes at once)."
+            translate(
+                "ApprovalButtons",
+                "Closes without deciding; enabled after {seconds} seconds (Escape closes at once).",
+            ).format(seconds=seconds)
         )
         names: list[tuple[QWidget, str]] = [
-            (d.diff.browser, "Changes to the file"),
-            (d.content_tabs.brief, "The brief as it reads, with links to its sources"),
-            (d.content_tabs, "Proposed content"),
-            (d.args_view, "Arguments of the tool call"),
-            (d.path_edit, "Path inside the artifacts folder"),
-            (d.content_edit, "Edited content"),
-            (d.scope_combo, "Scope of the rule"),
-            (d.reason_edit, "Reason for rejecting"),
-            (d.note_edit, "Note for the agent"),
+            (d.diff.browser, translate("ApprovalButtons", "Changes to the file")),
+            (
+                d.content_tabs.brief,
+                translate("ApprovalButtons", "The brief as it reads, with links to its sources"),
+            ),
+            (d.content_tabs, translate("ApprovalButtons", "Proposed content")),
+            (d.args_view, translate("ApprovalButtons", "Arguments of the tool call")),
+            (d.path_edit, translate("ApprovalButtons", "Path inside the artifacts folder")),
+            (d.content_edit, translate("ApprovalButtons", "Edited content")),
+            (d.scope_combo, translate("ApprovalButtons", "Scope of the rule")),
+            (d.reason_edit, translate("ApprovalButtons", "Reason for rejecting")),
+            (d.note_edit, translate("ApprovalButtons", "Note for the agent")),
         ]
         for widget, name in names:
             widget.setAccessibleName(name)
@@ -171,8 +181,11 @@ class DecisionButtons:
         for button, caption in self.guarded().items():
             button.setText(waiting_text(caption, remaining) if waiting else ready_text(caption))
         self.dialog.approve_button.setToolTip(
-            f"Approve this write ({keys_text()}). It enables a moment after the proposal is "
-            "shown, so that a key meant for another window never approves it."
+            translate(
+                "ApprovalButtons",
+                "Approve this write ({keys}). It enables a moment after the proposal is "
+                "shown, so that a key meant for another window never approves it.",
+            ).format(keys=keys_text())
         )
 
 
@@ -182,11 +195,14 @@ def dialog_keys() -> list[tuple[str, str]]:
     native = QKeySequence.SequenceFormat.NativeText
     rows = [
         (
-            f"{APPROVE}, {APPROVE_EDITED} or {APPROVE_REMEMBER}, once the read guard has passed",
+            translate(
+                "ApprovalButtons",
+                "Approve, Approve edited or Approve and remember, once the read guard has passed",
+            ),
             keys_text(),
         ),
         (
-            "Close without deciding (also during the read guard)",
+            translate("ApprovalButtons", "Close without deciding (also during the read guard)"),
             QKeySequence(QKeySequence.StandardKey.Cancel).toString(native),
         ),
     ]

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -79,7 +79,7 @@ class ApprovalDialog(QDialog):
         self.guard = ReadGuard(self)
         self.guard.changed.connect(self._refresh_state)
         self.buttons = DecisionButtons(self)
-        self.setWindowTitle("Approve a write — BriefDesk")
+        self.setWindowTitle(self.tr("Approve a write — BriefDesk"))
         self.setMinimumSize(640, 420)
         self._build()
         self._refresh_state()  # nothing loaded yet: every decision starts disabled
@@ -95,7 +95,9 @@ class ApprovalDialog(QDialog):
 
     def _build(self) -> None:
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        self.title_label = label("Loading the proposal…", rich=True, style="font-size: 17px;")
+        self.title_label = label(
+            self.tr("Loading the proposal…"), rich=True, style="font-size: 17px;"
+        )
         self.target_label = label(
             wrap=True,
             style=(
@@ -106,7 +108,7 @@ class ApprovalDialog(QDialog):
         self.target_label.setFont(mono)
         self.banner = label(rich=True, wrap=True)
         self.banner.hide()
-        self.newest_button = QPushButton("Show the newest version")
+        self.newest_button = QPushButton(self.tr("Show the newest version"))
         self.newest_button.hide()
         self.newest_button.clicked.connect(self._show_newest)
         grid = QGridLayout()
@@ -114,7 +116,10 @@ class ApprovalDialog(QDialog):
         self.details: dict[str, QLabel] = {}
         for index, (caption, key) in enumerate(approval_text.DETAILS):
             grid_row, col = divmod(index, 3)
-            grid.addWidget(label(caption + ":", style="color: #57606a;"), grid_row, col * 2)
+            caption_text = self.tr("{caption}:").format(
+                caption=QCoreApplication.translate("ApprovalText", caption)
+            )
+            grid.addWidget(label(caption_text, style="color: #57606a;"), grid_row, col * 2)
             self.details[key] = label("—")
             grid.addWidget(self.details[key], grid_row, col * 2 + 1)
         for column, stretch in ((1, 2), (3, 1), (5, 1)):
@@ -236,10 +241,12 @@ class ApprovalDialog(QDialog):
                 info["current_text"],
                 content,
                 old_label=approval_text.old_label(info),
-                new_label="proposed content" if raw is not None else "(file removed)",
+                new_label=self.tr("proposed content")
+                if raw is not None
+                else self.tr("(file removed)"),
             )
         else:
-            self.summary_label.setText("<b>Arguments</b>")
+            self.summary_label.setText(self.tr("<b>Arguments</b>"))
             self.content_tabs.hide()
             self.args_view.show()
             self.args_view.setPlainText(approval_text.args_text(ap["args"]))
@@ -260,8 +267,8 @@ class ApprovalDialog(QDialog):
         """A valid edit: summarise it and diff it against the file as it is now."""
         self._show_summary(content)
         self.content_tabs.show_brief(content, keep_corpus=True)
-        old = "current file" if current is not None else "(no file yet)"
-        self.diff.set_texts(current, content, old_label=old, new_label="edited content")
+        old = self.tr("current file") if current is not None else self.tr("(no file yet)")
+        self.diff.set_texts(current, content, old_label=old, new_label=self.tr("edited content"))
 
     def _tick(self) -> None:
         self._update_countdown()
@@ -323,7 +330,9 @@ class ApprovalDialog(QDialog):
         )
         expires = self.details["expires"]
         expires.setText(text)
-        expires.setToolTip(f"at {approval_text.local_time(self.approval['expires_at'])}")
+        expires.setToolTip(
+            self.tr("at {when}").format(when=approval_text.local_time(self.approval["expires_at"]))
+        )
         expires.setStyleSheet("color: #b42318; font-weight: bold;" if remaining < 60 else "")
         if remaining <= 0:
             self._refresh_state()
