@@ -10,7 +10,6 @@ import re
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 translate = QCoreApplication.translate
-CONTEXT = "CoreWords"
 
 APPROVAL_STATUSES: dict[str, str] = {
     "pending": QT_TRANSLATE_NOOP("CoreWords", "pending"),
@@ -18,15 +17,16 @@ APPROVAL_STATUSES: dict[str, str] = {
     "rejected": QT_TRANSLATE_NOOP("CoreWords", "rejected"),
     "expired": QT_TRANSLATE_NOOP("CoreWords", "expired"),
     "superseded": QT_TRANSLATE_NOOP("CoreWords", "superseded"),
-    "consumed": QT_TRANSLATE_NOOP("CoreWords", "executed"),
+    "consumed": QT_TRANSLATE_NOOP("CoreWords", "consumed"),
     "cancelled": QT_TRANSLATE_NOOP("CoreWords", "cancelled"),
-    "changes_requested": QT_TRANSLATE_NOOP("CoreWords", "changes requested"),
+    "changes_requested": QT_TRANSLATE_NOOP("CoreWords", "changes_requested"),
 }
-RUN_STATUSES: dict[str, str] = {  # lower case, inside a sentence (theme's labels head a badge)
-    "created": QT_TRANSLATE_NOOP("CoreWords", "not started"),
+# The codes are the English words (as the window always showed them); other languages translate.
+RUN_STATUSES: dict[str, str] = {  # inside a sentence (theme's labels head a badge)
+    "created": QT_TRANSLATE_NOOP("CoreWords", "created"),
     "running": QT_TRANSLATE_NOOP("CoreWords", "running"),
-    "waiting_approval": QT_TRANSLATE_NOOP("CoreWords", "waiting for approval"),
-    "waiting_input": QT_TRANSLATE_NOOP("CoreWords", "waiting for an answer"),
+    "waiting_approval": QT_TRANSLATE_NOOP("CoreWords", "waiting_approval"),
+    "waiting_input": QT_TRANSLATE_NOOP("CoreWords", "waiting_input"),
     "succeeded": QT_TRANSLATE_NOOP("CoreWords", "succeeded"),
     "failed": QT_TRANSLATE_NOOP("CoreWords", "failed"),
     "cancelled": QT_TRANSLATE_NOOP("CoreWords", "cancelled"),
@@ -42,18 +42,15 @@ RISKS: dict[str, str] = {
     "network": QT_TRANSLATE_NOOP("CoreWords", "network"),
 }
 MODES: dict[str, str] = {
-    "default": QT_TRANSLATE_NOOP("CoreWords", "default (ask before every write)"),
-    "acceptEdits": QT_TRANSLATE_NOOP("CoreWords", "acceptEdits (writes in the artifacts folder)"),
-    "plan": QT_TRANSLATE_NOOP("CoreWords", "plan (no writes)"),
-    "dangerouslySkipPermissions": QT_TRANSLATE_NOOP(
-        "CoreWords", "dangerouslySkipPermissions (asks for nothing)"
-    ),
+    "default": QT_TRANSLATE_NOOP("CoreWords", "default"),
+    "acceptEdits": QT_TRANSLATE_NOOP("CoreWords", "acceptEdits"),
+    "plan": QT_TRANSLATE_NOOP("CoreWords", "plan"),
+    "dangerouslySkipPermissions": QT_TRANSLATE_NOOP("CoreWords", "dangerouslySkipPermissions"),
 }
 MODELS: dict[str, str] = {
-    "offline": QT_TRANSLATE_NOOP("CoreWords", "Offline (built in)"),
-    "openai": QT_TRANSLATE_NOOP("CoreWords", "OpenAI-compatible endpoint"),
-    "scripted": QT_TRANSLATE_NOOP("CoreWords", "Scripted (tests)"),
-    "compromised": QT_TRANSLATE_NOOP("CoreWords", "Compromised model (demo)"),
+    "offline": QT_TRANSLATE_NOOP("CoreWords", "offline"),
+    "scripted": QT_TRANSLATE_NOOP("CoreWords", "scripted"),
+    "compromised": QT_TRANSLATE_NOOP("CoreWords", "compromised"),
 }
 # The reasons agent_core's policy, editing and revert write, whole sentences (agent_core/tools/
 # policy.py, review/editing.py, review/revert.py, runs/): translated as a whole.
@@ -92,7 +89,7 @@ _REVERT = re.compile(
 def _word(table: dict[str, str], code: object) -> str:
     text = str(code or "")
     source = table.get(text)
-    return translate(CONTEXT, source) if source else text
+    return translate("CoreWords", source) if source else text
 
 
 def approval_status(code: object) -> str:
@@ -133,7 +130,7 @@ def reason(text: object) -> str:
     they quote (a tool, a folder, a reviewer's note) kept; anything else as written."""
     said = str(text or "")
     if said in REASONS:
-        return translate(CONTEXT, REASONS[said])
+        return translate("CoreWords", REASONS[said])
     if found := _NEVER_ASK.match(said):
         return translate("CoreWords", "{tier} tools never ask").format(tier=risk(found[1]))
     if found := _REMEMBERED.match(said):

@@ -158,7 +158,7 @@ class TimelineModel(QAbstractTableModel):
             visible_line(str(event.get("tool") or "")),
             visible_line(event_text.summary(event)),
             event_text.duration_text(self._duration(event, kind, data)),
-            visible_line(event_text.outcome(event)),
+            visible_line(event_text.outcome_word(event_text.outcome(event))),
         )
         boundary = data.get("boundary")
         icon_kind = EventKind.APPROVAL_DECIDED if decision else kind
@@ -219,7 +219,7 @@ class TimelineModel(QAbstractTableModel):
             if column == KIND:
                 return theme.category_colour(row.category)
             if column == OUTCOME:
-                colour = OUTCOME_COLOURS.get(row.texts[OUTCOME])
+                colour = OUTCOME_COLOURS.get(event_text.outcome(row.event))
                 return QColor(colour) if colour else None
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
