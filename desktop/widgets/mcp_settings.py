@@ -43,27 +43,26 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 TIERS = ("read", "write", "network", "interaction")  # the contract's tier rule
-_C = "McpServersPage"  # the translation context of the words below (marked for lupdate)
 HINTS = (
     (
         "readOnlyHint",
-        QT_TRANSLATE_NOOP(_C, "read-only"),
-        QT_TRANSLATE_NOOP(_C, "may change things"),
+        QT_TRANSLATE_NOOP("McpServersPage", "read-only"),
+        QT_TRANSLATE_NOOP("McpServersPage", "may change things"),
     ),
     (
         "destructiveHint",
-        QT_TRANSLATE_NOOP(_C, "destructive"),
-        QT_TRANSLATE_NOOP(_C, "not destructive"),
+        QT_TRANSLATE_NOOP("McpServersPage", "destructive"),
+        QT_TRANSLATE_NOOP("McpServersPage", "not destructive"),
     ),
     (
         "idempotentHint",
-        QT_TRANSLATE_NOOP(_C, "idempotent"),
-        QT_TRANSLATE_NOOP(_C, "not idempotent"),
+        QT_TRANSLATE_NOOP("McpServersPage", "idempotent"),
+        QT_TRANSLATE_NOOP("McpServersPage", "not idempotent"),
     ),
     (
         "openWorldHint",
-        QT_TRANSLATE_NOOP(_C, "reaches outside"),
-        QT_TRANSLATE_NOOP(_C, "closed world"),
+        QT_TRANSLATE_NOOP("McpServersPage", "reaches outside"),
+        QT_TRANSLATE_NOOP("McpServersPage", "closed world"),
     ),
 )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
 from desktop.models import store_text
@@ -20,9 +20,10 @@ if TYPE_CHECKING:
     from agent_core.contract.views import StoreView
     from desktop.bridge import Bridge
 
-RUN_IN_PROGRESS = (
+RUN_IN_PROGRESS = QT_TRANSLATE_NOOP(
+    "StoreStatus",
     "Saved. A run is being driven in this window, so it stays on its database for now: "
-    "BriefDesk uses the new one the next time it starts."
+    "BriefDesk uses the new one the next time it starts.",
 )
 
 
@@ -53,8 +54,8 @@ class StoreStatus(QLabel):
         """Settings saved another `db.url`: `reopen` the window on it, or `tell` why not now."""
         why = store_text.chosen_elsewhere(self.view) if self.view else None
         if why:
-            tell("info", f"Saved. {why}")
+            tell("info", self.tr("Saved. {why}").format(why=why))
         elif self.bridge.is_driving():
-            tell("warning", RUN_IN_PROGRESS)
+            tell("warning", self.tr(RUN_IN_PROGRESS))
         else:
             reopen()

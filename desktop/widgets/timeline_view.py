@@ -172,6 +172,7 @@ class TimelinePanel(QWidget):
         )
         self.find_shortcut = QShortcut(QKeySequence(QKeySequence.StandardKey.Find), self)
         self.find_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.find_shortcut.setWhatsThis(self.tr("Filter the timeline"))  # Help ▸ Shortcuts
         self.find_shortcut.activated.connect(self.focus_filter)
         self.search.setClearButtonEnabled(True)
         self.search.setMinimumWidth(120)
