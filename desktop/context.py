@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 
 from agent_core.contract.errors import ErrorCode
 from agent_core.contract.statuses import RunStatus
 from agent_core.contract.views import ApprovalView, OwnerView, RunView
 from desktop.bridge import Bridge
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.plain_errors import plain_error, plain_exception
 from desktop.models.run_state import NOT_FINISHED, words
 

@@ -7,12 +7,13 @@ import os
 import re
 from functools import cache
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QLabel, QProxyStyle, QStyle, QStyleOption, QWidget
 
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import RunStatus
+from desktop.i18n import QT_TRANSLATE_NOOP
 
 # Keyed by the enum: a StrEnum hashes as its value, so the stored status strings look up alike.
 STATUS_COLOURS: dict[str, str] = {

@@ -11,11 +11,11 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 
 from agent_core.contract.events import EventKind
 from agent_core.contract.views import EventView
-from desktop.i18n import core_words
+from desktop.i18n import QT_TRANSLATE_NOOP, core_words
 
 translate = QCoreApplication.translate
 

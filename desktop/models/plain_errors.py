@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 
 from agent_core.contract.errors import ErrorCode
 from desktop import i18n
+from desktop.i18n import QT_TRANSLATE_NOOP
 
 translate = QCoreApplication.translate
 

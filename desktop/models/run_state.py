@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 
 from agent_core.contract.statuses import TERMINAL_RUN_STATUSES, RunStatus
 from agent_core.contract.views import OwnerView, RunView
 from desktop import theme
+from desktop.i18n import QT_TRANSLATE_NOOP
 
 # Runs that Stop can cancel: every status that is not an end (a `created` one too: it may never
 # be started, and cancelling it ends it cleanly).

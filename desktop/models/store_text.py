@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 
 from agent_core.contract.views import SecretStatusView, StoreView
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.plain_errors import keyring_backend_name, plain_error
 
 DEFAULT_PORT = ":5432"

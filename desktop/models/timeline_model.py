@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
@@ -23,6 +22,7 @@ from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus, ToolOutcomeStatus
 from agent_core.contract.views import EventView
 from desktop import theme
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models import event_text
 from desktop.models.visible_text import visible_line
 

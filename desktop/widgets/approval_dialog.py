@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus
 from agent_core.contract.views import ApprovalView, EventView
+from desktop.i18n.dates import local_time
 from desktop.jobs import Job
 from desktop.widgets import approval_text, quiet_show
 from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions, RememberRow
@@ -331,7 +332,7 @@ class ApprovalDialog(QDialog):
         expires = self.details["expires"]
         expires.setText(text)
         expires.setToolTip(
-            self.tr("at {when}").format(when=approval_text.local_time(self.approval["expires_at"]))
+            self.tr("at {when}").format(when=local_time(self.approval["expires_at"]))
         )
         expires.setStyleSheet("color: #b42318; font-weight: bold;" if remaining < 60 else "")
         if remaining <= 0:

@@ -12,11 +12,11 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 
 from agent_core.contract.statuses import ApprovalStatus
 from agent_core.contract.views import ApprovalDetailView, ApprovalView, EditCheckView, RunView
-from desktop.i18n import core_words
+from desktop.i18n import QT_TRANSLATE_NOOP, core_words
 from desktop.i18n.dates import local_time, parse_time
 from desktop.models.event_text import cut_words
 from desktop.models.plain_errors import plain_error, plain_exception

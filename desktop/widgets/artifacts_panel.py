@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QUrl, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QBrush, QDesktopServices, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
@@ -34,6 +34,7 @@ from agent_core.contract.artifact_views import ArtifactStateView
 from agent_core.contract.events import EventKind
 from agent_core.contract.views import EventView, RunView
 from desktop import theme
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.plain_errors import plain_exception
 
 if TYPE_CHECKING:

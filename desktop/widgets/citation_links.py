@@ -21,7 +21,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QUrl, Signal
+from PySide6.QtCore import QCoreApplication, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QTextDocument
 from PySide6.QtWidgets import QTabWidget, QTextBrowser, QWidget
 
@@ -32,6 +32,7 @@ from agent_core.facade.citations import (
     find_citations,
     known_sources,
 )
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.plain_errors import plain_exception
 from desktop.models.visible_text import visible_block
 from desktop.widgets.markdown_highlighter import code_states

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QResizeEvent, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -34,6 +34,7 @@ from agent_core.contract.documents import (
     DocumentView,
     ReindexProgress,
 )
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.visible_text import visible_line
 
 PATH_ROLE = Qt.ItemDataRole.UserRole

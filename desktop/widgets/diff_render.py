@@ -13,8 +13,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.diff_model import ADDED, EQUAL, FOLD, MAX_ROWS, REMOVED, DiffModel
 from desktop.models.visible_text import visible_block
 from desktop.widgets.markdown_highlighter import STYLES, Style, code_states, markdown_spans

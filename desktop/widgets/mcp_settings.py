@@ -12,7 +12,7 @@ import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from agent_core.contract.mcp_views import McpServerView, McpTierView, McpToolView
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.jobs import AsyncJob, Job
 from desktop.models.plain_errors import plain_exception
 from desktop.widgets.confirm import ask_first

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from desktop.i18n import QT_TRANSLATE_NOOP
 
 PRICE_KEYS = ("openai.price_input_per_mtok", "openai.price_output_per_mtok")
 LABELS = (

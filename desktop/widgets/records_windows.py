@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.i18n import core_words
+from desktop.i18n import QT_TRANSLATE_NOOP, core_words
 from desktop.models.plain_errors import plain_exception
 from desktop.models.records_model import Column, RecordsModel
 from desktop.models.visible_text import visible_line

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, TypedDict, TypeVar
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -35,6 +35,7 @@ from agent_core.contract.presets import PRESETS as PROVIDER_PRESETS
 from agent_core.contract.presets import Preset
 from agent_core.contract.views import SecretStatusView
 from desktop import theme
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.jobs import AsyncJob, Job
 from desktop.models.plain_errors import keyring_backend_name, plain_exception
 from desktop.widgets.appearance_box import AppearanceBox

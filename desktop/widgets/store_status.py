@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models import store_text
 
 if TYPE_CHECKING:

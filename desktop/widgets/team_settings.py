@@ -13,7 +13,7 @@ import asyncio
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, TypedDict, TypeVar
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.facade.workspace import Workspace
 from desktop import i18n, theme
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.jobs import AsyncJob, Job
 from desktop.models import store_text
 from desktop.models.plain_errors import plain_error, plain_exception
