@@ -28,6 +28,13 @@ def QT_TRANSLATE_NOOP(context: str, source: str) -> str:
     return source
 
 
+def without_mnemonic(text: str) -> str:
+    """A button's or menu's text as read aloud: `&Close` -> `Close`, `关闭(&C)` -> `关闭`."""
+    import re
+
+    return re.sub("&(.)", r"\1", re.sub(r"\(&[^)]\)", "", text))
+
+
 def active() -> str:
     """ "en" or "zh_CN": what the window speaks now (core_words picks its sentences by it)."""
     return _active[0]

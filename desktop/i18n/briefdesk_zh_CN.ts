@@ -2447,6 +2447,10 @@ Mode: {mode}</source>
         <translation>规则 {name}</translation>
     </message>
     <message>
+        <source>the model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
         <source>policy ({mode} mode)</source>
         <translation>策略（{mode}模式）</translation>
     </message>
@@ -2476,7 +2480,7 @@ Mode: {mode}</source>
     </message>
     <message>
         <source>Remembered by</source>
-        <translation>记住者</translation>
+        <translation>设定者</translation>
     </message>
     <message>
         <source>Since</source>
@@ -2993,6 +2997,10 @@ Press Run to start one. Runs started with briefdesk-cli on this home appear here
         <translation>权限模式</translation>
     </message>
     <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
         <source>A pending approval expires after this many seconds</source>
         <translation>待决的审批请求在这么多秒后过期</translation>
     </message>
@@ -3476,7 +3484,7 @@ Press Run to start one. Runs started with briefdesk-cli on this home appear here
     </message>
     <message>
         <source>Tokens</source>
-        <translation>token</translation>
+        <translation>Token 数</translation>
     </message>
     <message>
         <source>Time</source>

@@ -15,13 +15,13 @@ screen reader reads the dialog and a test finds its buttons by name.
 from __future__ import annotations
 
 import math
-import re
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QMargins
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QAbstractButton, QPushButton, QWidget
 
+from desktop.i18n import without_mnemonic
 from desktop.widgets import approval_guard
 from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions
 from desktop.widgets.approval_text import is_revert
@@ -153,7 +153,7 @@ class DecisionButtons:
             widget.setAccessibleName(name)
         for control in d.findChildren(QAbstractButton):  # the rest say what their text says
             if not control.accessibleName():
-                control.setAccessibleName(re.sub("&(.)", r"\1", control.text()))  # no mnemonic
+                control.setAccessibleName(without_mnemonic(control.text()))
 
     def enable(self, usable: bool) -> None:
         """The buttons that decide: usable ones only once the read guard has passed."""
@@ -210,6 +210,6 @@ def dialog_keys() -> list[tuple[str, str]]:
     for button in area.findChildren(QPushButton):
         mnemonic = QKeySequence.mnemonic(button.text())
         if not mnemonic.isEmpty():
-            rows.append((re.sub("&(.)", r"\1", button.text()), mnemonic.toString(native)))
+            rows.append((without_mnemonic(button.text()), mnemonic.toString(native)))
     area.deleteLater()
     return rows

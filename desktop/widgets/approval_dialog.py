@@ -121,7 +121,7 @@ class ApprovalDialog(QDialog):
                 caption=QCoreApplication.translate("ApprovalText", caption)
             )
             grid.addWidget(label(caption_text, style="color: #57606a;"), grid_row, col * 2)
-            self.details[key] = label("—")
+            self.details[key] = label("—", wrap=key == "run")  # a long question wraps, whole
             grid.addWidget(self.details[key], grid_row, col * 2 + 1)
         for column, stretch in ((1, 2), (3, 1), (5, 1)):
             grid.setColumnStretch(column, stretch)

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.i18n import QT_TRANSLATE_NOOP
+from desktop.i18n import QT_TRANSLATE_NOOP, without_mnemonic
 from desktop.widgets.about import show_about
 from desktop.widgets.approval_buttons import dialog_keys
 
@@ -41,7 +41,7 @@ NATIVE = QKeySequence.SequenceFormat.NativeText
 
 def plain(text: str) -> str:
     """A menu text as read: no mnemonic ampersand, no trailing ellipsis."""
-    return re.sub("&(.)", r"\1", text).rstrip("…").strip()
+    return without_mnemonic(text).rstrip("…").strip()
 
 
 def _words(name: str) -> str:

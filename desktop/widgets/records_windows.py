@@ -28,8 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop import i18n
 from desktop.i18n import QT_TRANSLATE_NOOP, core_words
-from desktop.models.plain_errors import plain_exception
+from desktop.i18n.dates import local_time
+from desktop.models.plain_errors import plain_error, plain_exception
 from desktop.models.records_model import Column, RecordsModel
 from desktop.models.visible_text import visible_line
 from desktop.widgets.confirm import ask_first
@@ -48,7 +50,7 @@ def _text(record: Mapping[str, object], key: str) -> str:
 
 
 def _when(record: Mapping[str, object], key: str) -> str:
-    return _text(record, key).replace("T", " ")[:19]
+    return local_time(_text(record, key)) if record.get(key) else ""
 
 
 def entry_word(entry: Mapping[str, object]) -> str:
@@ -60,6 +62,15 @@ def entry_word(entry: Mapping[str, object]) -> str:
     return kind
 
 
+def detail_words(entry: Mapping[str, object]) -> str:
+    """A block's detail is the core's English sentence for its code: in another language the
+    code's plain sentence; a decision's is a person's note or one of the core's reasons."""
+    detail = _text(entry, "detail")
+    if entry.get("entry") == "block" and i18n.active() != "en":
+        return plain_error(_text(entry, "code"), detail)
+    return core_words.reason(detail)
+
+
 def who(principal: str) -> str:
     """`person:alice` -> `alice (person)`; `policy:default` -> `policy (default mode)`."""
     kind, _, name = principal.partition(":")
@@ -67,6 +78,8 @@ def who(principal: str) -> str:
         return translate("Records", "{name} (person)").format(name=visible_line(name))
     if kind == "rule":
         return translate("Records", "rule {name}").format(name=visible_line(name))
+    if principal == "model":
+        return translate("Records", "the model")
     if kind == "policy":
         return translate("Records", "policy ({mode} mode)").format(
             mode=core_words.mode(visible_line(name))
@@ -237,7 +250,7 @@ class AuditWindow(QDialog):
             lambda e: core_words.approval_status(_text(e, "decision")) or _text(e, "code"),
         ),
         (QT_TRANSLATE_NOOP("Records", "Resource"), lambda e: _text(e, "resource")),
-        (QT_TRANSLATE_NOOP("Records", "Detail"), lambda e: core_words.reason(_text(e, "detail"))),
+        (QT_TRANSLATE_NOOP("Records", "Detail"), lambda e: detail_words(e)),
     )
 
     exported = Signal(str, int)  # path, entries written

@@ -241,7 +241,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Permission mode"), self.mode)
         self.ttl = QSpinBox()
         self.ttl.setRange(1, 30 * 24 * 3600)
-        self.ttl.setSuffix(" s")
+        self.ttl.setSuffix(self.tr(" s"))
         self.ttl.setToolTip(self.tr("A pending approval expires after this many seconds"))
         form.addRow(self.tr("Approval expires after"), self.ttl)
         self.reviewer = QLineEdit()
