@@ -14,6 +14,7 @@ from datetime import datetime
 from PySide6.QtCore import QCoreApplication
 
 from agent_core.contract.events import EventKind
+from agent_core.contract.model_spec import model_label
 from agent_core.contract.views import EventView
 from desktop.i18n import QT_TRANSLATE_NOOP, core_words
 
@@ -184,11 +185,13 @@ def summary(event: EventView) -> str:
     if kind == EventKind.RUN_STARTED:
         question = _first_line(data.get("question"))
         return translate("EventText", "“{question}” · model {model} · mode {mode}").format(
-            question=question, model=data.get("model"), mode=data.get("mode")
+            question=question,
+            model=_model(data.get("model")),
+            mode=core_words.mode(data.get("mode")),
         )
     if kind == EventKind.RUN_RESUMED:
         return translate("EventText", "Resumed from the latest checkpoint · model {model}").format(
-            model=data.get("model")
+            model=_model(data.get("model"))
         )
     if kind == EventKind.RUN_INTERRUPTED:
         return translate("EventText", "The previous process (pid {pid}) died mid-run").format(
@@ -338,6 +341,11 @@ def search_text(event: EventView, *shown: str) -> str:
 
 
 # -- narrowing the open JSON of `data` ---------------------------------------------------------
+
+
+def _model(spec: object) -> str:
+    """A run's model as the window names it (`offline` in the window's words)."""
+    return core_words.model(model_label(str(spec or "")))
 
 
 def _data(event: EventView) -> dict[str, object]:
