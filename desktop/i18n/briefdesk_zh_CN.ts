@@ -1010,6 +1010,42 @@ Its timeline, checkpoints and approvals are removed for good. Files it wrote sta
         <translation>有一次写入被拒绝</translation>
     </message>
     <message>
+        <source>model</source>
+        <translation>模型轮次</translation>
+    </message>
+    <message>
+        <source>tools</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <source>answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>continue with the answer</source>
+        <translation>带着回答继续</translation>
+    </message>
+    <message>
+        <source>wait for an answer</source>
+        <translation>等待回答</translation>
+    </message>
+    <message>
+        <source>revise {tool}</source>
+        <translation>修改 {tool}</translation>
+    </message>
+    <message>
+        <source>run {tool}</source>
+        <translation>运行 {tool}</translation>
+    </message>
+    <message>
+        <source>wait for approval of {tool}</source>
+        <translation>等待审批 {tool}</translation>
+    </message>
+    <message>
         <source>this run</source>
         <translation>此次运行</translation>
     </message>

@@ -77,6 +77,17 @@ REASONS: dict[str, str] = {
     "cancelled while running": QT_TRANSLATE_NOOP("CoreWords", "cancelled while running"),
     "a write was rejected": QT_TRANSLATE_NOOP("CoreWords", "a write was rejected"),
 }
+# A checkpoint's next step (agent_core/runs/: gate, executor, progress, lifecycle); the English
+# is the core's word, as the timeline always showed it.
+NEXT_STEPS: dict[str, str] = {
+    "model": QT_TRANSLATE_NOOP("CoreWords", "model"),
+    "tools": QT_TRANSLATE_NOOP("CoreWords", "tools"),
+    "answer": QT_TRANSLATE_NOOP("CoreWords", "answer"),
+    "done": QT_TRANSLATE_NOOP("CoreWords", "done"),
+    "continue with the answer": QT_TRANSLATE_NOOP("CoreWords", "continue with the answer"),
+    "wait for an answer": QT_TRANSLATE_NOOP("CoreWords", "wait for an answer"),
+}
+_STEP_OF_TOOL = re.compile(r"^(revise|run|wait for approval of) (\S+)$")
 _NEVER_ASK = re.compile(r"^(\w+) tools never ask$")
 _REMEMBERED = re.compile(
     r"^remembered: (\S+) of files under (.+)/ for (this run|every run in this home)$"
@@ -112,6 +123,23 @@ def mode(code: object) -> str:
 
 def model(code: object) -> str:
     return _word(MODELS, code)
+
+
+def next_step(text: object) -> str:
+    """A checkpoint's next step: "model", "run save_brief", "wait for approval of save_brief"."""
+    said = str(text or "")
+    if said in NEXT_STEPS:
+        return translate("CoreWords", NEXT_STEPS[said])
+    found = _STEP_OF_TOOL.match(said)
+    if found is None:
+        return said
+    if found[1] == "revise":
+        step = translate("CoreWords", "revise {tool}")
+    elif found[1] == "run":
+        step = translate("CoreWords", "run {tool}")
+    else:
+        step = translate("CoreWords", "wait for approval of {tool}")
+    return step.format(tool=found[2])
 
 
 def rule_scope(scope: str) -> str:

@@ -212,7 +212,7 @@ def summary(event: EventView) -> str:
         return f"{head} · {said}"
     if kind == EventKind.CHECKPOINT_SAVED:
         return translate("EventText", "#{n} · next: {step}").format(
-            n=data.get("sequence"), step=data.get("next_step")
+            n=data.get("sequence"), step=core_words.next_step(data.get("next_step"))
         )
     if kind == EventKind.TOOL_CALLED:
         return pairs(_mapping(data.get("args")))
