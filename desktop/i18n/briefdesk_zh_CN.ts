@@ -2977,6 +2977,10 @@ Press Run to start one. Runs started with briefdesk-cli on this home appear here
         <translation>选择预设…</translation>
     </message>
     <message>
+        <source> (local)</source>
+        <translation>（本地）</translation>
+    </message>
+    <message>
         <source>Preset</source>
         <translation>预设</translation>
     </message>

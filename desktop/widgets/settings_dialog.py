@@ -180,7 +180,9 @@ class SettingsDialog(QDialog):
         self.preset = QComboBox()
         self.preset.addItem(self.tr("Choose a preset…"), None)
         for preset in PROVIDER_PRESETS:
-            self.preset.addItem(preset.label, preset.key)
+            # the product's name stays; the core's "(local)" is said in the window's words
+            label = preset.label.replace(" (local)", self.tr(" (local)"))
+            self.preset.addItem(label, preset.key)
         self.preset.activated.connect(self._preset_chosen)
         form.addRow(self.tr("Preset"), self.preset)
         self.provider = QComboBox()

@@ -5,9 +5,9 @@ As tests/desktop/test_approval_buttons_atspi.py does: a real X server (Xvfb + op
 session bus with the accessibility bus, ONE app process with Qt's accessibility on, and Debian's
 Python reading it through AT-SPI (tests/support/atspi_reader.py `texts`). The CLI leaves a
 proposal for a Chinese question pending before the app starts; a real click on the banner's
-审阅审批请求… button opens the dialog. What may stay in Latin letters: codes, paths, file names,
-tool names and ids (anything with a digit, `_`, `.`, `-` or `/`), key names, and the product
-and protocol names of ALLOWED. Under CI=true a missing part fails, elsewhere it skips.
+审阅审批请求… button opens the dialog. What may stay in Latin letters (codes, paths, file names,
+tool names, ids, key and product names): tests/support/english_words.py. Under CI=true a
+missing part fails, elsewhere it skips.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from tests.desktop.test_approval_buttons_atspi import (
     read,
 )
 from tests.support.cli import CliRunner
+from tests.support.english_words import english_words
 from tests.support.xscreen import x_screen
 
 pytestmark = pytest.mark.xvfb
@@ -34,23 +35,7 @@ QUESTION = "检查点如何让智能体的运行经得起崩溃？"  # the offli
 REVIEWER = "王芳"  # a person's name is theirs: not a word to translate
 SCREEN = (1024, 700)
 CHINESE = {"LANG": "zh_CN.UTF-8", "LC_ALL": "zh_CN.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}
-ALLOWED = {
-    "BriefDesk", "MCP", "API", "URL", "JSON", "OpenAI", "PostgreSQL", "token", "UTC", "SIGKILL",
-    "Ctrl", "Shift", "Alt", "Esc", "Enter", "Del", "PgUp", "PgDown",
-}  # fmt: skip
-# A run of Latin letters, digits and code punctuation: a word only when it is letters alone.
-_LATIN_RUN = re.compile(r"[A-Za-z0-9_./\\@:=+-]+")
-_WORD = re.compile(r"[A-Za-z]{2,}")
 Said = list[dict[str, object]]
-
-
-def english_words(text: str) -> set[str]:
-    words = set()
-    for run in _LATIN_RUN.findall(text):
-        for part in run.split("+"):  # Ctrl+Shift+A: key names
-            if _WORD.fullmatch(part) and part not in ALLOWED:
-                words.add(part)
-    return words
 
 
 def english_in(said: Said) -> list[tuple[object, str, set[str]]]:
