@@ -1,8 +1,8 @@
 """Which English words a text in the Chinese window still has (issue 30).
 
 What may stay in Latin letters: codes, paths, file names, tool names and ids (a run of letters
-with a digit, `_`, `.`, `-`, `/`, `@` or `:` in it), key names, the product, protocol and language names
-of ALLOWED. A word is two or more letters alone."""
+with a digit, `_`, `.`, `-`, `/`, `@` or `:` in it), key names, and the product, protocol and
+language names of ALLOWED. A word is two or more letters alone."""
 
 from __future__ import annotations
 
