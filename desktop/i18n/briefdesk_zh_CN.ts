@@ -676,11 +676,11 @@ Whole folder: every file in its artifacts folder, whichever run wrote it.</sourc
     </message>
     <message>
         <source>&lt;b&gt;Whole folder&lt;/b&gt;: {files} in &lt;code&gt;{folder}&lt;/code&gt;, whichever run wrote them.</source>
-        <translation>&lt;b&gt;整个文件夹&lt;/b&gt;：&lt;code&gt;{folder}&lt;/code&gt; 中的{files}，无论由哪次运行写入。</translation>
+        <translation>&lt;b&gt;整个文件夹&lt;/b&gt;：&lt;code&gt;{folder}&lt;/code&gt; 中的 {files}，无论由哪次运行写入。</translation>
     </message>
     <message>
         <source>&lt;b&gt;This run&apos;s writes&lt;/b&gt;: {files} that &lt;b&gt;{run}&lt;/b&gt; wrote (or its watcher flagged) in &lt;code&gt;{folder}&lt;/code&gt;.</source>
-        <translation>&lt;b&gt;本次运行的写入&lt;/b&gt;：&lt;b&gt;{run}&lt;/b&gt; 在 &lt;code&gt;{folder}&lt;/code&gt; 中写入（或其监视器标记）的{files}。</translation>
+        <translation>&lt;b&gt;本次运行的写入&lt;/b&gt;：&lt;b&gt;{run}&lt;/b&gt; 在 &lt;code&gt;{folder}&lt;/code&gt; 中写入（或其监视器标记）的 {files}。</translation>
     </message>
     <message>
         <source>Cannot list {folder}. {why}</source>
