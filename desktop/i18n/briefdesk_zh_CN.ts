@@ -305,10 +305,6 @@
         <translation>显示最新版本</translation>
     </message>
     <message>
-        <source>{caption}:</source>
-        <translation>{caption}：</translation>
-    </message>
-    <message>
         <source>proposed content</source>
         <translation>提议的内容</translation>
     </message>
@@ -331,10 +327,6 @@
     <message>
         <source>edited content</source>
         <translation>修改后的内容</translation>
-    </message>
-    <message>
-        <source>at {when}</source>
-        <translation>于 {when}</translation>
     </message>
 </context>
 <context>
@@ -405,6 +397,14 @@
     <message>
         <source>Reviewer</source>
         <translation>审阅者</translation>
+    </message>
+    <message>
+        <source>{caption}:</source>
+        <translation>{caption}：</translation>
+    </message>
+    <message>
+        <source>at {when}</source>
+        <translation>于 {when}</translation>
     </message>
     <message>
         <source>expired</source>
@@ -1922,10 +1922,6 @@ Mode: {mode}</source>
         <translation>请先输入一个问题。</translation>
     </message>
     <message>
-        <source>Not started: Run was just pressed, or a window just opened. Press Run again to start another run.</source>
-        <translation>未开始：刚刚已按过“运行”，或刚打开了一个窗口。再按一次“运行”即可开始另一个运行。</translation>
-    </message>
-    <message>
         <source>Take over this run?</source>
         <translation>接管此运行？</translation>
     </message>
@@ -2816,6 +2812,10 @@ The run “{question}” ends cancelled.</source>
     <message>
         <source>Delete the selected run: its timeline, checkpoints and approvals, for good.</source>
         <translation>永久删除所选运行：包括其时间线、检查点和审批。</translation>
+    </message>
+    <message>
+        <source>Not started: Run was just pressed, or a window just opened. Press Run again to start another run.</source>
+        <translation>未开始：刚刚已按过“运行”，或刚打开了一个窗口。再按一次“运行”即可开始另一个运行。</translation>
     </message>
     <message>
         <source>Select a finished run to delete it.</source>

@@ -55,6 +55,13 @@ DELETE_TIP = QT_TRANSLATE_NOOP(
 )
 
 
+JUST_PRESSED = QT_TRANSLATE_NOOP(
+    "RunState",
+    "Not started: Run was just pressed, or a window just opened. Press Run again to start "
+    "another run.",
+)  # the Run guard held: the same key pressed twice starts one run, not two
+
+
 def words(source: str) -> str:
     return QCoreApplication.translate("RunState", source)
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -41,7 +41,6 @@ from PySide6.QtWidgets import (
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus
 from agent_core.contract.views import ApprovalView, EventView
-from desktop.i18n.dates import local_time
 from desktop.jobs import Job
 from desktop.widgets import approval_text, quiet_show
 from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions, RememberRow
@@ -117,9 +116,7 @@ class ApprovalDialog(QDialog):
         self.details: dict[str, QLabel] = {}
         for index, (caption, key) in enumerate(approval_text.DETAILS):
             grid_row, col = divmod(index, 3)
-            caption_text = self.tr("{caption}:").format(
-                caption=QCoreApplication.translate("ApprovalText", caption)
-            )
+            caption_text = approval_text.detail_caption(caption)
             grid.addWidget(label(caption_text, style="color: #57606a;"), grid_row, col * 2)
             self.details[key] = label("—", wrap=key == "run")  # a long question wraps, whole
             grid.addWidget(self.details[key], grid_row, col * 2 + 1)
@@ -331,9 +328,7 @@ class ApprovalDialog(QDialog):
         )
         expires = self.details["expires"]
         expires.setText(text)
-        expires.setToolTip(
-            self.tr("at {when}").format(when=local_time(self.approval["expires_at"]))
-        )
+        expires.setToolTip(approval_text.expiry_tip(self.approval["expires_at"]))
         expires.setStyleSheet("color: #b42318; font-weight: bold;" if remaining < 60 else "")
         if remaining <= 0:
             self._refresh_state()

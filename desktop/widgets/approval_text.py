@@ -54,6 +54,15 @@ DETAILS = (
 # -- times ------------------------------------------------------------------------------------
 
 
+def detail_caption(source: str) -> str:
+    """A DETAILS caption as the dialog's grid shows it: "Tool:"."""
+    return translate("ApprovalText", "{caption}:").format(caption=translate("ApprovalText", source))
+
+
+def expiry_tip(expires_at: str) -> str:
+    return translate("ApprovalText", "at {when}").format(when=local_time(expires_at))
+
+
 def countdown_text(expires_at: str, now: datetime) -> tuple[str, float]:
     """("12:03", seconds left); hours are shown only when there are some."""
     remaining = (parse_time(expires_at) - now).total_seconds()

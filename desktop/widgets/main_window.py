@@ -31,10 +31,12 @@ from desktop.context import WAITING, AppContext
 from desktop.corpus_keeper import CorpusKeeper
 from desktop.models.run_state import (
     ACTIVE,
+    JUST_PRESSED,
     deletable,
     delete_tip,
     owned_elsewhere,
     status_words,
+    words,
 )
 from desktop.notifications.decisions import DecisionNotices
 from desktop.widgets.approval_buttons import APPROVE_KEYS
@@ -122,16 +124,15 @@ class MainWindow(QMainWindow):
         centre_layout.addWidget(self.centre_tabs, 1)
         self.side_tabs = SideTabs()  # short titles, all whole at 1024x700
         self.artifacts_panel = optional_artifacts_panel(self.bridge)
-        self.side_tabs.add_page(
-            self.artifacts_panel, self.tr("Files"), self.tr("The run's artifacts")
-        )
         self.summary = RunSummary(bridge=self.bridge)
-        self.side_tabs.add_page(self.summary, self.tr("Details"), self.tr("Run details"))
         self.corpus_panel = CorpusPanel()  # kept current by the keeper (watcher + reindex)
         self.corpus_keeper = CorpusKeeper(self.bridge, self.corpus_panel, self)
-        self.side_tabs.add_page(
-            self.corpus_panel, self.tr("Corpus"), self.tr("The documents runs read")
-        )
+        for page, title, tip in (
+            (self.artifacts_panel, self.tr("Files"), self.tr("The run's artifacts")),
+            (self.summary, self.tr("Details"), self.tr("Run details")),
+            (self.corpus_panel, self.tr("Corpus"), self.tr("The documents runs read")),
+        ):
+            self.side_tabs.add_page(page, title, tip)
         if isinstance(self.artifacts_panel, QLabel):  # no artifacts panel in this build
             self.side_tabs.setCurrentWidget(self.summary)
         # Narrow enough that the whole window fits a 1024x700 laptop screen.
@@ -367,13 +368,7 @@ class MainWindow(QMainWindow):
             self.show_message("error", self.tr("Type a question first."))
             return
         if self.run_guard.holds():  # the same key pressed twice: one run, not two
-            self.statusBar().showMessage(
-                self.tr(
-                    "Not started: Run was just pressed, or a window just opened. "
-                    "Press Run again to start another run."
-                ),
-                5000,
-            )
+            self.statusBar().showMessage(words(JUST_PRESSED), 5000)
             return
         self.run_guard.restart()
         self.context.start_run(question, **self.run_form.options())

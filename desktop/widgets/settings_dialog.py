@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, TypedDict, TypeVar
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -35,13 +35,13 @@ from agent_core.contract.presets import PRESETS as PROVIDER_PRESETS
 from agent_core.contract.presets import Preset
 from agent_core.contract.views import SecretStatusView
 from desktop import theme
-from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.jobs import AsyncJob, Job
-from desktop.models.plain_errors import keyring_backend_name, plain_exception
+from desktop.models.plain_errors import plain_exception
 from desktop.widgets.appearance_box import AppearanceBox
 from desktop.widgets.guarded_submit import OnError, submit_async_while_open, submit_while_open
 from desktop.widgets.mcp_settings import McpServersPage
 from desktop.widgets.price_box import Price, PricesBox
+from desktop.widgets.settings_words import APIS, MODES, PROVIDERS, TEAM_INTRO, describe_key_status
 from desktop.widgets.team_settings import TeamDatabaseBox, prepare_store
 from desktop.widgets.whole_label import WholeLabel
 from desktop.widgets.window_fit import WholeScroll, fit_dialog
@@ -76,44 +76,7 @@ SettingsValues = TypedDict(
     },
 )
 OPENAI_URL = "https://api.openai.com/v1"
-PROVIDERS = (
-    ("offline", QT_TRANSLATE_NOOP("SettingsDialog", "Offline (built in, no network)")),
-    ("openai", QT_TRANSLATE_NOOP("SettingsDialog", "OpenAI")),
-    ("compatible", QT_TRANSLATE_NOOP("SettingsDialog", "OpenAI-compatible endpoint")),
-)
-APIS = (
-    ("chat", QT_TRANSLATE_NOOP("SettingsDialog", "Chat Completions (most compatible servers)")),
-    ("responses", QT_TRANSLATE_NOOP("SettingsDialog", "Responses (OpenAI)")),
-)
 OK_COLOUR, ERROR_COLOUR = "#2e9d4f", "#d64545"
-MODES = (
-    ("default", QT_TRANSLATE_NOOP("SettingsDialog", "Default: ask before every write")),
-    (
-        "acceptEdits",
-        QT_TRANSLATE_NOOP("SettingsDialog", "Accept edits: writes inside the artifacts folder run"),
-    ),
-    (
-        "dangerouslySkipPermissions",
-        QT_TRANSLATE_NOOP("SettingsDialog", "Skip permissions (dangerous)"),
-    ),
-)
-
-TEAM_INTRO = QT_TRANSLATE_NOOP(
-    "SettingsDialog",
-    "Several desks can share one PostgreSQL database: each desk then sees every run and "
-    "proposal of the team, and a reviewer decides from any desk. The corpus, long-term memory "
-    "and these settings stay on this computer; the database password stays in the system "
-    "keyring, never in a file.",
-)
-
-
-def describe_key_status(status: SecretStatusView) -> str:
-    where = keyring_backend_name(str(status.get("backend", "")))
-    if status.get("stored"):
-        said = QCoreApplication.translate("SettingsDialog", "A key is stored in {where}.")
-    else:
-        said = QCoreApplication.translate("SettingsDialog", "No key stored yet ({where}).")
-    return said.format(where=where)
 
 
 class SettingsDialog(QDialog):
