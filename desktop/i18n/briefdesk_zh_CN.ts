@@ -1267,7 +1267,7 @@ Mode: {mode}</source>
 
 Question: {question}
 Mode: {mode}</source>
-        <translation>BriefDesk 将以 {mode} 模式（现已显示在“模式”框中）把输入框中的问题作为新的运行启动：简报的写入无需询问任何人。写入之后、确认之前，BriefDesk 会自行终止（SIGKILL）。
+        <translation>BriefDesk 将以“{mode}”模式（现已显示在“模式”框中）把输入框中的问题作为新的运行启动：简报的写入无需询问任何人。写入之后、确认之前，BriefDesk 会自行终止（SIGKILL）。
 
 问题：{question}
 模式：{mode}</translation>
@@ -2565,7 +2565,7 @@ Mode: {mode}</source>
         <source>Reject {tool} → {target}?
 The run “{question}” ends cancelled.</source>
         <translation>拒绝 {tool} → {target}？
-运行“{question}”将以已取消结束。</translation>
+运行“{question}”将结束，状态为“已取消”。</translation>
     </message>
     <message>
         <source>Rea&amp;son (required):</source>
