@@ -21,6 +21,7 @@ from agent_core.contract.canonical import arg_hash, idempotency_key
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus, SideEffectStatus, ToolOutcomeStatus
+from agent_core.home import crash
 from agent_core.home.clock import now_iso
 from agent_core.runs import approval_binding
 from agent_core.runs.call_records import clip, refuse, tool_result
@@ -31,7 +32,7 @@ from agent_core.storage.tables import ledger
 from agent_core.storage.tables.blobs import get_blob, put_blob
 from agent_core.storage.tables.timeline import append_event
 from agent_core.tools import network
-from agent_core.tools.registry import spec_for
+from agent_core.tools.mcp.tool_spec import McpOutcomeUnknown
 from agent_core.tools.specs import ToolArgs, ToolEnv, ToolResult, ToolSpec
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ class ToolExecutor:
 
     def invoke(self, tool: str, call_id: str, raw: str) -> str:
         self.ctx.check_budgets()
-        spec = spec_for(tool)
+        spec = self.ctx.tools.spec_for(tool)
         args = spec.parse(raw)
         approval: Approval | None = None
         if spec.has_side_effect:
@@ -97,12 +98,17 @@ class ToolExecutor:
                 unbound = approval_binding.refusal(
                     conn, approval, run_id=self.run_id, call_id=call_id, tool=tool,
                     scope=self.ctx.tool_scope(), model_raw=raw, will_run=args.to_json(),
+                    tools=self.ctx.tools,
                 )  # fmt: skip
             if unbound is not None:
                 return self._refuse_unbound(tool, call_id, approval, unbound)
         normalized = args.to_json()
         key = idempotency_key(self.run_id, call_id, tool, normalized)
         target = approval.target if approval else None
+        approval_id = approval.id if approval else None
+        called = {"call_id": call_id, "args": clip(normalized)}
+        if spec.source is not None:
+            called["server"] = spec.source  # the timeline names the MCP server
         with self.ctx.write() as conn:
             entry = ledger.get_entry(conn, key)
             if entry is None:
@@ -115,16 +121,19 @@ class ToolExecutor:
                     arg_hash=arg_hash(tool, normalized),
                     target=target,
                     expected_hash=spec.expected_hash(args),
+                    approval_id=approval_id,
                 )
-                append_event(
-                    conn,
-                    self.run_id,
-                    EventKind.TOOL_CALLED,
-                    tool=tool,
-                    data={"call_id": call_id, "args": clip(normalized)},
-                )
+                append_event(conn, self.run_id, EventKind.TOOL_CALLED, tool=tool, data=called)
             elif entry.status is not SideEffectStatus.STARTED:
                 return self._replay(conn, tool, call_id, entry)
+            elif not spec.reruns_after_unknown:
+                # Unknown outcome: runs again only under a person's newer approval (the gate
+                # asked them); never on its own.
+                if approval_id is None or entry.approval_id == approval_id:
+                    return "Refused by BriefDesk: this call's outcome is unknown; a person decides."
+                ledger.restart(conn, key, approval_id)
+                append_event(conn, self.run_id, EventKind.TOOL_CALLED, tool=tool, data=called)
+                entry = None  # a fresh attempt, not a reconciliation
         env = ToolEnv(
             store=self.store,
             desk_store=self.ctx.desk_store,
@@ -138,9 +147,14 @@ class ToolExecutor:
         )
         try:
             result = self._settle_or_run(spec, env, args, key, unknown=entry is not None)
+            if spec.source is not None:
+                crash.after_mcp_call_before_confirm()
         except BriefDeskError as error:
             if error.code == ErrorCode.RUN_OWNED_ELSEWHERE:
                 raise  # taken over while it ran: the ledger row is the new owner's to settle
+            if isinstance(error, McpOutcomeUnknown) and not spec.reruns_after_unknown:
+                self._leave_unknown(tool, call_id, key, error)
+                raise  # the run goes back to this call's pause, where a person is asked
             if error.retryable:  # out of space: the run stops; `resume` settles and retries
                 self._leave_unknown(tool, call_id, key, error)
                 raise
@@ -204,7 +218,9 @@ class ToolExecutor:
                         data={**facts, "path": env.target},
                     )
                 return settled
-        if spec.network_access:
+        if spec.network_access or spec.source is not None:
+            # An MCP server is another process (started on the run's loop, which the guard
+            # would also stop): what it reaches is its own; BriefDesk governs the call.
             return spec.body(env, args)
         with network.socket_guard(frozenset()):
             return spec.body(env, args)

@@ -353,6 +353,53 @@
     </message>
 </context>
 <context>
+    <name>ApprovalMcp</name>
+    <message>
+        <source>read-only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <source>destructive</source>
+        <translation>破坏性</translation>
+    </message>
+    <message>
+        <source>idempotent</source>
+        <translation>幂等</translation>
+    </message>
+    <message>
+        <source>reaches outside</source>
+        <translation>访问外部</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>no hints declared</source>
+        <translation>未声明任何提示</translation>
+    </message>
+    <message>
+        <source>From MCP server &lt;b&gt;{server}&lt;/b&gt;, its tool &lt;b&gt;{tool}&lt;/b&gt;. The server says: {hints}</source>
+        <translation>来自 MCP 服务器 &lt;b&gt;{server}&lt;/b&gt; 的工具 &lt;b&gt;{tool}&lt;/b&gt;。服务器声称：{hints}</translation>
+    </message>
+    <message>
+        <source>This call already reached the server and its answer was never recorded: it may have happened. Approve runs it again, Reject records it as not done, It did happen records it as done without calling it again.</source>
+        <translation>此调用已到达服务器，但其回答从未被记录：它可能已经执行。“批准”会再次执行它，“拒绝”将其记为未执行，“确实已执行”则将其记为已执行而不再调用。</translation>
+    </message>
+    <message>
+        <source>It did happen</source>
+        <translation>确实已执行</translation>
+    </message>
+    <message>
+        <source>Record that this call happened; it is not called again</source>
+        <translation>记录此调用已执行；不会再次调用</translation>
+    </message>
+</context>
+<context>
     <name>ApprovalText</name>
     <message>
         <source>this run only</source>
@@ -1056,6 +1103,10 @@ Its timeline, checkpoints and approvals are removed for good. Files it wrote sta
     <message>
         <source>{tool} of files under {folder}/ for {where}</source>
         <translation>对 {folder}/ 下文件的 {tool}（适用于{where}）</translation>
+    </message>
+    <message>
+        <source>{tool} ({what}) for {where}</source>
+        <translation>{tool}（{what}，适用于{where}）</translation>
     </message>
     <message>
         <source>{tier} tools never ask</source>
@@ -2601,6 +2652,10 @@ The run “{question}” ends cancelled.</source>
     <message>
         <source>Always allow for this folder</source>
         <translation>始终允许此文件夹</translation>
+    </message>
+    <message>
+        <source>Always allow this tool</source>
+        <translation>始终允许此工具</translation>
     </message>
     <message>
         <source>Rule: {rule}</source>

@@ -89,9 +89,9 @@ NEXT_STEPS: dict[str, str] = {
 }
 _STEP_OF_TOOL = re.compile(r"^(revise|run|wait for approval of) (\S+)$")
 _NEVER_ASK = re.compile(r"^(\w+) tools never ask$")
-_REMEMBERED = re.compile(
-    r"^remembered: (\S+) of files under (.+)/ for (this run|every run in this home)$"
-)
+_WHERE = r"(this run|every run in this home)"
+_RULE_OF_FILES = re.compile(rf"^(\S+) of files under (.+)/ for {_WHERE}$")
+_RULE_OF_MCP = re.compile(rf"^(\S+) \((mcp:[^)]+)\) for {_WHERE}$")
 _EDITED = re.compile(r"^edited by (.+?): (.*)$", re.DOTALL)
 _REVERT = re.compile(
     r"^A person asked to revert approval (\S+): "
@@ -155,6 +155,19 @@ def rule(tool: str, folder: str, scope: str) -> str:
     )
 
 
+def described_rule(text: str) -> str:
+    """`Rule.describe`'s words (the core's, from `describe_rule_for` or a rule's view) in the
+    window's: files under a folder, or an MCP server's tool, for this run or every run."""
+    scope = "run" if text.endswith(" for this run") else "home"
+    if found := _RULE_OF_FILES.match(text):
+        return rule(found[1], found[2], scope)
+    if found := _RULE_OF_MCP.match(text):
+        return translate("CoreWords", "{tool} ({what}) for {where}").format(
+            tool=found[1], what=found[2], where=rule_scope(scope)
+        )
+    return text
+
+
 def reason(text: object) -> str:
     """An approval's or a decision's reason: the core's fixed sentences translated, with what
     they quote (a tool, a folder, a reviewer's note) kept; anything else as written."""
@@ -163,10 +176,9 @@ def reason(text: object) -> str:
         return translate("CoreWords", REASONS[said])
     if found := _NEVER_ASK.match(said):
         return translate("CoreWords", "{tier} tools never ask").format(tier=risk(found[1]))
-    if found := _REMEMBERED.match(said):
-        scope = "run" if found[3] == "this run" else "home"
+    if said.startswith("remembered: "):
         return translate("CoreWords", "remembered: {rule}").format(
-            rule=rule(found[1], found[2], scope)
+            rule=described_rule(said.removeprefix("remembered: "))
         )
     if found := _EDITED.match(said):
         return translate("CoreWords", "edited by {reviewer}: {reason}").format(

@@ -7,9 +7,9 @@ return (no widgets, no I/O), so the dialog's modules only decide where each text
 from __future__ import annotations
 
 import json
+import unicodedata
 from datetime import datetime
 from html import escape
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
@@ -159,7 +159,15 @@ def detail_texts(ap: ApprovalView, run: RunView, reviewer: str) -> list[tuple[st
 
 
 def args_text(args: dict[str, object]) -> str:
-    return json.dumps(args, indent=2, ensure_ascii=False)
+    """Pretty JSON; invisible characters (bidi overrides, zero widths) shown as escapes, so an
+    argument reads as what it is."""
+    text = json.dumps(args, indent=2, ensure_ascii=False)
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(ch) in ("Cf", "Co")
+        else ch
+        for ch in text
+    )
 
 
 def summary_text(content: str) -> str:
@@ -293,8 +301,13 @@ def rule_text(ap: ApprovalView | None, scope: str) -> str:
     target = ap.get("target") if ap is not None else None
     if ap is None or not target:
         return translate("ApprovalText", "(nothing: this call has no target to remember)")
-    folder = str(Path(target).parent)  # what Workspace._remember stores (Rule.describe's words)
-    return core_words.rule(ap["tool"], folder, scope)
+    from agent_core.facade.workspace import (
+        Workspace,  # loaded by the bridge before any dialog opens
+    )
+
+    # the core says what the rule covers (a folder, or an MCP server's tool); the window says it
+    english = Workspace.describe_rule_for(ap["tool"], str(target), scope, ap.get("run_id"))
+    return core_words.described_rule(english)
 
 
 def remember_question(ap: ApprovalView | None, scope: str) -> str:

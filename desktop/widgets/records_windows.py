@@ -230,10 +230,8 @@ def _applies_to(rule: Mapping[str, object]) -> str:
 
 
 def _describes(rule: Mapping[str, object]) -> str:
-    """The rule as `Rule.describe` words it, in the window's language."""
-    folder = str(rule.get("folder") or "")
-    scope = str(rule.get("scope") or "")
-    return visible_line(core_words.rule(str(rule.get("tool") or ""), folder, scope))
+    """The rule as `Rule.describe` words it (the view's `describes`), in the window's language."""
+    return visible_line(core_words.described_rule(str(rule.get("describes") or "")))
 
 
 class AuditWindow(QDialog):
