@@ -92,7 +92,7 @@ def reopen_window(old: MainWindow) -> MainWindow:
     one rewired: nothing it shows (runs, timeline, prompts, open dialogs) can still belong to
     the database it left. The old one closes as a window closes (its bridge stops; it drives
     no run: the window asks for this only then), after the new one shows, so the app stays."""
-    from PySide6.QtCore import Qt
+    from PySide6.QtCore import QCoreApplication, Qt
 
     from desktop.models.store_text import store_name
 
@@ -100,7 +100,10 @@ def reopen_window(old: MainWindow) -> MainWindow:
     new = build_window(old.bridge.home, old.qsettings, db=old.bridge.db)
     new.store_status.loaded.connect(
         lambda view: new.statusBar().showMessage(
-            f"Reconnected: runs now live in {store_name(view)}.", 10_000
+            QCoreApplication.translate("App", "Reconnected: runs now live in {store}.").format(
+                store=store_name(view)
+            ),
+            10_000,
         ),
         Qt.ConnectionType.SingleShotConnection,
     )
@@ -139,6 +142,7 @@ class HomeGuard:
     def _failed(self, code: str, message: str) -> None:
         if self.opened or self.exit_code:
             return
+        from PySide6.QtCore import QCoreApplication
         from PySide6.QtWidgets import QMessageBox
 
         self.exit_code = EXIT_HOME_UNUSABLE
@@ -146,7 +150,9 @@ class HomeGuard:
         box = QMessageBox(
             QMessageBox.Icon.Critical,
             "BriefDesk",
-            "BriefDesk cannot open its home folder, so it will close.",
+            QCoreApplication.translate(
+                "App", "BriefDesk cannot open its home folder, so it will close."
+            ),
             parent=self.window,
         )
         box.setInformativeText(message)

@@ -15,14 +15,17 @@ from agent_core.contract.errors import ErrorCode
 from agent_core.contract.statuses import RunStatus
 from agent_core.contract.views import ApprovalView, OwnerView, RunView
 from desktop.bridge import Bridge
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.plain_errors import plain_error, plain_exception
-from desktop.models.run_state import NOT_FINISHED
+from desktop.models.run_state import NOT_FINISHED, words
 
 if TYPE_CHECKING:
     from agent_core.facade.workspace import Workspace
     from agent_core.home.preferences import Settings  # what `settings()` returns
 
-DEMO_QUESTION = "How do checkpoints make agent runs durable?"
+DEMO_QUESTION = QT_TRANSLATE_NOOP(
+    "RunForm", "How do checkpoints make agent runs durable?"
+)  # the form shows it translated
 COMPROMISED_QUESTION = "Summarize the vendor integration notes for a security reviewer."
 WAITING = frozenset({RunStatus.WAITING_APPROVAL, RunStatus.WAITING_INPUT})  # a person must act
 
@@ -137,9 +140,9 @@ class AppContext(QObject):
                 if error
                 else plain_error(None, None)
             )
-            self.message.emit("error", f"The run failed. {said}")
+            self.message.emit("error", self.tr("The run failed. {why}").format(why=said))
         elif status == RunStatus.SUCCEEDED:
-            self.message.emit("success", "The run succeeded.")
+            self.message.emit("success", self.tr("The run succeeded."))
 
     def _report(self, exc: Exception) -> None:
         if getattr(exc, "code", None) == ErrorCode.STORAGE_UNAVAILABLE:
@@ -174,7 +177,9 @@ class AppContext(QObject):
 
     def resume(self, run_id: str) -> None:
         if self.bridge.is_driving(run_id):
-            self.message.emit("info", f"{run_id} is already running in this window.")
+            self.message.emit(
+                "info", self.tr("{run} is already running in this window.").format(run=run_id)
+            )
             return
         self.continue_run(run_id)
 
@@ -215,7 +220,10 @@ class AppContext(QObject):
             self.bridge.refresh()
             stopping = self.bridge.is_driving(run_id) and run.get("status") == RunStatus.RUNNING
             self.message.emit(
-                "info", "Stopping at the next tool boundary…" if stopping else "Run cancelled."
+                "info",
+                self.tr("Stopping at the next tool boundary…")
+                if stopping
+                else self.tr("Run cancelled."),
             )
 
         self.bridge.submit(lambda ws: ws.cancel(run_id), on_done=done, on_error=self._report)
@@ -258,7 +266,7 @@ class AppContext(QObject):
     def delete_run(self, run_id: str) -> None:
         def refused(exc: Exception) -> None:
             if getattr(exc, "code", None) == ErrorCode.RUN_NOT_FINISHED:  # it went on meanwhile
-                self.message.emit("error", NOT_FINISHED)
+                self.message.emit("error", words(NOT_FINISHED))
                 self.bridge.refresh()
             else:
                 self._report(exc)

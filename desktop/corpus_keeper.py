@@ -141,8 +141,10 @@ class CorpusKeeper(QObject):
     def _not_watching(self, exc: Exception) -> None:
         # e.g. the inotify watch limit: the tab still works, Reindex reads the changes
         self.panel.show_note(
-            f"Changes to the corpus folder are not followed: {plain_exception(exc)}"
-            " Press Reindex after changing files."
+            self.tr(
+                "Changes to the corpus folder are not followed: {why} Press Reindex after "
+                "changing files."
+            ).format(why=plain_exception(exc))
         )
 
     def _on_reindexed(self, status: CorpusStatusView) -> None:
@@ -165,7 +167,9 @@ class CorpusKeeper(QObject):
     def _on_failed(self, exc: Exception) -> None:
         if self._closing.is_set():
             return
-        self.panel.show_error(f"The corpus could not be indexed. {plain_exception(exc)}")
+        self.panel.show_error(
+            self.tr("The corpus could not be indexed. {why}").format(why=plain_exception(exc))
+        )
         self._finished()
 
     def _finished(self) -> None:

@@ -7,12 +7,13 @@ import os
 import re
 from functools import cache
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QLabel, QProxyStyle, QStyle, QStyleOption, QWidget
 
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import RunStatus
+from desktop.i18n import QT_TRANSLATE_NOOP
 
 # Keyed by the enum: a StrEnum hashes as its value, so the stored status strings look up alike.
 STATUS_COLOURS: dict[str, str] = {
@@ -28,15 +29,17 @@ STATUS_COLOURS: dict[str, str] = {
 }
 
 STATUS_LABELS: dict[str, str] = {
-    RunStatus.CREATED: "Not started",  # never driven: not a crash, nothing to recover
-    RunStatus.RUNNING: "Running",
-    RunStatus.WAITING_APPROVAL: "Needs approval",
-    RunStatus.WAITING_INPUT: "Needs an answer",
-    RunStatus.SUCCEEDED: "Succeeded",
-    RunStatus.FAILED: "Failed",
-    RunStatus.CANCELLED: "Cancelled",
-    RunStatus.EXPIRED: "Expired",
-    RunStatus.INTERRUPTED: "Interrupted",
+    RunStatus.CREATED: QT_TRANSLATE_NOOP(
+        "Theme", "Not started"
+    ),  # never driven: not a crash, nothing to recover
+    RunStatus.RUNNING: QT_TRANSLATE_NOOP("Theme", "Running"),
+    RunStatus.WAITING_APPROVAL: QT_TRANSLATE_NOOP("Theme", "Needs approval"),
+    RunStatus.WAITING_INPUT: QT_TRANSLATE_NOOP("Theme", "Needs an answer"),
+    RunStatus.SUCCEEDED: QT_TRANSLATE_NOOP("Theme", "Succeeded"),
+    RunStatus.FAILED: QT_TRANSLATE_NOOP("Theme", "Failed"),
+    RunStatus.CANCELLED: QT_TRANSLATE_NOOP("Theme", "Cancelled"),
+    RunStatus.EXPIRED: QT_TRANSLATE_NOOP("Theme", "Expired"),
+    RunStatus.INTERRUPTED: QT_TRANSLATE_NOOP("Theme", "Interrupted"),
 }
 
 
@@ -49,23 +52,33 @@ def status_text_colour(status: str | None) -> str:
     return text_colour(STATUS_COLOURS.get(status or "", "#8a8f98"))
 
 
+def words(source: str) -> str:
+    """A caption of this module's tables in the window's language."""
+    return QCoreApplication.translate("Theme", source)
+
+
 def status_label(status: str | None) -> str:
-    return STATUS_LABELS.get(status or "", status or "")
+    source = STATUS_LABELS.get(status or "")
+    return words(source) if source else status or ""
+
+
+def category_label(category: str) -> str:
+    return words(CATEGORIES[category][0])
 
 
 # --- timeline kinds ----------------------------------------------------------------------------
 
 # category -> (label, colour, glyph). Checkpoints get their own glyph per boundary (A/B).
 CATEGORIES: dict[str, tuple[str, str, str]] = {
-    "model": ("Model turns", "#8e5bd6", "M"),
-    "checkpoint": ("Checkpoints", "#1f9e9a", "C"),
-    "tool": ("Tool calls", "#2f7be6", "T"),
-    "approval": ("Approvals", "#d99a00", "!"),
-    "block": ("Blocks", "#d64545", "×"),
-    "recovery": ("Crash & resume", "#e8772e", "R"),
-    "artifact": ("Artifacts", "#2e9d4f", "✓"),
-    "question": ("Questions", "#5b6ee1", "?"),
-    "lifecycle": ("Lifecycle", "#7d8590", "●"),
+    "model": (QT_TRANSLATE_NOOP("Theme", "Model turns"), "#8e5bd6", "M"),
+    "checkpoint": (QT_TRANSLATE_NOOP("Theme", "Checkpoints"), "#1f9e9a", "C"),
+    "tool": (QT_TRANSLATE_NOOP("Theme", "Tool calls"), "#2f7be6", "T"),
+    "approval": (QT_TRANSLATE_NOOP("Theme", "Approvals"), "#d99a00", "!"),
+    "block": (QT_TRANSLATE_NOOP("Theme", "Blocks"), "#d64545", "×"),
+    "recovery": (QT_TRANSLATE_NOOP("Theme", "Crash & resume"), "#e8772e", "R"),
+    "artifact": (QT_TRANSLATE_NOOP("Theme", "Artifacts"), "#2e9d4f", "✓"),
+    "question": (QT_TRANSLATE_NOOP("Theme", "Questions"), "#5b6ee1", "?"),
+    "lifecycle": (QT_TRANSLATE_NOOP("Theme", "Lifecycle"), "#7d8590", "●"),
 }
 
 KIND_CATEGORY: dict[str, str] = {
@@ -130,7 +143,11 @@ def kind_icon(kind: str, boundary: str | None = None) -> QIcon:
 
 
 THEME_ENV = "BRIEFDESK_THEME"  # "dark" or "light" overrides the system's and the setting's
-THEME_CHOICES = (("system", "As the system"), ("light", "Light"), ("dark", "Dark"))
+THEME_CHOICES = (
+    ("system", QT_TRANSLATE_NOOP("Theme", "As the system")),
+    ("light", QT_TRANSLATE_NOOP("Theme", "Light")),
+    ("dark", QT_TRANSLATE_NOOP("Theme", "Dark")),
+)  # captions: words() where shown
 _chosen = {"theme": "system"}  # the `ui.theme` setting, once the window has read it
 
 

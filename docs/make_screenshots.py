@@ -4,7 +4,9 @@ It makes a demo home in a temp folder with `briefdesk-cli` (a finished run with 
 attempts, a remembered rule, a run waiting for approval), opens the real window offscreen in the
 light and the dark palette, and saves grabs of the main window, the approval dialog during its
 read guard, the Inbox, a revision's dialog, the Settings dialog's Team database tab, and the
-Rules and Audit windows into docs/screenshots/.
+Rules and Audit windows into docs/screenshots/. A third pass opens the window in Chinese
+(`--lang zh_CN`'s translators) on a home of Chinese questions: main-window-zh.png and
+approval-guard-zh.png.
 """
 
 from __future__ import annotations
@@ -19,6 +21,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "screenshots"
 QUESTION = "How do checkpoints make agent runs durable?"
+# The same home in Chinese: the offline brief answers a Chinese question in Chinese.
+QUESTIONS = {
+    "en": (
+        QUESTION,
+        "Vendor notes for a reviewer",
+        "What does a reviewer check before approving a write?",
+    ),
+    "zh_CN": (
+        "检查点如何让智能体的运行经得起崩溃？",
+        "给审阅者的供应商笔记",
+        "批准一次写入之前，审阅者要检查什么？",
+    ),
+}
+NOTES = {"en": "Shorter, please: three points at most.", "zh_CN": "请再短一些：最多三个要点。"}
 SCREEN = {"name": "desktop", "x": 0, "y": 0, "width": 1440, "height": 900, "logicalDpi": 96}
 DESK = "alice-laptop"  # the status bar names the desk: not this machine's host name
 TEAM_URL = "postgresql://alice@db.example.org/research"
@@ -35,8 +51,9 @@ def cli(home: Path, *args: str) -> dict[str, object]:
     return dict(json.loads(done.stdout))
 
 
-def make_home(folder: Path) -> Path:
-    home = folder / "home"
+def make_home(folder: Path, language: str = "en") -> Path:
+    question, vendor, reviewer_check = QUESTIONS[language]
+    home = folder / ("home" if language == "en" else f"home-{language}")
     script = folder / "compromised.json"
     script.write_text(
         json.dumps(
@@ -52,25 +69,26 @@ def make_home(folder: Path) -> Path:
             ]
         )
     )
-    first = cli(
-        home, "run", "--question", "Vendor notes for a reviewer", "--model", f"scripted:{script}"
-    )
+    first = cli(home, "run", "--question", vendor, "--model", f"scripted:{script}")
     approval = first["approvals"][0]  # type: ignore[index]
     cli(home, "approvals", "approve", approval["id"], "--reviewer", "alice", "--remember", "home")
     cli(home, "resume", str(first["run_id"]))
-    cli(home, "run", "--question", QUESTION)  # waits for approval
+    cli(home, "run", "--question", question)  # waits for approval
     # A revision: the brief sent back once with a note, proposed again (revision 2).
-    asked = cli(home, "run", "--question", "What does a reviewer check before approving a write?")
+    asked = cli(home, "run", "--question", reviewer_check)
     sent_back = asked["approvals"][0]  # type: ignore[index]
     cli(
         home, "approvals", "reject", sent_back["id"], "--reviewer", "alice", "--revise",
-        "--reason", "Shorter, please: three points at most.",
+        "--reason", NOTES[language],
     )  # fmt: skip
     cli(home, "resume", str(asked["run_id"]))
     return home
 
 
 def shoot(home: Path, theme: str) -> None:
+    """`theme`: "light", "dark", or "zh" (the light palette, the window in Chinese)."""
+    chinese = theme == "zh"
+    theme = "light" if chinese else theme
     os.environ["BRIEFDESK_THEME"] = theme
     os.environ["BRIEFDESK_APPROVAL_GUARD_MS"] = "4000"  # the dialog is grabbed inside its guard
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -82,12 +100,16 @@ def shoot(home: Path, theme: str) -> None:
 
     app = QApplication.instance() or QApplication([])
     apply_theme(app)  # type: ignore[arg-type]
+    if chinese:
+        from desktop import i18n
+
+        i18n.install_translators(app, "zh_CN")
     settings = QSettings(str(home.parent / f"qs-{theme}.ini"), QSettings.Format.IniFormat)
     window = build_window(home, settings)
     window.resize(1280, 800)
     window.show()
     start_background(window, 200)
-    suffix = "" if theme == "light" else "-dark"
+    suffix = "-zh" if chinese else "" if theme == "light" else "-dark"
 
     def waiting_run(revision: int = 1) -> dict[str, object] | None:
         return next(
@@ -122,7 +144,11 @@ def shoot(home: Path, theme: str) -> None:
     def grab_dialog() -> None:
         dialog = window.prompts.dialog
         if dialog is not None and theme == "light":
-            dialog.grab().save(str(OUT / "approval-guard.png"))
+            dialog.grab().save(str(OUT / f"approval-guard{suffix}.png"))
+        if chinese:  # the window and the dialog in Chinese are enough for the README
+            window.close()
+            app.quit()
+            return
         QTimer.singleShot(300, inbox)
 
     def inbox() -> None:
@@ -202,6 +228,10 @@ def main() -> None:
                 subprocess.run(
                     [sys.executable, __file__, each, str(home)], cwd=ROOT, check=True, env=env
                 )
+            home_zh = make_home(Path(tmp), "zh_CN")
+            subprocess.run(
+                [sys.executable, __file__, "zh", str(home_zh)], cwd=ROOT, check=True, env=env
+            )
         return
     shoot(Path(sys.argv[2]), theme)
 

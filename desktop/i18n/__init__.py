@@ -19,6 +19,25 @@ HERE = Path(__file__).resolve().parent
 QSETTINGS_KEY = "ui/language"  # the window's mirror of `ui.language`, read before it is built
 _log = logging.getLogger(__name__)
 _installed: list[QTranslator] = []  # kept alive: Qt holds translators by pointer only
+_active = ["en"]  # the language install_translators put in place
+
+
+def QT_TRANSLATE_NOOP(context: str, source: str) -> str:
+    """Marks `source` for lupdate under `context`; translate it where it is shown. Typed, unlike
+    PySide6's (which returns object)."""
+    return source
+
+
+def without_mnemonic(text: str) -> str:
+    """A button's or menu's text as read aloud: `&Close` -> `Close`, `关闭(&C)` -> `关闭`."""
+    import re
+
+    return re.sub("&(.)", r"\1", re.sub(r"\(&[^)]\)", "", text))
+
+
+def active() -> str:
+    """ "en" or "zh_CN": what the window speaks now (core_words picks its sentences by it)."""
+    return _active[0]
 
 
 def resolve(choice: object, environ: Mapping[str, str] | None = None) -> str:
@@ -46,6 +65,7 @@ def install_translators(app: QCoreApplication, language: str) -> str:
     for old in _installed:
         app.removeTranslator(old)
     _installed.clear()
+    _active[0] = "en"
     if language != "zh_CN":
         QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
         return "en"
@@ -64,4 +84,5 @@ def install_translators(app: QCoreApplication, language: str) -> str:
     app.installTranslator(ours)
     _installed.append(ours)
     QLocale.setDefault(QLocale(QLocale.Language.Chinese, QLocale.Country.China))
+    _active[0] = language
     return language

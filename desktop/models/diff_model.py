@@ -11,6 +11,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
+from PySide6.QtCore import QCoreApplication
+
 EQUAL, ADDED, REMOVED, CHANGED, FOLD = "equal", "added", "removed", "changed", "fold"
 MAX_ROWS = 4000  # beyond this the view says how much it left out rather than freezing
 
@@ -121,7 +123,11 @@ def _fold(
 
 
 def _fold_text(count: int) -> str:
-    return f"⋯ {count} unchanged line{'s' if count != 1 else ''}"
+    one, many = (
+        QCoreApplication.translate("DiffView", "⋯ {n} unchanged line"),
+        QCoreApplication.translate("DiffView", "⋯ {n} unchanged lines"),
+    )
+    return (one if count == 1 else many).format(n=count)
 
 
 def _lines(text: str) -> list[str]:

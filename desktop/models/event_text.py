@@ -11,34 +11,40 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 
+from PySide6.QtCore import QCoreApplication
+
 from agent_core.contract.events import EventKind
+from agent_core.contract.model_spec import model_label
 from agent_core.contract.views import EventView
+from desktop.i18n import QT_TRANSLATE_NOOP, core_words
+
+translate = QCoreApplication.translate
 
 KIND_LABELS: dict[str, str] = {
-    EventKind.RUN_STARTED: "Run started",
-    EventKind.RUN_RESUMED: "Resumed",
-    EventKind.RUN_INTERRUPTED: "Crash found",
-    EventKind.RUN_FINISHED: "Run finished",
-    EventKind.MODEL_TURN: "Model turn",
-    EventKind.CHECKPOINT_SAVED: "Checkpoint",
-    EventKind.TOOL_CALLED: "Tool call",
-    EventKind.TOOL_RESULT: "Tool result",
-    EventKind.APPROVAL_REQUESTED: "Approval asked",
-    EventKind.APPROVAL_DECIDED: "Approval decided",
-    EventKind.BLOCKED: "Blocked",
-    EventKind.OUTCOME_UNKNOWN: "Outcome unknown",
-    EventKind.RECONCILED: "Reconciled",
-    EventKind.ARTIFACT_CONFIRMED: "Artifact confirmed",
-    EventKind.ARTIFACT_UNEXPECTED: "Unexpected write",
-    EventKind.QUESTION_ASKED: "Question",
-    EventKind.ANSWER_RECEIVED: "Answer",
-    EventKind.MODEL_RETRY: "Retrying",
-    EventKind.MODEL_DELTA: "Writing",
+    EventKind.RUN_STARTED: QT_TRANSLATE_NOOP("EventText", "Run started"),
+    EventKind.RUN_RESUMED: QT_TRANSLATE_NOOP("EventText", "Resumed"),
+    EventKind.RUN_INTERRUPTED: QT_TRANSLATE_NOOP("EventText", "Crash found"),
+    EventKind.RUN_FINISHED: QT_TRANSLATE_NOOP("EventText", "Run finished"),
+    EventKind.MODEL_TURN: QT_TRANSLATE_NOOP("EventText", "Model turn"),
+    EventKind.CHECKPOINT_SAVED: QT_TRANSLATE_NOOP("EventText", "Checkpoint"),
+    EventKind.TOOL_CALLED: QT_TRANSLATE_NOOP("EventText", "Tool call"),
+    EventKind.TOOL_RESULT: QT_TRANSLATE_NOOP("EventText", "Tool result"),
+    EventKind.APPROVAL_REQUESTED: QT_TRANSLATE_NOOP("EventText", "Approval asked"),
+    EventKind.APPROVAL_DECIDED: QT_TRANSLATE_NOOP("EventText", "Approval decided"),
+    EventKind.BLOCKED: QT_TRANSLATE_NOOP("EventText", "Blocked"),
+    EventKind.OUTCOME_UNKNOWN: QT_TRANSLATE_NOOP("EventText", "Outcome unknown"),
+    EventKind.RECONCILED: QT_TRANSLATE_NOOP("EventText", "Reconciled"),
+    EventKind.ARTIFACT_CONFIRMED: QT_TRANSLATE_NOOP("EventText", "Artifact confirmed"),
+    EventKind.ARTIFACT_UNEXPECTED: QT_TRANSLATE_NOOP("EventText", "Unexpected write"),
+    EventKind.QUESTION_ASKED: QT_TRANSLATE_NOOP("EventText", "Question"),
+    EventKind.ANSWER_RECEIVED: QT_TRANSLATE_NOOP("EventText", "Answer"),
+    EventKind.MODEL_RETRY: QT_TRANSLATE_NOOP("EventText", "Retrying"),
+    EventKind.MODEL_DELTA: QT_TRANSLATE_NOOP("EventText", "Writing"),
 }
 DELTA_SHOWN_CHARS = 160  # a growing answer shows its latest words
 
 
-CHANGES_REQUESTED_LABEL = "Decision"
+CHANGES_REQUESTED_LABEL = QT_TRANSLATE_NOOP("EventText", "Decision")
 CHANGES_REQUESTED_OUTCOME = "changes requested"  # a person's decision, not a failed tool
 
 
@@ -52,12 +58,13 @@ def changes_requested(event: EventView) -> bool:
 def kind_label(event: EventView) -> str:
     kind = str(event.get("kind", ""))
     if changes_requested(event):
-        return CHANGES_REQUESTED_LABEL
-    label = KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
+        return translate("EventText", CHANGES_REQUESTED_LABEL)
+    source = KIND_LABELS.get(kind)
+    label = translate("EventText", source) if source else kind.replace("_", " ").capitalize()
     if kind == EventKind.CHECKPOINT_SAVED:
         boundary = (event.get("data") or {}).get("boundary")
         if boundary:
-            label = f"Checkpoint {boundary}"
+            label = translate("EventText", "Checkpoint {boundary}").format(boundary=boundary)
     return label
 
 
@@ -82,10 +89,10 @@ def duration_text(seconds: float | None) -> str:
     if seconds is None or seconds < 0:
         return ""
     if seconds < 1:
-        return f"{seconds * 1000:.0f} ms"
+        return translate("EventText", "{n} ms").format(n=f"{seconds * 1000:.0f}")
     if seconds < 120:
-        return f"{seconds:.1f} s"
-    return f"{int(seconds // 60)} min {int(seconds % 60)} s"
+        return translate("EventText", "{n} s").format(n=f"{seconds:.1f}")
+    return translate("EventText", "{m} min {s} s").format(m=int(seconds // 60), s=int(seconds % 60))
 
 
 _BLANKS = re.compile(r"[ \t\n]+")
@@ -119,7 +126,9 @@ def short_value(value: object, limit: int = 48) -> str:
         flat = flatten(value)
         if len(flat) <= limit:
             return flat
-        return f"{cut_words(flat, limit)} ({len(value):,} chars)"
+        return translate("EventText", "{text} ({n} chars)").format(
+            text=cut_words(flat, limit), n=f"{len(value):,}"
+        )
     return compact_json(value, limit)
 
 
@@ -140,16 +149,18 @@ def result_text(details: Mapping[str, object]) -> str:
     parts: list[str] = []
     if "hits" in details:
         found = _list(details.get("sources_found"))
-        parts.append(
-            f"{details['hits']} hits" + (f": {', '.join(map(str, found[:3]))}" if found else "")
-        )
+        hits = translate("EventText", "{n} hits").format(n=details["hits"])
+        parts.append(hits + (f": {', '.join(map(str, found[:3]))}" if found else ""))
     if "source_id" in details:
         parts.append(str(details["source_id"]))
     if "chars" in details:
         chars = details["chars"]
-        parts.append(f"{chars:,} chars" if isinstance(chars, int) else str(chars))
+        if isinstance(chars, int):
+            parts.append(translate("EventText", "{n} chars").format(n=f"{chars:,}"))
+        else:
+            parts.append(str(chars))
     if details.get("truncated"):
-        parts.append("truncated")
+        parts.append(translate("EventText", "truncated"))
     error = details.get("error")
     if isinstance(error, dict):
         parts.append(f"{error.get('code')}: {error.get('message')}")
@@ -173,60 +184,88 @@ def summary(event: EventView) -> str:
     data = _data(event)
     if kind == EventKind.RUN_STARTED:
         question = _first_line(data.get("question"))
-        return f"“{question}” · model {data.get('model')} · mode {data.get('mode')}"
+        return translate("EventText", "“{question}” · model {model} · mode {mode}").format(
+            question=question,
+            model=_model(data.get("model")),
+            mode=core_words.mode(data.get("mode")),
+        )
     if kind == EventKind.RUN_RESUMED:
-        return f"Resumed from the latest checkpoint · model {data.get('model')}"
+        return translate("EventText", "Resumed from the latest checkpoint · model {model}").format(
+            model=_model(data.get("model"))
+        )
     if kind == EventKind.RUN_INTERRUPTED:
-        return f"The previous process (pid {data.get('previous_owner_pid')}) died mid-run"
+        return translate("EventText", "The previous process (pid {pid}) died mid-run").format(
+            pid=data.get("previous_owner_pid")
+        )
     if kind == EventKind.RUN_FINISHED:
         error = _mapping(data.get("error"))
         extra = f" · {error.get('code')}: {error.get('message')}" if error else ""
-        by = f" (by {data['by']})" if data.get("by") else ""
-        return f"Finished: {data.get('status')}{by}{extra}"
+        by = translate("EventText", " (by {who})").format(who=data["by"]) if data.get("by") else ""
+        status = core_words.run_status(data.get("status"))
+        return translate("EventText", "Finished: {status}").format(status=status) + by + extra
     if kind == EventKind.MODEL_TURN:
         calls = [str(call) for call in _list(data.get("calls"))]
-        head = f"Turn {data.get('turn')}"
+        head = translate("EventText", "Turn {n}").format(n=data.get("turn"))
         if calls:
             return f"{head} → {', '.join(calls)}"
-        return f"{head} · {_first_line(data.get('text')) or 'final answer'}"
+        said = _first_line(data.get("text")) or translate("EventText", "final answer")
+        return f"{head} · {said}"
     if kind == EventKind.CHECKPOINT_SAVED:
-        return f"#{data.get('sequence')} · next: {data.get('next_step')}"
+        return translate("EventText", "#{n} · next: {step}").format(
+            n=data.get("sequence"), step=core_words.next_step(data.get("next_step"))
+        )
     if kind == EventKind.TOOL_CALLED:
         server = f"MCP server {data['server']} · " if data.get("server") else ""
         return server + pairs(_mapping(data.get("args")))
     if changes_requested(event):  # older events carry no note: the decision still reads
         note = _first_line(data.get("note"))
-        return f"Changes requested: {note}" if note else "Changes requested"
+        if note:
+            return translate("EventText", "Changes requested: {note}").format(note=note)
+        return translate("EventText", "Changes requested")
     if kind == EventKind.TOOL_RESULT:
         details = {k: v for k, v in data.items() if k not in ("call_id", "outcome", "executed")}
-        replayed = "" if data.get("executed", True) else "not executed · "
-        return replayed + (result_text(details) or str(data.get("outcome", "")))
+        replayed = "" if data.get("executed", True) else translate("EventText", "not executed · ")
+        return replayed + (result_text(details) or outcome_word(data.get("outcome", "")))
     if kind == EventKind.APPROVAL_REQUESTED:
-        return f"{data.get('approval_id')} → {short_path(data.get('target')) or 'approval needed'}"
+        target = short_path(data.get("target")) or translate("EventText", "approval needed")
+        return f"{data.get('approval_id')} → {target}"
     if kind == EventKind.APPROVAL_DECIDED:
-        who = f" by {data['reviewer']}" if data.get("reviewer") else ""
-        return f"{data.get('approval_id')} {data.get('status')}{who}"
+        status = core_words.approval_status(data.get("status"))
+        if data.get("reviewer"):
+            return translate("EventText", "{id} {status} by {who}").format(
+                id=data.get("approval_id"), status=status, who=data["reviewer"]
+            )
+        return f"{data.get('approval_id')} {status}"
     if kind == EventKind.BLOCKED:
         return f"{data.get('code')}: {data.get('rule')} · {data.get('resource')}"
     if kind in (EventKind.OUTCOME_UNKNOWN, EventKind.RECONCILED):
-        return f"call {data.get('call_id')} · key {str(data.get('idempotency_key', ''))[:16]}"
+        return translate("EventText", "call {call} · key {key}").format(
+            call=data.get("call_id"), key=str(data.get("idempotency_key", ""))[:16]
+        )
     if kind in (EventKind.ARTIFACT_CONFIRMED, EventKind.ARTIFACT_UNEXPECTED):
         count = data.get("count")
         if data.get("summary"):  # the watcher's first scan: one entry for a folder of old files
-            return f"{count} files nobody approved were already in {data.get('path')}"
-        return f"{data.get('path')}" + (f" · written {count}×" if count is not None else "")
+            return translate(
+                "EventText", "{n} files nobody approved were already in {path}"
+            ).format(n=count, path=data.get("path"))
+        written = translate("EventText", " · written {n}×").format(n=count)
+        return f"{data.get('path')}" + (written if count is not None else "")
     if kind in (EventKind.QUESTION_ASKED, EventKind.ANSWER_RECEIVED):
         text = data.get("answer") if kind == EventKind.ANSWER_RECEIVED else data.get("question")
         return _first_line(text)
     if kind == EventKind.MODEL_RETRY:
-        return (
-            f"Turn {data.get('turn')} · attempt {data.get('attempt')} failed: {data.get('reason')}"
-            f" · next try in {duration_text(_number(data.get('wait_s')))}"
+        return translate(
+            "EventText", "Turn {turn} · attempt {attempt} failed: {reason} · next try in {wait}"
+        ).format(
+            turn=data.get("turn"),
+            attempt=data.get("attempt"),
+            reason=data.get("reason"),
+            wait=duration_text(_number(data.get("wait_s"))),
         )
     if kind == EventKind.MODEL_DELTA:
         flat = flatten(str(data.get("text") or ""))
         shown = flat if len(flat) <= DELTA_SHOWN_CHARS else "…" + flat[-DELTA_SHOWN_CHARS:]
-        return f"Turn {data.get('turn')} · {shown}"
+        return translate("EventText", "Turn {n}").format(n=data.get("turn")) + f" · {shown}"
     return compact_json(data)
 
 
@@ -268,6 +307,32 @@ def outcome(event: EventView) -> str:
     return ""
 
 
+OUTCOME_WORDS: dict[str, str] = {
+    "success": QT_TRANSLATE_NOOP("EventText", "success"),
+    "empty": QT_TRANSLATE_NOOP("EventText", "empty"),
+    "degraded": QT_TRANSLATE_NOOP("EventText", "degraded"),
+    "fallback": QT_TRANSLATE_NOOP("EventText", "fallback"),
+    "provider_error": QT_TRANSLATE_NOOP("EventText", "provider_error"),
+    "error": QT_TRANSLATE_NOOP("EventText", "error"),
+    "refused": QT_TRANSLATE_NOOP("EventText", "refused"),
+    "settled": QT_TRANSLATE_NOOP("EventText", "settled"),
+    "confirmed": QT_TRANSLATE_NOOP("EventText", "confirmed"),
+    "retrying": QT_TRANSLATE_NOOP("EventText", "retrying"),
+    CHANGES_REQUESTED_OUTCOME: QT_TRANSLATE_NOOP("EventText", "changes requested"),
+}
+
+
+def outcome_word(code: object) -> str:
+    """An outcome as the row shows it: a tool's outcome, or a run's or proposal's status."""
+    text = str(code or "")
+    source = OUTCOME_WORDS.get(text)
+    if source:
+        return translate("EventText", source)
+    if text in core_words.APPROVAL_STATUSES:
+        return core_words.approval_status(text)
+    return core_words.run_status(text) if text in core_words.RUN_STATUSES else text
+
+
 def search_text(event: EventView, *shown: str) -> str:
     """What the text filter matches: kind, tool, the texts shown in the row (its kind label,
     summary and outcome, as the person reads them) and the raw data, lower-cased."""
@@ -277,6 +342,11 @@ def search_text(event: EventView, *shown: str) -> str:
 
 
 # -- narrowing the open JSON of `data` ---------------------------------------------------------
+
+
+def _model(spec: object) -> str:
+    """A run's model as the window names it (`offline` in the window's words)."""
+    return core_words.model(model_label(str(spec or "")))
 
 
 def _data(event: EventView) -> dict[str, object]:

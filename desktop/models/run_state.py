@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from PySide6.QtCore import QCoreApplication
+
 from agent_core.contract.statuses import TERMINAL_RUN_STATUSES, RunStatus
 from agent_core.contract.views import OwnerView, RunView
 from desktop import theme
+from desktop.i18n import QT_TRANSLATE_NOOP
 
 # Runs that Stop can cancel: every status that is not an end (a `created` one too: it may never
 # be started, and cancelling it ends it cleanly).
@@ -22,7 +25,7 @@ ACTIVE = frozenset(
 )
 
 
-READY = "Ready to continue"
+READY = QT_TRANSLATE_NOOP("RunState", "Ready to continue")
 
 
 def status_words(run: Mapping[str, object] | None) -> str:
@@ -30,9 +33,9 @@ def status_words(run: Mapping[str, object] | None) -> str:
     has landed (from anywhere) owes nobody anything: it says so, never "Needs approval"."""
     status = str(run.get("status") or "") if run else ""
     if run is not None and status == RunStatus.WAITING_APPROVAL and not run.get("approvals"):
-        return READY
+        return words(READY)
     if run is not None and status == RunStatus.WAITING_INPUT and not run.get("question_pending"):
-        return READY
+        return words(READY)
     return theme.status_label(status)
 
 
@@ -46,8 +49,21 @@ def owned_elsewhere(run: RunView) -> OwnerView | None:
 
 # Delete is offered only for a run that has ended: the core refuses the others
 # (`run_not_finished`), and the window says why in these words, never with the raw status.
-NOT_FINISHED = "Only a finished run can be deleted; cancel it first."
-DELETE_TIP = "Delete the selected run: its timeline, checkpoints and approvals, for good."
+NOT_FINISHED = QT_TRANSLATE_NOOP("RunState", "Only a finished run can be deleted; cancel it first.")
+DELETE_TIP = QT_TRANSLATE_NOOP(
+    "RunState", "Delete the selected run: its timeline, checkpoints and approvals, for good."
+)
+
+
+JUST_PRESSED = QT_TRANSLATE_NOOP(
+    "RunState",
+    "Not started: Run was just pressed, or a window just opened. Press Run again to start "
+    "another run.",
+)  # the Run guard held: the same key pressed twice starts one run, not two
+
+
+def words(source: str) -> str:
+    return QCoreApplication.translate("RunState", source)
 
 
 def deletable(run: RunView | None) -> bool:
@@ -57,5 +73,5 @@ def deletable(run: RunView | None) -> bool:
 def delete_tip(run: RunView | None) -> str:
     """Why Delete is offered or not, for its tooltip and status tip."""
     if run is None:
-        return "Select a finished run to delete it."
-    return DELETE_TIP if deletable(run) else NOT_FINISHED
+        return QCoreApplication.translate("RunState", "Select a finished run to delete it.")
+    return words(DELETE_TIP if deletable(run) else NOT_FINISHED)

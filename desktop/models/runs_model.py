@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
 
 from agent_core.contract.statuses import TERMINAL_RUN_STATUSES
 from agent_core.contract.views import RunView
@@ -25,7 +32,9 @@ def badge_text(run: RunView, blocked: int | None) -> str:
     status = run.get("status")
     label = status_words(run)
     if blocked and status in TERMINAL_RUN_STATUSES:
-        return f"{label} · {blocked} blocked"
+        return QCoreApplication.translate("RunsModel", "{status} · {n} blocked").format(
+            status=label, n=blocked
+        )
     return label
 
 
@@ -105,7 +114,7 @@ class RunsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             status = badge_text(run, self._blocked.get(run["run_id"]))
             desk = other_desk(run.get("desk"), self.this_desk)
-            where = f" · on desk {visible_line(desk)}" if desk else ""
+            where = self.tr(" · on desk {desk}").format(desk=visible_line(desk)) if desk else ""
             question = visible_block(str(run.get("question", "")))
             usage = run.get("usage")
             used = f"\n{usage_text(usage)}" if usage else ""

@@ -6,41 +6,58 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from PySide6.QtCore import QCoreApplication
+
 from agent_core.contract.views import SecretStatusView, StoreView
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.plain_errors import keyring_backend_name, plain_error
 
 DEFAULT_PORT = ":5432"
 CHOSEN_BY = {
-    "option": "--db on the command line",
-    "environment": "the BRIEFDESK_DB environment variable",
+    "option": QT_TRANSLATE_NOOP("StoreText", "--db on the command line"),
+    "environment": QT_TRANSLATE_NOOP("StoreText", "the BRIEFDESK_DB environment variable"),
 }
+translate = QCoreApplication.translate
+
+
+def _chosen_by(store: StoreView) -> str | None:
+    source = CHOSEN_BY.get(str(store.get("chosen_by")))
+    return translate("StoreText", source) if source else None
 
 
 def store_name(store: StoreView) -> str:
     """`This computer`, or `Team database HOST/DBNAME` (the port only when it is not 5432)."""
     if store.get("kind") != "postgresql":
-        return "This computer"
+        return translate("StoreText", "This computer")
     host = str(store.get("host") or "")
     host = host.removesuffix(DEFAULT_PORT)
-    return f"Team database {host}/{store.get('database')}"
+    return translate("StoreText", "Team database {where}").format(
+        where=f"{host}/{store.get('database')}"
+    )
 
 
 def store_label(store: StoreView) -> str:
     """The status bar's words: which store, and this desk's id."""
-    return f"{store_name(store)} · desk {store.get('desk')}"
+    return translate("StoreText", "{store} · desk {desk}").format(
+        store=store_name(store), desk=store.get("desk")
+    )
 
 
 def store_tooltip(store: StoreView) -> str:
     if store.get("kind") == "postgresql":
-        where = (
-            f"Runs, approvals and decisions live in the team database {store.get('url')}, "
-            "shared by every desk that uses it."
-        )
+        where = translate(
+            "StoreText",
+            "Runs, approvals and decisions live in the team database {url}, shared by every "
+            "desk that uses it.",
+        ).format(url=store.get("url"))
     else:
-        where = f"Runs live on this computer only, in the home's database {store.get('url')}."
-    chosen = CHOSEN_BY.get(str(store.get("chosen_by")))
-    why = f" Chosen by {chosen}." if chosen else ""
-    return f"{where}{why}\nThis desk: {store.get('desk')}."
+        where = translate(
+            "StoreText", "Runs live on this computer only, in the home's database {url}."
+        ).format(url=store.get("url"))
+    chosen = _chosen_by(store)
+    why = translate("StoreText", " Chosen by {what}.").format(what=chosen) if chosen else ""
+    desk = translate("StoreText", "This desk: {desk}.").format(desk=store.get("desk"))
+    return f"{where}{why}\n{desk}"
 
 
 def other_desk(desk: object, this_desk: str | None) -> str | None:
@@ -53,13 +70,14 @@ def other_desk(desk: object, this_desk: str | None) -> str | None:
 
 def chosen_elsewhere(store: StoreView) -> str | None:
     """Why saving the `db.url` setting cannot move this window (None: it can)."""
-    chosen = CHOSEN_BY.get(str(store.get("chosen_by")))
+    chosen = _chosen_by(store)
     if chosen is None:
         return None
-    return (
-        f"This window uses the database given by {chosen}; the URL saved here is used when "
-        "BriefDesk starts without it."
-    )
+    return translate(
+        "StoreText",
+        "This window uses the database given by {what}; the URL saved here is used when "
+        "BriefDesk starts without it.",
+    ).format(what=chosen)
 
 
 def probe_text(found: Mapping[str, object]) -> tuple[bool, str]:
@@ -67,23 +85,34 @@ def probe_text(found: Mapping[str, object]) -> tuple[bool, str]:
     said_by_store = found.get("message")
     message = str(said_by_store) if said_by_store else None
     if not found.get("reachable"):
-        return False, "Not reachable. " + plain_error("storage_unavailable", message)
+        return False, translate("StoreText", "Not reachable. {why}").format(
+            why=plain_error("storage_unavailable", message)
+        )
     revision = found.get("revision")
-    said = "Reachable." + (f" Schema revision {revision}." if revision else "")
+    said = translate("StoreText", "Reachable.")
+    if revision:
+        said += translate("StoreText", " Schema revision {n}.").format(n=revision)
     if message:
         return True, f"{said} {plain_error(None, message)}"
-    return True, f"{said} Up to date."
+    return True, said + translate("StoreText", " Up to date.")
 
 
 def password_text(status: SecretStatusView) -> str:
     """Whether the database password is in the keyring, and what libpq would use instead."""
     backend = str(status.get("backend", ""))
-    where = "an environment variable" if backend == "environment" else keyring_backend_name(backend)
+    where = (
+        translate("StoreText", "an environment variable")
+        if backend == "environment"
+        else keyring_backend_name(backend)
+    )
     if status.get("stored"):
-        said = f"A password for this database is stored in {where}."
+        said = translate("StoreText", "A password for this database is stored in {where}.")
     else:
-        said = f"No password stored for this database yet ({where})."
+        said = translate("StoreText", "No password stored for this database yet ({where}).")
+    said = said.format(where=where)
     override = status.get("overridden_by")
     if override:
-        said += f" {override} is set in the environment: it is used instead of the keyring."
+        said += translate(
+            "StoreText", " {name} is set in the environment: it is used instead of the keyring."
+        ).format(name=override)
     return said

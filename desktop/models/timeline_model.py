@@ -8,22 +8,39 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
 from PySide6.QtGui import QColor, QIcon
 
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus, ToolOutcomeStatus
 from agent_core.contract.views import EventView
 from desktop import theme
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models import event_text
 from desktop.models.visible_text import visible_line
 
-COLUMNS = ("Time", "Kind", "Tool", "Summary", "Duration", "Outcome")
+COLUMNS = (
+    QT_TRANSLATE_NOOP("TimelineModel", "Time"),
+    QT_TRANSLATE_NOOP("TimelineModel", "Kind"),
+    QT_TRANSLATE_NOOP("TimelineModel", "Tool"),
+    QT_TRANSLATE_NOOP("TimelineModel", "Summary"),
+    QT_TRANSLATE_NOOP("TimelineModel", "Duration"),
+    QT_TRANSLATE_NOOP("TimelineModel", "Outcome"),
+)
 TIME, KIND, TOOL, SUMMARY, DURATION, OUTCOME = range(len(COLUMNS))
 
 DURATION_TIPS: dict[str, str] = {
-    EventKind.TOOL_RESULT: "From the call to its result",
-    EventKind.RUN_FINISHED: "From the start of the run to its end, waits for people included",
+    EventKind.TOOL_RESULT: QT_TRANSLATE_NOOP("TimelineModel", "From the call to its result"),
+    EventKind.RUN_FINISHED: QT_TRANSLATE_NOOP(
+        "TimelineModel", "From the start of the run to its end, waits for people included"
+    ),
 }
 
 EVENT_ROLE = Qt.ItemDataRole.UserRole + 1  # the EVENT dict
@@ -141,7 +158,7 @@ class TimelineModel(QAbstractTableModel):
             visible_line(str(event.get("tool") or "")),
             visible_line(event_text.summary(event)),
             event_text.duration_text(self._duration(event, kind, data)),
-            visible_line(event_text.outcome(event)),
+            visible_line(event_text.outcome_word(event_text.outcome(event))),
         )
         boundary = data.get("boundary")
         icon_kind = EventKind.APPROVAL_DECIDED if decision else kind
@@ -186,7 +203,7 @@ class TimelineModel(QAbstractTableModel):
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> object:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
+            return QCoreApplication.translate("TimelineModel", COLUMNS[section])
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
@@ -202,14 +219,15 @@ class TimelineModel(QAbstractTableModel):
             if column == KIND:
                 return theme.category_colour(row.category)
             if column == OUTCOME:
-                colour = OUTCOME_COLOURS.get(row.texts[OUTCOME])
+                colour = OUTCOME_COLOURS.get(event_text.outcome(row.event))
                 return QColor(colour) if colour else None
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == TIME:
                 return str(row.event.get("at", ""))
             if column == DURATION and row.texts[DURATION]:
-                return DURATION_TIPS.get(str(row.event.get("kind")))
+                tip = DURATION_TIPS.get(str(row.event.get("kind")))
+                return QCoreApplication.translate("TimelineModel", tip) if tip else None
             return row.texts[column] if column == SUMMARY else None
         if role == EVENT_ROLE:
             return row.event

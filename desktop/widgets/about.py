@@ -5,7 +5,7 @@ from __future__ import annotations
 import platform
 
 from PySide6 import __version__ as pyside_version
-from PySide6.QtCore import qVersion
+from PySide6.QtCore import QCoreApplication, qVersion
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 
@@ -14,11 +14,16 @@ def show_about(parent: QWidget) -> None:
 
     QMessageBox.about(
         parent,
-        "About BriefDesk",
-        f"<h3>BriefDesk {agent_core.__version__}</h3>"
-        "<p>BriefDesk runs a local research-brief agent with a checkpoint at every tool "
-        "boundary, a person's approval before every risky action, and keys in the system "
-        "keyring.</p>"
-        f"<p><small>Qt {qVersion()} · PySide6 {pyside_version} · "
-        f"Python {platform.python_version()}<br>Released under the MIT licence.</small></p>",
+        QCoreApplication.translate("About", "About BriefDesk"),
+        f"<h3>BriefDesk {agent_core.__version__}</h3><p>"
+        + QCoreApplication.translate(
+            "About",
+            "BriefDesk runs a local research-brief agent with a checkpoint at every tool "
+            "boundary, a person's approval before every risky action, and keys in the system "
+            "keyring.",
+        )
+        + f"</p><p><small>Qt {qVersion()} · PySide6 {pyside_version} · "
+        f"Python {platform.python_version()}<br>"
+        + QCoreApplication.translate("About", "Released under the MIT licence.")
+        + "</small></p>",
     )

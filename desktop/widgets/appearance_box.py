@@ -15,34 +15,44 @@ from desktop import theme
 
 class AppearanceBox(QGroupBox):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Appearance", parent)
+        super().__init__(parent)
+        self.setTitle(self.tr("Appearance"))
         self.initial = "system"
         self.theme = QComboBox()
         for key, label in theme.THEME_CHOICES:
-            self.theme.addItem(label, key)
-        self.theme.setAccessibleName("Theme")
+            self.theme.addItem(theme.words(label), key)
+        self.theme.setAccessibleName(self.tr("Theme"))
         forced = os.environ.get(theme.THEME_ENV, "").lower()
         if forced in ("dark", "light"):
             self.theme.setToolTip(
-                f"{theme.THEME_ENV}={forced} is set: it wins over this choice while it is set."
+                self.tr("{name} is set: it wins over this choice while it is set.").format(
+                    name=f"{theme.THEME_ENV}={forced}"
+                )
             )
         self.theme.currentIndexChanged.connect(lambda _index: theme.apply_choice(self.value()))
-        self.notifications = QCheckBox("Notify me when a decision waits")
+        self.notifications = QCheckBox(self.tr("Notify me when a decision waits"))
         self.notifications.setChecked(True)
         self.notifications.setToolTip(
-            "A desktop notification when a proposal or a question waits and BriefDesk is not "
-            "the active window, and a reminder shortly before a proposal expires. It only opens "
-            "the proposal: nothing is decided from a notification."
+            self.tr(
+                "A desktop notification when a proposal or a question waits and BriefDesk is not "
+                "the active window, and a reminder shortly before a proposal expires. It only "
+                "opens the proposal: nothing is decided from a notification."
+            )
         )
         self.language = QComboBox()
-        for key, label in (("system", "System"), ("en", "English"), ("zh_CN", "中文（简体）")):
+        # each language in its own words; only "System" is in the window's language
+        for key, label in (
+            ("system", self.tr("System")),
+            ("en", "English"),
+            ("zh_CN", "中文（简体）"),
+        ):
             self.language.addItem(label, key)
-        self.language.setAccessibleName("Language")
-        self.language.setToolTip("The window's language changes at the next start.")
+        self.language.setAccessibleName(self.tr("Language"))
+        self.language.setToolTip(self.tr("The window's language changes at the next start."))
         form = QFormLayout(self)
-        form.addRow("Theme", self.theme)
-        form.addRow("Language", self.language)
-        form.addRow("", QLabel("The language applies the next time BriefDesk starts."))
+        form.addRow(self.tr("Theme"), self.theme)
+        form.addRow(self.tr("Language"), self.language)
+        form.addRow("", QLabel(self.tr("The language applies the next time BriefDesk starts.")))
         form.addRow("", self.notifications)
 
     def load(self, value: object) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -39,7 +40,7 @@ class RememberRow(QWidget):
         self.remember_check = QCheckBox(self.tr("Always allow for this folder"))
         self.scope_combo = QComboBox()
         for value, caption in SCOPES:
-            self.scope_combo.addItem(caption, value)
+            self.scope_combo.addItem(QCoreApplication.translate("ApprovalText", caption), value)
         self.scope_label = label(wrap=True, style="color: #57606a;")
         self.remember_check.toggled.connect(self.update_rule)
         self.scope_combo.currentIndexChanged.connect(self.update_rule)

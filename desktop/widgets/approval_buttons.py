@@ -15,13 +15,13 @@ screen reader reads the dialog and a test finds its buttons by name.
 from __future__ import annotations
 
 import math
-import re
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QMargins
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QAbstractButton, QPushButton, QWidget
 
+from desktop.i18n import without_mnemonic
 from desktop.widgets import approval_guard
 from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions
 from desktop.widgets.approval_text import is_revert
@@ -29,6 +29,7 @@ from desktop.widgets.approval_text import is_revert
 if TYPE_CHECKING:
     from desktop.widgets.approval_dialog import ApprovalDialog
 
+translate = QCoreApplication.translate
 APPROVE_KEYS = "Ctrl+Shift+A"  # deliberately not Run's Ctrl+Enter, and not a lone Return
 APPROVE, APPROVE_EDITED = "Approve", "Approve edited"  # captions, and their accessible names
 APPROVE_REMEMBER = "Approve and remember"
@@ -122,28 +123,37 @@ class DecisionButtons:
         for button, caption in self.guarded().items():
             button.setAccessibleName(caption)
             button.setAccessibleDescription(
-                f"{caption} is enabled after {seconds} seconds, so that a key meant for another"
-                f" window never approves this write. Shortcut: {keys_text()}."
+                translate(
+                    "ApprovalButtons",
+                    "{caption} is enabled after {seconds} seconds, so that a key meant for "
+                    "another window never approves this write. Shortcut: {keys}.",
+                ).format(caption=caption, seconds=seconds, keys=keys_text())
             )
         d.close_button.setAccessibleDescription(
-            f"Closes without deciding; enabled after {seconds} seconds (Escape closes at once)."
+            translate(
+                "ApprovalButtons",
+                "Closes without deciding; enabled after {seconds} seconds (Escape closes at once).",
+            ).format(seconds=seconds)
         )
         names: list[tuple[QWidget, str]] = [
-            (d.diff.browser, "Changes to the file"),
-            (d.content_tabs.brief, "The brief as it reads, with links to its sources"),
-            (d.content_tabs, "Proposed content"),
-            (d.args_view, "Arguments of the tool call"),
-            (d.path_edit, "Path inside the artifacts folder"),
-            (d.content_edit, "Edited content"),
-            (d.scope_combo, "Scope of the rule"),
-            (d.reason_edit, "Reason for rejecting"),
-            (d.note_edit, "Note for the agent"),
+            (d.diff.browser, translate("ApprovalButtons", "Changes to the file")),
+            (
+                d.content_tabs.brief,
+                translate("ApprovalButtons", "The brief as it reads, with links to its sources"),
+            ),
+            (d.content_tabs, translate("ApprovalButtons", "Proposed content")),
+            (d.args_view, translate("ApprovalButtons", "Arguments of the tool call")),
+            (d.path_edit, translate("ApprovalButtons", "Path inside the artifacts folder")),
+            (d.content_edit, translate("ApprovalButtons", "Edited content")),
+            (d.scope_combo, translate("ApprovalButtons", "Scope of the rule")),
+            (d.reason_edit, translate("ApprovalButtons", "Reason for rejecting")),
+            (d.note_edit, translate("ApprovalButtons", "Note for the agent")),
         ]
         for widget, name in names:
             widget.setAccessibleName(name)
         for control in d.findChildren(QAbstractButton):  # the rest say what their text says
             if not control.accessibleName():
-                control.setAccessibleName(re.sub("&(.)", r"\1", control.text()))  # no mnemonic
+                control.setAccessibleName(without_mnemonic(control.text()))
 
     def enable(self, usable: bool) -> None:
         """The buttons that decide: usable ones only once the read guard has passed."""
@@ -171,8 +181,11 @@ class DecisionButtons:
         for button, caption in self.guarded().items():
             button.setText(waiting_text(caption, remaining) if waiting else ready_text(caption))
         self.dialog.approve_button.setToolTip(
-            f"Approve this write ({keys_text()}). It enables a moment after the proposal is "
-            "shown, so that a key meant for another window never approves it."
+            translate(
+                "ApprovalButtons",
+                "Approve this write ({keys}). It enables a moment after the proposal is "
+                "shown, so that a key meant for another window never approves it.",
+            ).format(keys=keys_text())
         )
 
 
@@ -182,11 +195,14 @@ def dialog_keys() -> list[tuple[str, str]]:
     native = QKeySequence.SequenceFormat.NativeText
     rows = [
         (
-            f"{APPROVE}, {APPROVE_EDITED} or {APPROVE_REMEMBER}, once the read guard has passed",
+            translate(
+                "ApprovalButtons",
+                "Approve, Approve edited or Approve and remember, once the read guard has passed",
+            ),
             keys_text(),
         ),
         (
-            "Close without deciding (also during the read guard)",
+            translate("ApprovalButtons", "Close without deciding (also during the read guard)"),
             QKeySequence(QKeySequence.StandardKey.Cancel).toString(native),
         ),
     ]
@@ -194,6 +210,6 @@ def dialog_keys() -> list[tuple[str, str]]:
     for button in area.findChildren(QPushButton):
         mnemonic = QKeySequence.mnemonic(button.text())
         if not mnemonic.isEmpty():
-            rows.append((re.sub("&(.)", r"\1", button.text()), mnemonic.toString(native)))
+            rows.append((without_mnemonic(button.text()), mnemonic.toString(native)))
     area.deleteLater()
     return rows

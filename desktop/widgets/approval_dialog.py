@@ -27,9 +27,7 @@ from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
-    QGridLayout,
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -47,7 +45,7 @@ from desktop.widgets.approval_buttons import APPROVE_KEYS, DecisionButtons
 from desktop.widgets.approval_edit_panel import ApprovalEditPanel
 from desktop.widgets.approval_guard import ReadGuard
 from desktop.widgets.approval_mcp import McpPart
-from desktop.widgets.approval_parts import label
+from desktop.widgets.approval_parts import details_grid, label
 from desktop.widgets.approval_revision import RevisionPart
 from desktop.widgets.citation_links import BriefTabs
 from desktop.widgets.diff_view import DiffView
@@ -79,7 +77,7 @@ class ApprovalDialog(QDialog):
         self.guard = ReadGuard(self)
         self.guard.changed.connect(self._refresh_state)
         self.buttons = DecisionButtons(self)
-        self.setWindowTitle("Approve a write — BriefDesk")
+        self.setWindowTitle(self.tr("Approve a write — BriefDesk"))
         self.setMinimumSize(640, 420)
         self._build()
         self._refresh_state()  # nothing loaded yet: every decision starts disabled
@@ -95,7 +93,9 @@ class ApprovalDialog(QDialog):
 
     def _build(self) -> None:
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        self.title_label = label("Loading the proposal…", rich=True, style="font-size: 17px;")
+        self.title_label = label(
+            self.tr("Loading the proposal…"), rich=True, style="font-size: 17px;"
+        )
         self.target_label = label(
             wrap=True,
             style=(
@@ -106,19 +106,12 @@ class ApprovalDialog(QDialog):
         self.target_label.setFont(mono)
         self.banner = label(rich=True, wrap=True)
         self.banner.hide()
-        self.newest_button = QPushButton("Show the newest version")
+        self.newest_button = QPushButton(self.tr("Show the newest version"))
         self.newest_button.hide()
         self.newest_button.clicked.connect(self._show_newest)
-        grid = QGridLayout()
-        grid.setHorizontalSpacing(14)
-        self.details: dict[str, QLabel] = {}
-        for index, (caption, key) in enumerate(approval_text.DETAILS):
-            grid_row, col = divmod(index, 3)
-            grid.addWidget(label(caption + ":", style="color: #57606a;"), grid_row, col * 2)
-            self.details[key] = label("—")
-            grid.addWidget(self.details[key], grid_row, col * 2 + 1)
-        for column, stretch in ((1, 2), (3, 1), (5, 1)):
-            grid.setColumnStretch(column, stretch)
+        grid, self.details = details_grid(
+            [(approval_text.detail_caption(caption), key) for caption, key in approval_text.DETAILS]
+        )
         self.summary_label = label(rich=True, wrap=True)
         self.mcp = McpPart(self._resolve_done)  # an MCP call: its server, hints, "it did happen"
         self.diff = DiffView()
@@ -239,10 +232,12 @@ class ApprovalDialog(QDialog):
                 info["current_text"],
                 content,
                 old_label=approval_text.old_label(info),
-                new_label="proposed content" if raw is not None else "(file removed)",
+                new_label=self.tr("proposed content")
+                if raw is not None
+                else self.tr("(file removed)"),
             )
         else:
-            self.summary_label.setText("<b>Arguments</b>")
+            self.summary_label.setText(self.tr("<b>Arguments</b>"))
             self.content_tabs.hide()
             self.args_view.show()
             self.args_view.setPlainText(approval_text.args_text(ap["args"]))
@@ -263,8 +258,8 @@ class ApprovalDialog(QDialog):
         """A valid edit: summarise it and diff it against the file as it is now."""
         self._show_summary(content)
         self.content_tabs.show_brief(content, keep_corpus=True)
-        old = "current file" if current is not None else "(no file yet)"
-        self.diff.set_texts(current, content, old_label=old, new_label="edited content")
+        old = self.tr("current file") if current is not None else self.tr("(no file yet)")
+        self.diff.set_texts(current, content, old_label=old, new_label=self.tr("edited content"))
 
     def _tick(self) -> None:
         self._update_countdown()
@@ -326,7 +321,7 @@ class ApprovalDialog(QDialog):
         )
         expires = self.details["expires"]
         expires.setText(text)
-        expires.setToolTip(f"at {approval_text.local_time(self.approval['expires_at'])}")
+        expires.setToolTip(approval_text.expiry_tip(self.approval["expires_at"]))
         expires.setStyleSheet("color: #b42318; font-weight: bold;" if remaining < 60 else "")
         if remaining <= 0:
             self._refresh_state()

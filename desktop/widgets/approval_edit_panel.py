@@ -50,7 +50,7 @@ class ApprovalEditPanel(QWidget):
         self.valid_args: dict[str, object] | None = None
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
-        self.path_caption = QLabel("Path inside the artifacts folder:")
+        self.path_caption = QLabel(self.tr("Path inside the artifacts folder:"))
         self.path_edit = QLineEdit()
         self.path_edit.setFont(mono)
         box.addWidget(row(self.path_caption, self.path_edit))
@@ -103,9 +103,9 @@ class ApprovalEditPanel(QWidget):
         try:
             value = json.loads(self.content_edit.toPlainText())  # JSONDecodeError: a ValueError
         except RecursionError:  # thousands of nested brackets: refused like any bad JSON
-            raise ValueError("the arguments are nested too deeply") from None
+            raise ValueError(self.tr("the arguments are nested too deeply")) from None
         if not isinstance(value, dict):
-            raise ValueError("the arguments must be a JSON object")
+            raise ValueError(self.tr("the arguments must be a JSON object"))
         return value
 
     def _validate_now(self) -> None:

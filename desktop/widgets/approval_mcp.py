@@ -11,33 +11,37 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from agent_core.contract.mcp_views import McpCallView
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.widgets.approval_parts import label, row
 
 _HINTS = (
-    ("readOnlyHint", "read-only"),
-    ("destructiveHint", "destructive"),
-    ("idempotentHint", "idempotent"),
-    ("openWorldHint", "reaches outside"),
+    ("readOnlyHint", QT_TRANSLATE_NOOP("ApprovalMcp", "read-only")),
+    ("destructiveHint", QT_TRANSLATE_NOOP("ApprovalMcp", "destructive")),
+    ("idempotentHint", QT_TRANSLATE_NOOP("ApprovalMcp", "idempotent")),
+    ("openWorldHint", QT_TRANSLATE_NOOP("ApprovalMcp", "reaches outside")),
 )
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "literal") calls
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ApprovalMcp", text)
+def _tr(text: str) -> str:  # a caption marked above
+    return translate("ApprovalMcp", text)
 
 
 def hints_text(annotations: Mapping[str, object]) -> str:
     """`read-only: no · destructive: yes …` for the hints the server declared."""
+    yes, no = translate("ApprovalMcp", "yes"), translate("ApprovalMcp", "no")
     said = [
-        f"{_tr(caption)}: {_tr('yes') if annotations[key] else _tr('no')}"
+        f"{_tr(caption)}: {yes if annotations[key] else no}"
         for key, caption in _HINTS
         if isinstance(annotations.get(key), bool)
     ]
-    return " · ".join(said) if said else _tr("no hints declared")
+    return " · ".join(said) if said else translate("ApprovalMcp", "no hints declared")
 
 
 def call_text(mcp: McpCallView) -> str:
-    text = _tr(
-        "From MCP server <b>{server}</b>, its tool <b>{tool}</b>. The server says: {hints}"
+    text = translate(
+        "ApprovalMcp",
+        "From MCP server <b>{server}</b>, its tool <b>{tool}</b>. The server says: {hints}",
     ).format(
         server=escape(mcp["server"]),
         tool=escape(mcp["tool"]),
@@ -46,10 +50,11 @@ def call_text(mcp: McpCallView) -> str:
     if mcp["outcome_unknown"]:
         text += (
             "<br><b style='color:#9a3412'>"
-            + _tr(
+            + translate(
+                "ApprovalMcp",
                 "This call already reached the server and its answer was never recorded: it "
                 "may have happened. Approve runs it again, Reject records it as not done, It "
-                "did happen records it as done without calling it again."
+                "did happen records it as done without calling it again.",
             )
             + "</b>"
         )
@@ -61,9 +66,11 @@ class McpPart:
 
     def __init__(self, resolve: Callable[[], None]) -> None:
         self.text = label(rich=True, wrap=True)
-        self.done_button = QPushButton(_tr("It did happen"))
-        self.done_button.setAccessibleName(_tr("It did happen"))
-        self.done_button.setToolTip(_tr("Record that this call happened; it is not called again"))
+        self.done_button = QPushButton(translate("ApprovalMcp", "It did happen"))
+        self.done_button.setAccessibleName(translate("ApprovalMcp", "It did happen"))
+        self.done_button.setToolTip(
+            translate("ApprovalMcp", "Record that this call happened; it is not called again")
+        )
         self.done_button.clicked.connect(resolve)
         self.widget: QWidget = row(self.text, self.done_button)
         self.widget.hide()

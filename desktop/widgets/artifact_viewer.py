@@ -42,7 +42,7 @@ class ArtifactViewer(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"{relative} — BriefDesk")
         self.resize(820, 640)
-        self.note = QLabel(f"Reading {relative}…")
+        self.note = QLabel(self.tr("Reading {file}…").format(file=relative))
         self.note.setWordWrap(True)
         self.text = CitationBrowser(bridge)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -62,16 +62,26 @@ class ArtifactViewer(QDialog):
             text, truncated = result
             self.text.set_brief(text, corpus, markdown=markdown)
             links = (
-                " Citations are links to the documents they cite." if self.text.citations else ""
+                self.tr(" Citations are links to the documents they cite.")
+                if self.text.citations
+                else ""
             )
-            self.note.setText(
-                f"{relative} (read-only: no program on this system opens it)"
-                + (f"; only its first {VIEW_MAX_BYTES:,} bytes are shown." if truncated else ".")
-                + links
+            said = (
+                self.tr(
+                    "{file} (read-only: no program on this system opens it); only its first "
+                    "{n} bytes are shown."
+                )
+                if truncated
+                else self.tr("{file} (read-only: no program on this system opens it).")
             )
+            self.note.setText(said.format(file=relative, n=f"{VIEW_MAX_BYTES:,}") + links)
 
         def failed(exc: Exception) -> None:
             if shiboken6.isValid(self):
-                self.note.setText(f"{relative} cannot be shown. {plain_exception(exc)}")
+                self.note.setText(
+                    self.tr("{file} cannot be shown. {why}").format(
+                        file=relative, why=plain_exception(exc)
+                    )
+                )
 
         bridge.submit(read, on_done=shown, on_error=failed)

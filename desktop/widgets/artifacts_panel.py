@@ -34,6 +34,7 @@ from agent_core.contract.artifact_views import ArtifactStateView
 from agent_core.contract.events import EventKind
 from agent_core.contract.views import EventView, RunView
 from desktop import theme
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.plain_errors import plain_exception
 
 if TYPE_CHECKING:
@@ -41,10 +42,10 @@ if TYPE_CHECKING:
     from desktop.bridge import Bridge
 
 STATE_TEXT = {
-    "confirmed": ("✓ confirmed once", "#1a7f37"),
-    "duplicate": ("⚠ duplicate write", "#9a6700"),
-    "unexpected": ("✖ unexpected", "#cf222e"),
-    "unseen": ("… not checked yet", "#57606a"),
+    "confirmed": (QT_TRANSLATE_NOOP("ArtifactsPanel", "✓ confirmed once"), "#1a7f37"),
+    "duplicate": (QT_TRANSLATE_NOOP("ArtifactsPanel", "⚠ duplicate write"), "#9a6700"),
+    "unexpected": (QT_TRANSLATE_NOOP("ArtifactsPanel", "✖ unexpected"), "#cf222e"),
+    "unseen": (QT_TRANSLATE_NOOP("ArtifactsPanel", "… not checked yet"), "#57606a"),
 }
 _REFRESH_KINDS = frozenset(
     {
@@ -54,9 +55,18 @@ _REFRESH_KINDS = frozenset(
         EventKind.RECONCILED,
     }
 )
-COLUMNS = ("File", "State", "Writes seen", "Size", "Modified (UTC)")
+COLUMNS = (
+    QT_TRANSLATE_NOOP("ArtifactsPanel", "File"),
+    QT_TRANSLATE_NOOP("ArtifactsPanel", "State"),
+    QT_TRANSLATE_NOOP("ArtifactsPanel", "Writes seen"),
+    QT_TRANSLATE_NOOP("ArtifactsPanel", "Size"),
+    QT_TRANSLATE_NOOP("ArtifactsPanel", "Modified (UTC)"),
+)
 RUN_WRITES, FOLDER = "run", "folder"
-SCOPES = ((RUN_WRITES, "This run's writes"), (FOLDER, "Whole folder"))
+SCOPES = (
+    (RUN_WRITES, QT_TRANSLATE_NOOP("ArtifactsPanel", "This run's writes")),
+    (FOLDER, QT_TRANSLATE_NOOP("ArtifactsPanel", "Whole folder")),
+)
 
 
 class ArtifactsPanel(QWidget):
@@ -72,19 +82,22 @@ class ArtifactsPanel(QWidget):
         """Path -> the approval of the run's newest executed write there (what Revert undoes)."""
         self.revert_box: QWidget | None = None
         self._generation = 0
-        self.folder_label = QLabel("No run selected.")
+        self.folder_label = QLabel(self.tr("No run selected."))
         self.folder_label.setWordWrap(True)
         self.scope_combo = QComboBox()
         for value, caption in SCOPES:
-            self.scope_combo.addItem(caption, value)
+            self.scope_combo.addItem(self.tr(caption), value)
         self.scope_combo.setToolTip(
-            "This run's writes: the files the selected run wrote (and any its watcher flagged)."
-            "\nWhole folder: every file in its artifacts folder, whichever run wrote it."
+            self.tr(
+                "This run's writes: the files the selected run wrote (and any its watcher "
+                "flagged).\nWhole folder: every file in its artifacts folder, whichever run "
+                "wrote it."
+            )
         )
         self.scope_combo.currentIndexChanged.connect(lambda _index: self.refresh())
         self.viewer: QWidget | None = None
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(list(COLUMNS))
+        self.tree.setHeaderLabels([self.tr(column) for column in COLUMNS])
         self.tree.setRootIsDecorated(False)
         self.tree.setAlternatingRowColors(True)
         header = self.tree.header()
@@ -95,18 +108,20 @@ class ArtifactsPanel(QWidget):
         for column in (2, 3, 4):
             self.tree.setColumnHidden(column, True)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # keep the file name's end
-        self.open_button = QPushButton("Open")
-        self.folder_button = QPushButton("Folder")  # short: the panel is narrow
-        self.folder_button.setToolTip("Open the artifacts folder in the file manager")
-        self.revert_button = QPushButton("Revert…")
+        self.open_button = QPushButton(self.tr("Open"))
+        self.folder_button = QPushButton(self.tr("Folder"))  # short: the panel is narrow
+        self.folder_button.setToolTip(self.tr("Open the artifacts folder in the file manager"))
+        self.revert_button = QPushButton(self.tr("Revert…"))
         self.revert_button.setToolTip(
-            "Revert this write…: propose putting the file back as it was before this run "
-            "wrote it (or removing it, if the run created it). You decide in the approval "
-            "dialog; nothing changes before."
+            self.tr(
+                "Revert this write…: propose putting the file back as it was before this run "
+                "wrote it (or removing it, if the run created it). You decide in the approval "
+                "dialog; nothing changes before."
+            )
         )
         self.refresh_button = QPushButton("↻")  # a glyph: the panel is narrow
-        self.refresh_button.setToolTip("Refresh the list")
-        self.refresh_button.setAccessibleName("Refresh")
+        self.refresh_button.setToolTip(self.tr("Refresh the list"))
+        self.refresh_button.setAccessibleName(self.tr("Refresh"))
         self.refresh_button.setMaximumWidth(36)
         buttons = QHBoxLayout()
         for button in (self.open_button, self.revert_button, self.folder_button):
@@ -115,7 +130,7 @@ class ArtifactsPanel(QWidget):
         buttons.addWidget(self.refresh_button)
         layout = QVBoxLayout(self)
         scope_row = QHBoxLayout()
-        scope_row.addWidget(QLabel("Show:"))
+        scope_row.addWidget(QLabel(self.tr("Show:")))
         scope_row.addWidget(self.scope_combo, 1)
         layout.addLayout(scope_row)
         layout.addWidget(self.folder_label)
@@ -136,7 +151,7 @@ class ArtifactsPanel(QWidget):
         self.run = run
         self._generation += 1  # a listing still on its way is for the run shown before
         if run is None:
-            self.folder_label.setText("No run selected.")
+            self.folder_label.setText(self.tr("No run selected."))
             self._show([])
             return
         self.folder_label.setText(self._what())
@@ -155,15 +170,19 @@ class ArtifactsPanel(QWidget):
         """What the list shows, in words (rich text)."""
         assert self.run is not None
         run_id, folder = escape(self.run["run_id"]), escape(self.run["artifacts"])
-        files = "files" if count is None else f"{count} file{'s' if count != 1 else ''}"
-        if self.scope == FOLDER:
-            return (
-                f"<b>Whole folder</b>: {files} in <code>{folder}</code>, whichever run wrote them."
-            )
-        return (
-            f"<b>This run's writes</b>: {files} that <b>{run_id}</b> wrote (or its watcher "
-            f"flagged) in <code>{folder}</code>."
+        files = (
+            self.tr("files")
+            if count is None
+            else (self.tr("{n} file") if count == 1 else self.tr("{n} files")).format(n=count)
         )
+        if self.scope == FOLDER:
+            return self.tr(
+                "<b>Whole folder</b>: {files} in <code>{folder}</code>, whichever run wrote them."
+            ).format(files=files, folder=folder)
+        return self.tr(
+            "<b>This run's writes</b>: {files} that <b>{run}</b> wrote (or its watcher "
+            "flagged) in <code>{folder}</code>."
+        ).format(files=files, run=run_id, folder=folder)
 
     def refresh(self) -> None:
         if self.run is None:
@@ -189,7 +208,9 @@ class ArtifactsPanel(QWidget):
         def failed(exc: Exception) -> None:
             if shiboken6.isValid(self) and generation == self._generation:
                 self.folder_label.setText(
-                    f"Cannot list {escape(str(root))}. {escape(plain_exception(exc))}"
+                    self.tr("Cannot list {folder}. {why}").format(
+                        folder=escape(str(root)), why=escape(plain_exception(exc))
+                    )
                 )
 
         self.bridge.submit(work, done, failed)
@@ -199,7 +220,8 @@ class ArtifactsPanel(QWidget):
         selected = self.selected_path()
         self.tree.clear()
         for state in states:
-            text, colour = STATE_TEXT.get(state["state"], (state["state"], "#57606a"))
+            source, colour = STATE_TEXT.get(state["state"], (state["state"], "#57606a"))
+            text = self.tr(source) if state["state"] in STATE_TEXT else source
             item = QTreeWidgetItem(
                 [
                     state["relative"],
@@ -211,9 +233,9 @@ class ArtifactsPanel(QWidget):
             )
             base = self.tree.palette().color(QPalette.ColorRole.Base)
             item.setForeground(1, QBrush(theme.readable(colour, base)))
-            details = (
-                f"{state['path']}\nwrites seen: {state['writes_seen']}"
-                f"\nsize: {item.text(3)}\nmodified: {item.text(4)} UTC"
+            details = self.tr("{path}\nwrites seen: {writes}\nsize: {size}\nmodified: {at} UTC")
+            details = details.format(
+                path=state["path"], writes=state["writes_seen"], size=item.text(3), at=item.text(4)
             )
             for column in range(len(COLUMNS)):
                 item.setToolTip(column, details)
@@ -253,11 +275,13 @@ class ArtifactsPanel(QWidget):
 
         self.revert_box = ask_first(
             self,
-            title="Revert this write?",
-            text=f"Propose putting {Path(path).name} back as it was before approval "
-            f"{approval_id} wrote it?\n\nThe run waits for your decision in the approval "
-            "dialog, which shows the change; nothing is written before you approve it.",
-            action="&Propose revert",
+            title=self.tr("Revert this write?"),
+            text=self.tr(
+                "Propose putting {file} back as it was before approval {id} wrote it?\n\nThe "
+                "run waits for your decision in the approval dialog, which shows the change; "
+                "nothing is written before you approve it."
+            ).format(file=Path(path).name, id=approval_id),
+            action=self.tr("&Propose revert"),
             on_confirm=lambda: self._propose_revert(approval_id),
         )
 
@@ -273,7 +297,9 @@ class ArtifactsPanel(QWidget):
 
         def failed(exc: Exception) -> None:
             if shiboken6.isValid(self):
-                self.folder_label.setText(f"Not reverted. {escape(plain_exception(exc))}")
+                self.folder_label.setText(
+                    self.tr("Not reverted. {why}").format(why=escape(plain_exception(exc)))
+                )
 
         self.bridge.submit(work, done, failed)
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon
 from PySide6.QtWidgets import (
     QApplication,
@@ -32,12 +32,14 @@ from PySide6.QtWidgets import (
 from agent_core.contract.statuses import RunStatus
 from agent_core.contract.views import ApprovalView, RunView
 from desktop import theme
+from desktop.i18n import core_words
 from desktop.models.event_text import cut_words
 from desktop.models.visible_text import visible_line
 
 if TYPE_CHECKING:
     from desktop.widgets.main_window import MainWindow
 
+translate = QCoreApplication.translate
 LEVEL_COLOURS = {
     "info": (47, 123, 230),
     "success": (46, 157, 79),
@@ -94,7 +96,7 @@ class Banner(QFrame):
             close = QToolButton()
             close.setText("✕")
             close.setAutoRaise(True)
-            close.setToolTip("Dismiss")
+            close.setToolTip(self.tr("Dismiss"))
             close.clicked.connect(self.dismiss)
             row.addWidget(close)
 
@@ -225,19 +227,23 @@ class PersonPrompts:
         if run["status"] == RunStatus.WAITING_APPROVAL:
             approval = run["approvals"][0]
             target = visible_line(short_target(approval, run))
-            what = f"approval of {approval.get('tool')} → {target}"
-            caption = "Review approval…"
+            text = translate(
+                "PersonPrompts", "“{question}” waits for approval of {tool} → {target}"
+            )
+            text = text.format(question=question, tool=approval.get("tool"), target=target)
+            caption = translate("PersonPrompts", "Review approval…")
         else:
-            what = f"an answer: {visible_line(str(run.get('question_pending') or ''))}"
-            caption = "Answer…"
-        text = f"“{question}” waits for {what}"
+            text = translate("PersonPrompts", "“{question}” waits for an answer: {asked}").format(
+                question=question, asked=visible_line(str(run.get("question_pending") or ""))
+            )
+            caption = translate("PersonPrompts", "Answer…")
         self.window.banners.show_banner(
             "person", "warning", text, [(caption, lambda: self.open_for(run, force=True))]
         )
         self._banner_run = run["run_id"]
         if alert and key not in self._alerted:
             self._alerted.add(key)
-            self.window.notifier.alert("BriefDesk needs you", text)
+            self.window.notifier.alert(translate("PersonPrompts", "BriefDesk needs you"), text)
 
     def withdraw(self, run_id: str) -> None:
         if self._banner_run == run_id:
@@ -306,16 +312,20 @@ class PersonPrompts:
 
     def _fallback_approval(self, run_id: str, approval: ApprovalView) -> None:
         box = QMessageBox(self.window)
-        box.setWindowTitle("Approve this action?")
+        box.setWindowTitle(translate("PersonPrompts", "Approve this action?"))
         box.setIcon(QMessageBox.Icon.Question)
         box.setText(
             f"<b>{approval.get('tool')}</b> → {approval.get('target') or ''}"
-            f"<br>{approval.get('reason', '')}"
+            f"<br>{core_words.reason(approval.get('reason', ''))}"
         )
         box.setDetailedText(json.dumps(approval.get("args"), indent=2, ensure_ascii=False))
-        approve = box.addButton("Approve", QMessageBox.ButtonRole.AcceptRole)
-        reject = box.addButton("Reject", QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton("Later", QMessageBox.ButtonRole.RejectRole)
+        approve = box.addButton(
+            translate("PersonPrompts", "Approve"), QMessageBox.ButtonRole.AcceptRole
+        )
+        reject = box.addButton(
+            translate("PersonPrompts", "Reject"), QMessageBox.ButtonRole.DestructiveRole
+        )
+        box.addButton(translate("PersonPrompts", "Later"), QMessageBox.ButtonRole.RejectRole)
 
         def finished(_result: int) -> None:
             clicked = box.clickedButton()
@@ -335,7 +345,7 @@ class PersonPrompts:
             from desktop.widgets.question_dialog import QuestionDialog
         except ImportError:
             box = QInputDialog(self.window)
-            box.setWindowTitle("The agent asks")
+            box.setWindowTitle(translate("PersonPrompts", "The agent asks"))
             box.setLabelText(question)
             box.textValueSelected.connect(
                 lambda text: self.window.context.answer_and_resume(run_id, text)

@@ -21,7 +21,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QUrl, Signal
+from PySide6.QtCore import QCoreApplication, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QTextDocument
 from PySide6.QtWidgets import QTabWidget, QTextBrowser, QWidget
 
@@ -32,6 +32,7 @@ from agent_core.facade.citations import (
     find_citations,
     known_sources,
 )
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.plain_errors import plain_exception
 from desktop.models.visible_text import visible_block
 from desktop.widgets.markdown_highlighter import code_states
@@ -42,13 +43,17 @@ if TYPE_CHECKING:
     from desktop.widgets.diff_view import DiffView
 
 SCHEME = "citation"
-NOT_FOUND = "not found"
+NOT_FOUND = QT_TRANSLATE_NOOP("CitationLinks", "not found")
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]{}()<>#+\-.!|~&])")
 _FEATURES = (
     QTextDocument.MarkdownFeature.MarkdownDialectGitHub
     | QTextDocument.MarkdownFeature.MarkdownNoHTML
 )
+
+
+def _not_found() -> str:
+    return QCoreApplication.translate("CitationLinks", NOT_FOUND)
 
 
 def _escaped(text: str) -> str:
@@ -67,12 +72,12 @@ class _Form:
 _MARKDOWN = _Form(
     text=lambda text: text,
     link=lambda label, href: f"[{_escaped(label)}]({href})",
-    missing=lambda label: f"{_escaped(label)} *({NOT_FOUND})*",
+    missing=lambda label: f"{_escaped(label)} *({_not_found()})*",
 )
 _HTML = _Form(
     text=escape,
     link=lambda label, href: f"<a href='{href}'>{escape(label)}</a>",
-    missing=lambda label: f"{escape(label)} <i>({NOT_FOUND})</i>",
+    missing=lambda label: f"{escape(label)} <i>({_not_found()})</i>",
 )
 
 
@@ -241,8 +246,8 @@ class BriefTabs(QTabWidget):
         super().__init__(parent)
         self.diff = diff
         self.brief = CitationBrowser(bridge)
-        self.addTab(diff, "Changes")
-        self.addTab(self.brief, "Brief, with links to its sources")
+        self.addTab(diff, self.tr("Changes"))
+        self.addTab(self.brief, self.tr("Brief, with links to its sources"))
         self.setDocumentMode(True)
         self._corpus: str | None = None
 

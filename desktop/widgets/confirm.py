@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from agent_core.contract.views import OwnerView, RunView
+from desktop.i18n.dates import local_time
 from desktop.models.event_text import cut_words
-from desktop.widgets.approval_text import local_time
 
 
 def ask_first(
@@ -36,20 +36,20 @@ def ask_first(
 
 def take_over_question(owner: OwnerView) -> str:
     """Taking a run over is right only if it no longer runs on the computer recorded."""
-    return (
-        f"This run is recorded as running on another computer, “{owner['host']}” "
-        f"(process {owner['pid']}), since {local_time(owner['since'])}.\n\n"
-        "This computer cannot tell whether it still runs there. If it has stopped there "
-        "(the computer was renamed, or BriefDesk was closed), take it over to continue it "
+    return QCoreApplication.translate(
+        "Confirm",
+        "This run is recorded as running on another computer, “{host}” (process {pid}), since "
+        "{since}.\n\nThis computer cannot tell whether it still runs there. If it has stopped "
+        "there (the computer was renamed, or BriefDesk was closed), take it over to continue it "
         "here from its last checkpoint, without repeating a side effect. If it still runs "
-        "there, leave it."
-    )
+        "there, leave it.",
+    ).format(host=owner["host"], pid=owner["pid"], since=local_time(owner["since"]))
 
 
 def delete_question(run: RunView) -> str:
     run_id = run["run_id"]
-    return (
-        f"Delete the run “{cut_words(run['question'] or run_id, 80)}” ({run_id})?"
-        "\n\nIts timeline, checkpoints and approvals are removed for good. Files it wrote "
-        "stay in the artifacts folder."
-    )
+    return QCoreApplication.translate(
+        "Confirm",
+        "Delete the run “{question}” ({run})?\n\nIts timeline, checkpoints and approvals are "
+        "removed for good. Files it wrote stay in the artifacts folder.",
+    ).format(question=cut_words(run["question"] or run_id, 80), run=run_id)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QResizeEvent, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -34,6 +34,7 @@ from agent_core.contract.documents import (
     DocumentView,
     ReindexProgress,
 )
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.visible_text import visible_line
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
@@ -41,16 +42,24 @@ FAILED_COLOUR = "#c0392b"
 PENDING_COLOUR = "#8a6d00"
 # What each code means, in a few words (the message beside it says why for that file).
 CODE_TEXT = {
-    DocumentErrorCode.ENCRYPTED.value: "needs a password",
-    DocumentErrorCode.UNREADABLE.value: "cannot be read",
-    DocumentErrorCode.NO_TEXT.value: "has no text",
-    DocumentErrorCode.TOO_LARGE.value: "too large",
+    DocumentErrorCode.ENCRYPTED.value: QT_TRANSLATE_NOOP("CorpusPanel", "needs a password"),
+    DocumentErrorCode.UNREADABLE.value: QT_TRANSLATE_NOOP("CorpusPanel", "cannot be read"),
+    DocumentErrorCode.NO_TEXT.value: QT_TRANSLATE_NOOP("CorpusPanel", "has no text"),
+    DocumentErrorCode.TOO_LARGE.value: QT_TRANSLATE_NOOP("CorpusPanel", "too large"),
 }
 STATUS_TEXT = {
-    DocumentStatus.INDEXED.value: ("indexed", ""),
-    DocumentStatus.PENDING.value: ("not indexed yet", PENDING_COLOUR),
-    DocumentStatus.FAILED.value: ("failed", FAILED_COLOUR),
+    DocumentStatus.INDEXED.value: (QT_TRANSLATE_NOOP("CorpusPanel", "indexed"), ""),
+    DocumentStatus.PENDING.value: (
+        QT_TRANSLATE_NOOP("CorpusPanel", "not indexed yet"),
+        PENDING_COLOUR,
+    ),
+    DocumentStatus.FAILED.value: (QT_TRANSLATE_NOOP("CorpusPanel", "failed"), FAILED_COLOUR),
 }
+translate = QCoreApplication.translate
+
+
+def _words(source: str) -> str:
+    return translate("CorpusPanel", source)
 
 
 def _label(*, wrap: bool = True, rich: bool = False) -> QLabel:
@@ -65,16 +74,22 @@ def status_text(status: CorpusStatusView) -> str:
     """`12 documents: 10 indexed, 1 not indexed yet, 1 failed`."""
     count = status["documents"]
     if count == 0:
-        return (
+        return translate(
+            "CorpusPanel",
             "The corpus folder has no documents yet: put PDF, Word, OpenDocument, HTML, EPUB,"
-            " RTF, Markdown or text files in it."
+            " RTF, Markdown or text files in it.",
         )
-    parts = [f"{status['indexed']} indexed"]
+    parts = [translate("CorpusPanel", "{n} indexed").format(n=status["indexed"])]
     if status["pending"]:
-        parts.append(f"{status['pending']} not indexed yet")
+        parts.append(translate("CorpusPanel", "{n} not indexed yet").format(n=status["pending"]))
     if status["failed"]:
-        parts.append(f"{status['failed']} failed")
-    return f"{count} document{'s' if count != 1 else ''}: " + ", ".join(parts)
+        parts.append(translate("CorpusPanel", "{n} failed").format(n=status["failed"]))
+    head = (
+        translate("CorpusPanel", "{n} document: {counts}")
+        if count == 1
+        else translate("CorpusPanel", "{n} documents: {counts}")
+    )
+    return head.format(n=count, counts=translate("CorpusPanel", ", ").join(parts))
 
 
 def types_text(status: CorpusStatusView) -> str:
@@ -89,10 +104,11 @@ def failed_html(documents: list[DocumentView]) -> str:
     for doc in documents:
         error = doc["error"]
         code = error["code"] if error else "unknown"
-        message = error["message"] if error else "No reason was recorded."
+        meaning = _words(CODE_TEXT[code]) if code in CODE_TEXT else code
+        message = error["message"] if error else translate("CorpusPanel", "No reason was recorded.")
         rows.append(
             f"<p style='margin:0 0 6px 0'><b>{escape(visible_line(doc['path']))}</b>"
-            f" — <span style='color:{FAILED_COLOUR}'>{escape(CODE_TEXT.get(code, code))}</span>"
+            f" — <span style='color:{FAILED_COLOUR}'>{escape(meaning)}</span>"
             f" ({escape(code)})<br>{escape(visible_line(message))}</p>"
         )
     return "".join(rows)
@@ -100,9 +116,15 @@ def failed_html(documents: list[DocumentView]) -> str:
 
 def document_line(doc: DocumentView) -> str:
     """`pdf · 12 pages · indexed`: the second line of a document in the list."""
-    status = STATUS_TEXT.get(doc["status"], (doc["status"], ""))[0]
+    known = STATUS_TEXT.get(doc["status"])
+    status = _words(known[0]) if known else doc["status"]
     pages = doc["pages"]
-    parts = [doc["type"]] + ([f"{pages} page{'s' if pages != 1 else ''}"] if pages else [])
+    counted = (
+        translate("CorpusPanel", "{n} page")
+        if pages == 1
+        else translate("CorpusPanel", "{n} pages")
+    ).format(n=pages)
+    parts = [doc["type"]] + ([counted] if pages else [])
     return " · ".join([*parts, status])
 
 
@@ -126,11 +148,13 @@ class CorpusPanel(QWidget):
         self.status: CorpusStatusView | None = None
         self.documents: list[DocumentView] = []
         self.summary_label = _label()
-        self.summary_label.setText("Reading the corpus…")
+        self.summary_label.setText(self.tr("Reading the corpus…"))
         self.types_label = _label()
         self.types_label.hide()
-        self.reindex_button = QPushButton("Reindex")
-        self.reindex_button.setToolTip("Read the corpus folder again for new and changed files")
+        self.reindex_button = QPushButton(self.tr("Reindex"))
+        self.reindex_button.setToolTip(
+            self.tr("Read the corpus folder again for new and changed files")
+        )
         self.reindex_button.clicked.connect(lambda _checked=False: self.reindex_requested.emit())
         self.progress_bar = QProgressBar()
         self.progress_bar.setTextVisible(True)
@@ -182,17 +206,21 @@ class CorpusPanel(QWidget):
         """A reindex started: a busy bar until the first file is read (nothing may change)."""
         self.progress_bar.setRange(0, 0)
         self.progress_bar.show()
-        self.progress_label.setText("Looking for new and changed files…")
+        self.progress_label.setText(self.tr("Looking for new and changed files…"))
         self.progress_label.show()
         self.reindex_button.setEnabled(False)
 
     def show_progress(self, progress: ReindexProgress) -> None:
         self.progress_bar.setRange(0, max(progress.total, 1))
         self.progress_bar.setValue(progress.done)
-        self.progress_bar.setFormat(f"{progress.done} of {progress.total}")
+        self.progress_bar.setFormat(
+            self.tr("{done} of {total}").format(done=progress.done, total=progress.total)
+        )
         self.progress_bar.show()
         current = visible_line(progress.current)
-        self.progress_label.setText(f"Read {current}" if current else "Finishing…")
+        self.progress_label.setText(
+            self.tr("Read {file}").format(file=current) if current else self.tr("Finishing…")
+        )
         self.progress_label.setToolTip(current)
         self.progress_label.show()
 
@@ -222,8 +250,11 @@ class CorpusPanel(QWidget):
         self.documents = documents
         failed = [d for d in documents if d["status"] == DocumentStatus.FAILED.value]
         self.failed_caption.setText(
-            f"<b style='color:{FAILED_COLOUR}'>Could not be read ({len(failed)})</b>"
-            " — the other documents are not affected"
+            self.tr("{failed} — the other documents are not affected").format(
+                failed=f"<b style='color:{FAILED_COLOUR}'>"
+                + escape(self.tr("Could not be read ({n})").format(n=len(failed)))
+                + "</b>"
+            )
         )
         self.failed_box.setVisible(bool(failed))
         self.failed_label.setText(failed_html(failed))

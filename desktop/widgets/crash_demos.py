@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from agent_core.contract.statuses import RunStatus
@@ -71,8 +72,15 @@ class CrashDemos:
         return str(run["mode"] if run is not None else None)
 
     def _confirm(self, what: str) -> bool:
-        box = QMessageBox(QMessageBox.Icon.Warning, "Crash demo", what, parent=self._parent)
-        crash = box.addButton("&Crash", QMessageBox.ButtonRole.AcceptRole)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            QCoreApplication.translate("CrashDemos", "Crash demo"),
+            what,
+            parent=self._parent,
+        )
+        crash = box.addButton(
+            QCoreApplication.translate("CrashDemos", "&Crash"), QMessageBox.ButtonRole.AcceptRole
+        )
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)  # Return never crashes the app
         box.exec()

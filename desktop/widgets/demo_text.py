@@ -7,11 +7,19 @@ and shown in the Mode box.
 
 from __future__ import annotations
 
+from PySide6.QtCore import QCoreApplication
+
 from agent_core.contract.views import RunView
 
-AFTER = (
-    "\n\nOpen BriefDesk again to see the interrupted run and resume it: no side effect is repeated."
-)
+translate = QCoreApplication.translate
+
+
+def _after() -> str:
+    return translate(
+        "DemoText",
+        "\n\nOpen BriefDesk again to see the interrupted run and resume it: no side effect is "
+        "repeated.",
+    )
 
 
 def _quoted(text: str, limit: int = 160) -> str:
@@ -24,17 +32,18 @@ def _quoted(text: str, limit: int = 160) -> str:
 def crash_next(selected: RunView | None, question: str, mode_label: str) -> str:
     """The confirmation of "Crash at the next tool call"."""
     if selected is not None:
-        head = (
-            "BriefDesk resumes the selected interrupted run "
-            f"{_quoted(str(selected.get('question') or ''))} (mode: {mode_label}) and kills "
-            "itself (SIGKILL) at its next tool call."
-        )
+        head = translate(
+            "DemoText",
+            "BriefDesk resumes the selected interrupted run {question} (mode: {mode}) and kills "
+            "itself (SIGKILL) at its next tool call.",
+        ).format(question=_quoted(str(selected.get("question") or "")), mode=mode_label)
     else:
-        head = (
+        head = translate(
+            "DemoText",
             "BriefDesk starts the question in the box as a new run and kills itself (SIGKILL) "
-            f"at its first tool call.\n\nQuestion: {_quoted(question)}\nMode: {mode_label}"
-        )
-    return head + AFTER
+            "at its first tool call.\n\nQuestion: {question}\nMode: {mode}",
+        ).format(question=_quoted(question), mode=mode_label)
+    return head + _after()
 
 
 def crash_write(
@@ -42,22 +51,30 @@ def crash_write(
 ) -> str:
     """The confirmation of "Crash after the write, before confirmation"."""
     if selected is not None:
-        head = (
-            "BriefDesk resumes the selected interrupted run "
-            f"{_quoted(str(selected.get('question') or ''))} (mode: {mode_label}) and kills "
+        head = translate(
+            "DemoText",
+            "BriefDesk resumes the selected interrupted run {question} (mode: {mode}) and kills "
             "itself (SIGKILL) right after its brief is written, before the write is confirmed. "
-            "If the write needs an approval, it waits for you as usual."
-        )
+            "If the write needs an approval, it waits for you as usual.",
+        ).format(question=_quoted(str(selected.get("question") or "")), mode=mode_label)
     else:
-        head = (
-            f"BriefDesk starts the question in the box as a new run in mode {mode_label} "
-            "(now shown in the Mode box): the brief is written without asking anyone. Right "
-            "after the write, before it is confirmed, BriefDesk kills itself (SIGKILL)."
-            f"\n\nQuestion: {_quoted(question)}\nMode: {mode_label}"
-        )
-    if waiting:
-        head += (
-            f"\n\n{waiting} proposal{'s' if waiting != 1 else ''} waiting for a person "
-            f"still wait{'' if waiting != 1 else 's'} for you: this demo approves nothing."
-        )
-    return head + AFTER
+        head = translate(
+            "DemoText",
+            "BriefDesk starts the question in the box as a new run in mode {mode} (now shown in "
+            "the Mode box): the brief is written without asking anyone. Right after the write, "
+            "before it is confirmed, BriefDesk kills itself (SIGKILL).\n\nQuestion: "
+            "{question}\nMode: {mode}",
+        ).format(question=_quoted(question), mode=mode_label)
+    if waiting == 1:
+        head += translate(
+            "DemoText",
+            "\n\n{n} proposal waiting for a person still waits for you: this demo approves "
+            "nothing.",
+        ).format(n=waiting)
+    elif waiting:
+        head += translate(
+            "DemoText",
+            "\n\n{n} proposals waiting for a person still wait for you: this demo approves "
+            "nothing.",
+        ).format(n=waiting)
+    return head + _after()

@@ -13,6 +13,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from PySide6.QtCore import QCoreApplication
+
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.diff_model import ADDED, EQUAL, FOLD, MAX_ROWS, REMOVED, DiffModel
 from desktop.models.visible_text import visible_block
 from desktop.widgets.markdown_highlighter import STYLES, Style, code_states, markdown_spans
@@ -23,6 +26,8 @@ _TOKEN_RE = re.compile(r"\w+|\s+|[^\w\s]")
 WORD_PAIR_MIN_RATIO = 0.4  # two lines less alike than this are rewritten, not edited: no marks
 
 Ranges = tuple[tuple[int, int], ...]
+
+translate = QCoreApplication.translate
 
 
 @lru_cache(maxsize=2048)
@@ -223,15 +228,25 @@ def render_side_by_side(model: DiffModel, context: int | None, colours: DiffColo
 
 
 def _overflow(total: int) -> str:
-    return f"<p><i>{total - MAX_ROWS} more rows not shown.</i></p>" if total > MAX_ROWS else ""
+    if total <= MAX_ROWS:
+        return ""
+    more = translate("DiffView", "{n} more rows not shown.").format(n=total - MAX_ROWS)
+    return f"<p><i>{more}</i></p>"
 
 
-IDENTICAL_TEXT = "Identical: approving changes nothing"
+IDENTICAL_TEXT = QT_TRANSLATE_NOOP("DiffView", "Identical: approving changes nothing")
 
 
 def identical_html(model: DiffModel, colours: DiffColours) -> str:
     lines = len(model.new_lines)
-    return (
-        f'<p style="color:{colours.text};"><b>{IDENTICAL_TEXT}.</b> The proposed content is '
-        f"exactly what the file on disk holds ({lines:,} line{'s' if lines != 1 else ''}).</p>"
-    )
+    holds = (
+        translate(
+            "DiffView", "The proposed content is exactly what the file on disk holds ({n} line)."
+        )
+        if lines == 1
+        else translate(
+            "DiffView", "The proposed content is exactly what the file on disk holds ({n} lines)."
+        )
+    ).format(n=f"{lines:,}")
+    same = translate("DiffView", IDENTICAL_TEXT)
+    return f'<p style="color:{colours.text};"><b>{same}.</b> {holds}</p>'

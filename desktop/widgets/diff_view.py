@@ -77,17 +77,17 @@ class DiffView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._model = build_diff("", "")
-        self._labels = ("current file", "proposed")
+        self._labels = (self.tr("current file"), self.tr("proposed"))
         self._mode_chosen = False
         self.counts_label = QLabel()
         self.counts_label.setTextFormat(Qt.TextFormat.RichText)
-        self.side_button = QRadioButton("Side by side")
-        self.unified_button = QRadioButton("Unified")
+        self.side_button = QRadioButton(self.tr("Side by side"))
+        self.unified_button = QRadioButton(self.tr("Unified"))
         self.side_button.setChecked(True)
         group = QButtonGroup(self)
         group.addButton(self.side_button)
         group.addButton(self.unified_button)
-        self.all_lines = QCheckBox("Show all unchanged lines")
+        self.all_lines = QCheckBox(self.tr("Show all unchanged lines"))
         self.columns_label = QLabel()
         self.browser = QTextBrowser()
         self.browser.setOpenLinks(False)
@@ -145,22 +145,27 @@ class DiffView(QWidget):
         model, colours = self._model, self.colours
         identical = model.unchanged and not model.is_new_file
         note = (
-            "new file: every line is added"
+            self.tr("new file: every line is added")
             if model.is_new_file
-            else IDENTICAL_TEXT
+            else self.tr(IDENTICAL_TEXT)
             if identical
             else ""
         )
         added, removed = colours.count[ADDED], colours.count[REMOVED]
         self.counts_label.setText(
-            f'<b style="color:{added};">+{model.added}</b> added &nbsp;'
-            f'<b style="color:{removed};">−{model.removed}</b> removed &nbsp;<i>{note}</i>'
+            self.tr("{added} added &nbsp;{removed} removed &nbsp;<i>{note}</i>").format(
+                added=f'<b style="color:{added};">+{model.added}</b>',
+                removed=f'<b style="color:{removed};">−{model.removed}</b>',
+                note=note,
+            )
         )
         old_label, new_label = (html.escape(label) for label in self._labels)
         context = None if self.all_lines.isChecked() else 3
         if self.mode == self.SIDE_BY_SIDE:
             self.columns_label.setText(
-                f"<b>Left:</b> {old_label} &nbsp;&nbsp; <b>Right:</b> {new_label}"
+                self.tr("<b>Left:</b> {old} &nbsp;&nbsp; <b>Right:</b> {new}").format(
+                    old=old_label, new=new_label
+                )
             )
             body = render_side_by_side(model, context, colours)
         else:

@@ -27,19 +27,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.i18n import QT_TRANSLATE_NOOP, without_mnemonic
 from desktop.widgets.about import show_about
 from desktop.widgets.approval_buttons import dialog_keys
 
 SOURCE_ROOT = Path(__file__).resolve().parent.parent.parent  # the checkout: README.md, docs/
 README = SOURCE_ROOT / "README.md"
 DOCS = SOURCE_ROOT / "docs"
-MAIN_WINDOW, APPROVAL_DIALOG = "Main window", "Approval dialog"
+MAIN_WINDOW = QT_TRANSLATE_NOOP("HelpMenu", "Main window")  # group titles, shown translated
+APPROVAL_DIALOG = QT_TRANSLATE_NOOP("HelpMenu", "Approval dialog")
 NATIVE = QKeySequence.SequenceFormat.NativeText
 
 
 def plain(text: str) -> str:
     """A menu text as read: no mnemonic ampersand, no trailing ellipsis."""
-    return re.sub("&(.)", r"\1", text).rstrip("…").strip()
+    return without_mnemonic(text).rstrip("…").strip()
 
 
 def _words(name: str) -> str:
@@ -61,7 +63,9 @@ def window_keys(window: QWidget) -> list[tuple[str, str]]:
         what = (
             shortcut.whatsThis()
             or owner.accessibleName()
-            or f"In the {_words(type(owner).__name__)}"
+            or QCoreApplication.translate("HelpMenu", "In the {part}").format(
+                part=_words(type(owner).__name__)
+            )
         )
         rows.append((what, shortcut.key().toString(NATIVE)))
     return rows
@@ -70,13 +74,13 @@ def window_keys(window: QWidget) -> list[tuple[str, str]]:
 class ShortcutsDialog(QDialog):
     def __init__(self, window: QWidget) -> None:
         super().__init__(window)
-        self.setWindowTitle("Keyboard shortcuts — BriefDesk")
+        self.setWindowTitle(self.tr("Keyboard shortcuts — BriefDesk"))
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(["What", "Keys"])
+        self.tree.setHeaderLabels([self.tr("What"), self.tr("Keys")])
         self.tree.setRootIsDecorated(False)
-        self.tree.setAccessibleName("Keyboard shortcuts")
+        self.tree.setAccessibleName(self.tr("Keyboard shortcuts"))
         for title, rows in ((MAIN_WINDOW, window_keys(window)), (APPROVAL_DIALOG, dialog_keys())):
-            group = QTreeWidgetItem(self.tree, [title])
+            group = QTreeWidgetItem(self.tree, [QCoreApplication.translate("HelpMenu", title)])
             group.setFirstColumnSpanned(True)
             font = group.font(0)
             font.setBold(True)
@@ -96,7 +100,8 @@ class ShortcutsDialog(QDialog):
         """The (what, keys) rows listed under `title`."""
         for index in range(self.tree.topLevelItemCount()):
             group = self.tree.topLevelItem(index)
-            if group is not None and group.text(0) == title:
+            shown = QCoreApplication.translate("HelpMenu", title)
+            if group is not None and group.text(0) == shown:
                 children = (group.child(i) for i in range(group.childCount()))
                 return [(item.text(0), item.text(1)) for item in children if item is not None]
         return []
@@ -111,12 +116,21 @@ def show_shortcuts(window: QMainWindow) -> ShortcutsDialog:
 
 def open_documentation(window: QMainWindow) -> bool:
     """Open the README with the desktop's viewer; the path (and docs/) is shown either way."""
-    where = f"{README} (more in {DOCS})"
+    where = QCoreApplication.translate("HelpMenu", "{readme} (more in {docs})").format(
+        readme=README, docs=DOCS
+    )
     if QDesktopServices.openUrl(QUrl.fromLocalFile(str(README))):
-        window.statusBar().showMessage(f"Documentation: {where}", 15_000)
+        window.statusBar().showMessage(
+            QCoreApplication.translate("HelpMenu", "Documentation: {where}").format(where=where),
+            15_000,
+        )
         return True
     QMessageBox.information(
-        window, "Documentation", f"No viewer could open the documentation. It is at {where}."
+        window,
+        QCoreApplication.translate("HelpMenu", "Documentation"),
+        QCoreApplication.translate(
+            "HelpMenu", "No viewer could open the documentation. It is at {where}."
+        ).format(where=where),
     )
     return False
 

@@ -31,10 +31,12 @@ from desktop.context import WAITING, AppContext
 from desktop.corpus_keeper import CorpusKeeper
 from desktop.models.run_state import (
     ACTIVE,
+    JUST_PRESSED,
     deletable,
     delete_tip,
     owned_elsewhere,
     status_words,
+    words,
 )
 from desktop.notifications.decisions import DecisionNotices
 from desktop.widgets.approval_buttons import APPROVE_KEYS
@@ -122,12 +124,15 @@ class MainWindow(QMainWindow):
         centre_layout.addWidget(self.centre_tabs, 1)
         self.side_tabs = SideTabs()  # short titles, all whole at 1024x700
         self.artifacts_panel = optional_artifacts_panel(self.bridge)
-        self.side_tabs.add_page(self.artifacts_panel, "Files", "The run's artifacts")
         self.summary = RunSummary(bridge=self.bridge)
-        self.side_tabs.add_page(self.summary, "Details", "Run details")
         self.corpus_panel = CorpusPanel()  # kept current by the keeper (watcher + reindex)
         self.corpus_keeper = CorpusKeeper(self.bridge, self.corpus_panel, self)
-        self.side_tabs.add_page(self.corpus_panel, "Corpus", "The documents runs read")
+        for page, title, tip in (
+            (self.artifacts_panel, self.tr("Files"), self.tr("The run's artifacts")),
+            (self.summary, self.tr("Details"), self.tr("Run details")),
+            (self.corpus_panel, self.tr("Corpus"), self.tr("The documents runs read")),
+        ):
+            self.side_tabs.add_page(page, title, tip)
         if isinstance(self.artifacts_panel, QLabel):  # no artifacts panel in this build
             self.side_tabs.setCurrentWidget(self.summary)
         # Narrow enough that the whole window fits a 1024x700 laptop screen.
@@ -235,7 +240,7 @@ class MainWindow(QMainWindow):
         ctx.message.connect(self.show_message)
 
     def _on_ready(self) -> None:
-        self.state_label.setText("Ready")
+        self.state_label.setText(self.tr("Ready"))
         self.corpus_keeper.start()  # after the first paint: the bridge starts behind it
 
     # -- selection ----------------------------------------------------------------------------
@@ -249,9 +254,9 @@ class MainWindow(QMainWindow):
         self.bridge.set_current_run(run_id)
         self.timeline.set_run(run_id, [])
         self.timeline.set_empty_text(
-            "Loading the timeline…"
+            self.tr("Loading the timeline…")
             if run_id
-            else "Select a run on the left, or press Run (Ctrl+Enter) to start one."
+            else self.tr("Select a run on the left, or press Run (Ctrl+Enter) to start one.")
         )
         if run_id:
             self.bridge.submit(
@@ -263,7 +268,7 @@ class MainWindow(QMainWindow):
 
     def _timeline_loaded(self, run_id: str, events: list[EventView]) -> None:
         self.timeline.set_run(run_id, events)
-        self.timeline.set_empty_text("No events yet: they appear here as the run goes.")
+        self.timeline.set_empty_text(self.tr("No events yet: they appear here as the run goes."))
 
     def _show_selected(self) -> None:
         run = self.selected_run()
@@ -320,7 +325,7 @@ class MainWindow(QMainWindow):
             self.prompts.open_for(run)
 
     def _on_busy(self, busy: bool) -> None:
-        self.busy_label.setText("● Agent working" if busy else "")
+        self.busy_label.setText(self.tr("● Agent working") if busy else "")
         self.busy_label.setStyleSheet(
             f"color: {theme.status_text_colour(RunStatus.RUNNING)};" if busy else ""
         )
@@ -360,14 +365,10 @@ class MainWindow(QMainWindow):
     def run_question(self) -> None:
         question = self.run_form.question_text()
         if not question:
-            self.show_message("error", "Type a question first.")
+            self.show_message("error", self.tr("Type a question first."))
             return
         if self.run_guard.holds():  # the same key pressed twice: one run, not two
-            self.statusBar().showMessage(
-                "Not started: Run was just pressed, or a window just opened. "
-                "Press Run again to start another run.",
-                5000,
-            )
+            self.statusBar().showMessage(words(JUST_PRESSED), 5000)
             return
         self.run_guard.restart()
         self.context.start_run(question, **self.run_form.options())
@@ -392,9 +393,9 @@ class MainWindow(QMainWindow):
         see; taking it over is right only if it no longer runs there."""
         self.take_over_box = ask_first(
             self,
-            title="Take over this run?",
+            title=self.tr("Take over this run?"),
             text=take_over_question(owner),
-            action="&Take over and resume",
+            action=self.tr("&Take over and resume"),
             on_confirm=lambda: self.context.take_over(run_id),
         )
 
@@ -421,9 +422,9 @@ class MainWindow(QMainWindow):
 
         self.delete_box = ask_first(
             self,
-            title="Delete this run?",
+            title=self.tr("Delete this run?"),
             text=delete_question(run),
-            action="&Delete",
+            action=self.tr("&Delete"),
             on_confirm=delete,
             icon=QMessageBox.Icon.Warning,
             role=QMessageBox.ButtonRole.DestructiveRole,

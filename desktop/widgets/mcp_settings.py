@@ -12,7 +12,7 @@ import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from agent_core.contract.mcp_views import McpServerView, McpTierView, McpToolView
+from desktop.i18n import QT_TRANSLATE_NOOP, core_words
 from desktop.jobs import AsyncJob, Job
 from desktop.models.plain_errors import plain_exception
 from desktop.widgets.confirm import ask_first
@@ -43,27 +44,26 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 TIERS = ("read", "write", "network", "interaction")  # the contract's tier rule
-_C = "McpServersPage"  # the translation context of the words below (marked for lupdate)
 HINTS = (
     (
         "readOnlyHint",
-        QT_TRANSLATE_NOOP(_C, "read-only"),
-        QT_TRANSLATE_NOOP(_C, "may change things"),
+        QT_TRANSLATE_NOOP("McpServersPage", "read-only"),
+        QT_TRANSLATE_NOOP("McpServersPage", "may change things"),
     ),
     (
         "destructiveHint",
-        QT_TRANSLATE_NOOP(_C, "destructive"),
-        QT_TRANSLATE_NOOP(_C, "not destructive"),
+        QT_TRANSLATE_NOOP("McpServersPage", "destructive"),
+        QT_TRANSLATE_NOOP("McpServersPage", "not destructive"),
     ),
     (
         "idempotentHint",
-        QT_TRANSLATE_NOOP(_C, "idempotent"),
-        QT_TRANSLATE_NOOP(_C, "not idempotent"),
+        QT_TRANSLATE_NOOP("McpServersPage", "idempotent"),
+        QT_TRANSLATE_NOOP("McpServersPage", "not idempotent"),
     ),
     (
         "openWorldHint",
-        QT_TRANSLATE_NOOP(_C, "reaches outside"),
-        QT_TRANSLATE_NOOP(_C, "closed world"),
+        QT_TRANSLATE_NOOP("McpServersPage", "reaches outside"),
+        QT_TRANSLATE_NOOP("McpServersPage", "closed world"),
     ),
 )
 
@@ -345,11 +345,14 @@ class McpServersPage(QWidget):
             self.tools.setItem(index, 0, QTableWidgetItem(tool["name"]))
             self.tools.setItem(index, 1, QTableWidgetItem(tool["model_name"]))
             tier = QComboBox()
-            tier.addItems(list(TIERS))
-            tier.setCurrentText(tool["tier"])
+            for code in TIERS:  # the tier in the window's words, the code as its data
+                tier.addItem(core_words.risk(code), code)
+            tier.setCurrentIndex(max(0, tier.findData(tool["tier"])))
             tier.setAccessibleName(self.tr("Tier of %1").replace("%1", tool["name"]))
-            tier.currentTextChanged.connect(
-                lambda chosen, t=tool["name"]: self._set_tier(server, t, chosen)
+            tier.currentIndexChanged.connect(
+                lambda _index, box=tier, t=tool["name"]: self._set_tier(
+                    server, t, str(box.currentData())
+                )
             )
             self.tools.setCellWidget(index, 2, tier)
             self.tools.setItem(index, 3, QTableWidgetItem(hint_words(tool["annotations"], self.tr)))
@@ -357,7 +360,9 @@ class McpServersPage(QWidget):
     def _set_tier(self, server: str, tool: str, tier: str) -> None:
         def done(view: McpTierView) -> None:
             self.message.setText(
-                self.tr("“%1” is now %2.").replace("%1", view["tool"]).replace("%2", view["tier"])
+                self.tr("“%1” is now %2.")
+                .replace("%1", view["tool"])
+                .replace("%2", core_words.risk(view["tier"]))
             )
 
         self._submit(lambda ws: ws.mcp_tier(server, tool, tier), done)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QCoreApplication, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QDialog,
@@ -29,7 +29,11 @@ from desktop.models.visible_text import visible_block, visible_line
 
 def page_title(target: CitationTargetView) -> str:
     source = visible_line(target["source_id"])
-    return f"{source}, page {target['page']}" if target["page"] else source
+    if not target["page"]:
+        return source
+    return QCoreApplication.translate("PageViewer", "{source}, page {page}").format(
+        source=source, page=target["page"]
+    )
 
 
 class PageViewer(QDialog):
@@ -38,7 +42,9 @@ class PageViewer(QDialog):
         self.target = target
         found = target["path"] is not None
         self.setWindowTitle(
-            f"{page_title(target)} — BriefDesk" if found else f"Not found — {page_title(target)}"
+            f"{page_title(target)} — BriefDesk"
+            if found
+            else self.tr("Not found — {title}").format(title=page_title(target))
         )
         self.resize(720, 560)
         self.heading = QLabel()
@@ -49,8 +55,8 @@ class PageViewer(QDialog):
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.close)
-        self.open_button = QPushButton("Open in system viewer")
-        self.folder_button = QPushButton("Show in folder")
+        self.open_button = QPushButton(self.tr("Open in system viewer"))
+        self.folder_button = QPushButton(self.tr("Show in folder"))
         for button in (self.open_button, self.folder_button):
             buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
             button.setAutoDefault(False)
@@ -69,7 +75,9 @@ class PageViewer(QDialog):
         self.open_button.setVisible(path is not None)
         self.folder_button.setVisible(path is not None)
         if path is None:
-            self.heading.setText(f"<b>{_html(title)}: not found</b>")
+            self.heading.setText(
+                "<b>" + self.tr("{title}: not found").format(title=_html(title)) + "</b>"
+            )
             self.text.hide()
             self.note.setText(visible_line(target["message"]))
             return
@@ -78,11 +86,15 @@ class PageViewer(QDialog):
             self.text.hide()
             self.note.setText(visible_line(target["message"]))
             return
-        what = "this page" if target["page"] else "this document"
-        self.heading.setText(
-            f"<b>{_html(title)}</b><br>The text the index holds of {what}; the document"
-            f" itself is in {_html(str(Path(path).parent))}."
+        holds = (
+            self.tr("The text the index holds of this page; the document itself is in {folder}.")
+            if target["page"]
+            else self.tr(
+                "The text the index holds of this document; the document itself is in {folder}."
+            )
         )
+        folder = _html(str(Path(path).parent))
+        self.heading.setText(f"<b>{_html(title)}</b><br>" + holds.format(folder=folder))
         self.text.setPlainText(visible_block(target["text"]))
         self.note.hide()
 
@@ -94,14 +106,14 @@ class PageViewer(QDialog):
         # A plain file URL: PDF viewers rarely honour `#page=N`, and some fail on the fragment.
         path = self.target["path"]
         if path is not None and not QDesktopServices.openUrl(QUrl.fromLocalFile(path)):
-            self._say("No program on this system opens it: its text is shown here.")
+            self._say(self.tr("No program on this system opens it: its text is shown here."))
 
     def show_in_folder(self) -> None:
         path = self.target["path"]
         if path is not None and not QDesktopServices.openUrl(
             QUrl.fromLocalFile(str(Path(path).parent))
         ):
-            self._say(f"The folder cannot be opened: {path}")
+            self._say(self.tr("The folder cannot be opened: {path}").format(path=path))
 
     def _say(self, text: str) -> None:
         self.note.setText(text)

@@ -7,22 +7,31 @@ from collections.abc import Mapping
 
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QLineEdit, QVBoxLayout, QWidget
 
+from desktop.i18n import QT_TRANSLATE_NOOP
+
 PRICE_KEYS = ("openai.price_input_per_mtok", "openai.price_output_per_mtok")
-LABELS = ("Input, $ per 1M tokens", "Output, $ per 1M tokens")
+LABELS = (
+    QT_TRANSLATE_NOOP("PricesBox", "Input, $ per 1M tokens"),
+    QT_TRANSLATE_NOOP("PricesBox", "Output, $ per 1M tokens"),
+)
 Price = float | str | None
 """A price as typed: a number, the text when it is none (the save says why), None: unset."""
 
 
 class PricesBox(QGroupBox):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Prices (for a run's cost)", parent)
+        super().__init__(parent)
+        self.setTitle(self.tr("Prices (for a run's cost)"))
         form = QFormLayout(self)
         self.fields: dict[str, QLineEdit] = {}
-        for key, label in zip(PRICE_KEYS, LABELS, strict=True):
+        for key, source in zip(PRICE_KEYS, LABELS, strict=True):
+            label = self.tr(source)
             field = QLineEdit()
-            field.setPlaceholderText("not set: the cost shows as unknown")
+            field.setPlaceholderText(self.tr("not set: the cost shows as unknown"))
             field.setAccessibleName(label)
-            field.setToolTip(f"The setting {key}; the offline model always costs 0.")
+            field.setToolTip(
+                self.tr("The setting {key}; the offline model always costs 0.").format(key=key)
+            )
             form.addRow(label, field)
             self.fields[key] = field
 
@@ -31,8 +40,10 @@ class PricesBox(QGroupBox):
         page = QWidget()
         layout = QVBoxLayout(page)
         intro = QLabel(
-            "A run's usage shows its requests and tokens; with both prices set, a remote run "
-            "shows its cost too. The offline model costs nothing."
+            self.tr(
+                "A run's usage shows its requests and tokens; with both prices set, a remote run "
+                "shows its cost too. The offline model costs nothing."
+            )
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)

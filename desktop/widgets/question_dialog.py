@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from agent_core.contract.statuses import RunStatus
 from agent_core.contract.views import RunView
+from desktop.i18n import core_words
 from desktop.jobs import Job
 from desktop.widgets.guarded_submit import OnError, submit_while_open
 
@@ -50,9 +51,9 @@ class QuestionDialog(QDialog):
         self._busy = False
         self._open = True  # the run still waits for this answer
         self._poll_inflight = False
-        self.setWindowTitle("The agent asks a question — BriefDesk")
+        self.setWindowTitle(self.tr("The agent asks a question — BriefDesk"))
         self.setMinimumWidth(620)
-        heading = QLabel(f"Run <b>{run_id}</b> is waiting for your answer:")
+        heading = QLabel(self.tr("Run <b>{run}</b> is waiting for your answer:").format(run=run_id))
         self.question_label = QLabel(question)
         self.question_label.setTextFormat(Qt.TextFormat.PlainText)  # the model wrote it: no HTML
         self.question_label.setWordWrap(True)
@@ -62,18 +63,21 @@ class QuestionDialog(QDialog):
             " border-radius: 4px; color: #1f2328;"
         )
         self.answer_edit = QPlainTextEdit()
-        self.answer_edit.setPlaceholderText("Your answer (Ctrl+Enter sends it)")
+        self.answer_edit.setPlaceholderText(self.tr("Your answer (Ctrl+Enter sends it)"))
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
         self.status_label.hide()
         hint = QLabel(
-            "Cancelling ends the run; it cannot be resumed. Closing this window keeps it waiting."
+            self.tr(
+                "Cancelling ends the run; it cannot be resumed. Closing this window keeps it "
+                "waiting."
+            )
         )
         hint.setStyleSheet("color: #57606a;")
         hint.setWordWrap(True)
-        self.cancel_button = QPushButton("Cancel run")
-        self.close_button = QPushButton("Answer later")
-        self.send_button = QPushButton("Send answer  (Ctrl+Enter)")
+        self.cancel_button = QPushButton(self.tr("Cancel run"))
+        self.close_button = QPushButton(self.tr("Answer later"))
+        self.send_button = QPushButton(self.tr("Send answer  (Ctrl+Enter)"))
         self.send_button.setDefault(True)
         self.send_button.setEnabled(False)
         buttons = QHBoxLayout()
@@ -145,7 +149,9 @@ class QuestionDialog(QDialog):
                 self._open = False
                 self._timer.stop()
                 self._show_status(
-                    f"This question was settled elsewhere: the run is now {run['status']}."
+                    self.tr("This question was settled elsewhere: the run is now {status}.").format(
+                        status=core_words.run_status(run["status"])
+                    )
                 )
                 self._update_buttons()
 

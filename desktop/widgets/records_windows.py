@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -28,7 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.models.plain_errors import plain_exception
+from desktop import i18n
+from desktop.i18n import QT_TRANSLATE_NOOP, core_words
+from desktop.i18n.dates import local_time
+from desktop.models.plain_errors import plain_error, plain_exception
 from desktop.models.records_model import Column, RecordsModel
 from desktop.models.visible_text import visible_line
 from desktop.widgets.confirm import ask_first
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
     from agent_core.contract.views import AuditEntryView, RuleView
     from desktop.bridge import Bridge
 
+translate = QCoreApplication.translate
 ALL = ""  # the filter value that keeps every row
 
 
@@ -46,18 +50,40 @@ def _text(record: Mapping[str, object], key: str) -> str:
 
 
 def _when(record: Mapping[str, object], key: str) -> str:
-    return _text(record, key).replace("T", " ")[:19]
+    return local_time(_text(record, key)) if record.get(key) else ""
+
+
+def entry_word(entry: Mapping[str, object]) -> str:
+    kind = _text(entry, "entry")
+    if kind == "block":
+        return translate("Records", "blocked")
+    if kind == "decision":
+        return translate("Records", "decision")
+    return kind
+
+
+def detail_words(entry: Mapping[str, object]) -> str:
+    """A block's detail is the core's English sentence for its code: in another language the
+    code's plain sentence; a decision's is a person's note or one of the core's reasons."""
+    detail = _text(entry, "detail")
+    if entry.get("entry") == "block" and i18n.active() != "en":
+        return plain_error(_text(entry, "code"), detail)
+    return core_words.reason(detail)
 
 
 def who(principal: str) -> str:
     """`person:alice` -> `alice (person)`; `policy:default` -> `policy (default mode)`."""
     kind, _, name = principal.partition(":")
     if kind == "person":
-        return f"{visible_line(name)} (person)"
+        return translate("Records", "{name} (person)").format(name=visible_line(name))
     if kind == "rule":
-        return f"rule {visible_line(name)}"
+        return translate("Records", "rule {name}").format(name=visible_line(name))
+    if principal == "model":
+        return translate("Records", "the model")
     if kind == "policy":
-        return f"policy ({visible_line(name)} mode)"
+        return translate("Records", "policy ({mode} mode)").format(
+            mode=core_words.mode(visible_line(name))
+        )
     return visible_line(principal)
 
 
@@ -83,22 +109,34 @@ class RulesWindow(QDialog):
     revoked = Signal(str)  # rule id
 
     COLUMNS: tuple[Column, ...] = (
-        ("Status", lambda r: "Active" if r.get("active") else "Revoked"),
-        ("Tool", lambda r: _text(r, "tool")),
-        ("Folder (and everything under it)", lambda r: _text(r, "folder")),
-        ("Applies to", lambda r: _applies_to(r)),
-        ("Remembered by", lambda r: _text(r, "created_by")),
-        ("Since", lambda r: _when(r, "created_at")),
+        (
+            QT_TRANSLATE_NOOP("Records", "Status"),
+            lambda r: (
+                translate("Records", "Active")
+                if r.get("active")
+                else translate("Records", "Revoked")
+            ),
+        ),
+        (QT_TRANSLATE_NOOP("Records", "Tool"), lambda r: _text(r, "tool")),
+        (
+            QT_TRANSLATE_NOOP("Records", "Folder (and everything under it)"),
+            lambda r: _text(r, "folder"),
+        ),
+        (QT_TRANSLATE_NOOP("Records", "Applies to"), lambda r: _applies_to(r)),
+        (QT_TRANSLATE_NOOP("Records", "Remembered by"), lambda r: _text(r, "created_by")),
+        (QT_TRANSLATE_NOOP("Records", "Since"), lambda r: _when(r, "created_at")),
     )
 
     def __init__(self, bridge: Bridge, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.bridge = bridge
-        self.setWindowTitle("Remembered decisions")
+        self.setWindowTitle(self.tr("Remembered decisions"))
         self.resize(860, 380)
         intro = QLabel(
-            "Each rule lets a tool act on files under a folder without asking a person again. "
-            "Revoke a rule to be asked again."
+            self.tr(
+                "Each rule lets a tool act on files under a folder without asking a person "
+                "again. Revoke a rule to be asked again."
+            )
         )
         intro.setWordWrap(True)
         self.model = RecordsModel(self.COLUMNS, self)
@@ -107,11 +145,11 @@ class RulesWindow(QDialog):
         self.scope_label = QLabel("")
         self.scope_label.setWordWrap(True)
         self.scope_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.status_label = QLabel("Loading…")
-        self.revoke_button = QPushButton("&Revoke…")
+        self.status_label = QLabel(self.tr("Loading…"))
+        self.revoke_button = QPushButton(self.tr("&Revoke…"))
         self.revoke_button.setEnabled(False)
         self.revoke_button.clicked.connect(self.ask_revoke)
-        close = QPushButton("&Close")
+        close = QPushButton(self.tr("&Close"))
         close.clicked.connect(self.close)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status_label, 1)
@@ -132,7 +170,9 @@ class RulesWindow(QDialog):
         self.model.set_records(rules)
         active = sum(1 for r in rules if r.get("active"))
         self.status_label.setText(
-            "No remembered decisions yet." if not rules else f"{active} active of {len(rules)}"
+            self.tr("No remembered decisions yet.")
+            if not rules
+            else self.tr("{active} active of {total}").format(active=active, total=len(rules))
         )
         self._selection_changed()
 
@@ -145,7 +185,9 @@ class RulesWindow(QDialog):
 
     def _selection_changed(self, *_args: object) -> None:
         rule = self.selected_rule()
-        self.scope_label.setText(f"Scope: {_text(rule, 'describes')}." if rule is not None else "")
+        self.scope_label.setText(
+            self.tr("Scope: {rule}.").format(rule=_describes(rule)) if rule is not None else ""
+        )
         self.revoke_button.setEnabled(bool(rule and rule.get("active")))
 
     def ask_revoke(self) -> None:
@@ -155,9 +197,11 @@ class RulesWindow(QDialog):
         rule_id = str(rule["id"])
         self.confirm = ask_first(
             self,
-            title="Revoke this rule?",
-            text=f"From now on a person is asked again before: {_text(rule, 'describes')}.",
-            action="Revoke",
+            title=self.tr("Revoke this rule?"),
+            text=self.tr("From now on a person is asked again before: {rule}.").format(
+                rule=_describes(rule)
+            ),
+            action=self.tr("Revoke"),
             on_confirm=lambda: self._confirmed(rule_id),
             role=QMessageBox.ButtonRole.DestructiveRole,
         )
@@ -181,22 +225,30 @@ def _choose(combo: QComboBox, value: str) -> None:
 
 def _applies_to(rule: Mapping[str, object]) -> str:
     if rule.get("scope") == "run":
-        return f"run {_text(rule, 'run_id')} only"
-    return "every run in this home"
+        return translate("Records", "run {run} only").format(run=_text(rule, "run_id"))
+    return translate("Records", "every run in this home")
+
+
+def _describes(rule: Mapping[str, object]) -> str:
+    """The rule as `Rule.describe` words it (the view's `describes`), in the window's language."""
+    return visible_line(core_words.described_rule(str(rule.get("describes") or "")))
 
 
 class AuditWindow(QDialog):
     """Decisions and blocked actions, filtered by run and principal; exported as shown."""
 
     COLUMNS: tuple[Column, ...] = (
-        ("When", lambda e: _when(e, "at")),
-        ("Run", lambda e: _text(e, "run_id")),
-        ("What", lambda e: "blocked" if e.get("entry") == "block" else _text(e, "entry")),
-        ("Who", lambda e: who(str(e.get("principal") or ""))),
-        ("Tool", lambda e: _text(e, "tool")),
-        ("Outcome", lambda e: _text(e, "decision") or _text(e, "code")),
-        ("Resource", lambda e: _text(e, "resource")),
-        ("Detail", lambda e: _text(e, "detail")),
+        (QT_TRANSLATE_NOOP("Records", "When"), lambda e: _when(e, "at")),
+        (QT_TRANSLATE_NOOP("Records", "Run"), lambda e: _text(e, "run_id")),
+        (QT_TRANSLATE_NOOP("Records", "What"), lambda e: entry_word(e)),
+        (QT_TRANSLATE_NOOP("Records", "Who"), lambda e: who(str(e.get("principal") or ""))),
+        (QT_TRANSLATE_NOOP("Records", "Tool"), lambda e: _text(e, "tool")),
+        (
+            QT_TRANSLATE_NOOP("Records", "Outcome"),
+            lambda e: core_words.approval_status(_text(e, "decision")) or _text(e, "code"),
+        ),
+        (QT_TRANSLATE_NOOP("Records", "Resource"), lambda e: _text(e, "resource")),
+        (QT_TRANSLATE_NOOP("Records", "Detail"), lambda e: detail_words(e)),
     )
 
     exported = Signal(str, int)  # path, entries written
@@ -206,7 +258,7 @@ class AuditWindow(QDialog):
     ) -> None:
         super().__init__(parent)
         self.bridge = bridge
-        self.setWindowTitle("Audit log")
+        self.setWindowTitle(self.tr("Audit log"))
         self.resize(980, 460)
         self._all: list[AuditEntryView] = []
         self.run_filter = QComboBox()
@@ -215,7 +267,7 @@ class AuditWindow(QDialog):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
             combo.currentIndexChanged.connect(self._apply_filters)
         self._wanted_run = run_id or ALL
-        run_label, who_label = QLabel("&Run:"), QLabel("&Who:")
+        run_label, who_label = QLabel(self.tr("&Run:")), QLabel(self.tr("&Who:"))
         run_label.setBuddy(self.run_filter)
         who_label.setBuddy(self.principal_filter)
         filters = QHBoxLayout()
@@ -228,16 +280,16 @@ class AuditWindow(QDialog):
         # show it whole.
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.details = QLabel("Select an entry to see it whole.")
+        self.details = QLabel(self.tr("Select an entry to see it whole."))
         self.details.setWordWrap(True)
         self.details.setTextFormat(Qt.TextFormat.PlainText)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.details.setAccessibleName("Selected entry")
+        self.details.setAccessibleName(self.tr("Selected entry"))
         self.table.selectionModel().selectionChanged.connect(self._show_details)
-        self.status_label = QLabel("Loading…")
-        self.export_button = QPushButton("&Export…")
+        self.status_label = QLabel(self.tr("Loading…"))
+        self.export_button = QPushButton(self.tr("&Export…"))
         self.export_button.clicked.connect(self.choose_export)
-        close = QPushButton("&Close")
+        close = QPushButton(self.tr("&Close"))
         close.clicked.connect(self.close)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status_label, 1)
@@ -254,9 +306,9 @@ class AuditWindow(QDialog):
         rows = self.table.selectionModel().selectedRows()
         record = self.model.record(rows[0].row()) if rows else None
         if record is None:
-            self.details.setText("Select an entry to see it whole.")
+            self.details.setText(self.tr("Select an entry to see it whole."))
             return
-        texts = [(title, text_of(record)) for title, text_of in self.COLUMNS]
+        texts = [(translate("Records", title), text_of(record)) for title, text_of in self.COLUMNS]
         short = " · ".join(text for _title, text in texts[:6] if text)
         long = [f"{title}: {text}" for title, text in texts[6:] if text]
         self.details.setText("\n".join([short, *long]))
@@ -271,10 +323,16 @@ class AuditWindow(QDialog):
         runs = sorted({str(e["run_id"]) for e in entries if e.get("run_id")})
         principals = sorted({str(e["principal"]) for e in entries if e.get("principal")})
         self._fill(
-            self.run_filter, "All runs", [(visible_line(r), r) for r in runs], self._wanted_run
+            self.run_filter,
+            self.tr("All runs"),
+            [(visible_line(r), r) for r in runs],
+            self._wanted_run,
         )
         self._fill(
-            self.principal_filter, "Everyone", [(who(p), p) for p in principals], self.principal()
+            self.principal_filter,
+            self.tr("Everyone"),
+            [(who(p), p) for p in principals],
+            self.principal(),
         )
         self._apply_filters()
 
@@ -317,11 +375,20 @@ class AuditWindow(QDialog):
         self.model.set_records(shown)
         decisions = sum(1 for e in shown if e.get("entry") == "decision")
         blocks = sum(1 for e in shown if e.get("entry") == "block")
+        decided = (self.tr("{n} decision") if decisions == 1 else self.tr("{n} decisions")).format(
+            n=decisions
+        )
+        blocked = (
+            self.tr("{n} blocked action") if blocks == 1 else self.tr("{n} blocked actions")
+        ).format(n=blocks)
         self.status_label.setText(
-            f"{decisions} decision{'s' if decisions != 1 else ''}, "
-            f"{blocks} blocked action{'s' if blocks != 1 else ''}"
+            self.tr("{decisions}, {blocks}").format(decisions=decided, blocks=blocked)
             if shown
-            else ("No entries match these filters." if self._all else "Nothing recorded yet.")
+            else (
+                self.tr("No entries match these filters.")
+                if self._all
+                else self.tr("Nothing recorded yet.")
+            )
         )
 
     # -- export -------------------------------------------------------------------------------
@@ -329,7 +396,7 @@ class AuditWindow(QDialog):
     def choose_export(self) -> None:
         path, chosen = QFileDialog.getSaveFileName(
             self,
-            "Export the audit log",
+            self.tr("Export the audit log"),
             str(Path.home() / "briefdesk-audit.csv"),
             "CSV (*.csv);;JSON (*.json)",
         )
@@ -343,7 +410,9 @@ class AuditWindow(QDialog):
         run_id, principal = self.run_id() or None, self.principal() or None
 
         def done(count: int) -> None:
-            self.status_label.setText(f"Exported {count} entries to {visible_line(path)}.")
+            self.status_label.setText(
+                self.tr("Exported {n} entries to {path}.").format(n=count, path=visible_line(path))
+            )
             self.exported.emit(path, count)
 
         self.bridge.submit(

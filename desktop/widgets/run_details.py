@@ -8,9 +8,12 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from agent_core.contract.model_spec import model_label
 from agent_core.contract.statuses import RunStatus
 from agent_core.contract.views import RunBudgetsView, RunView
 from desktop import theme
+from desktop.i18n import core_words
+from desktop.i18n.dates import local_time
 from desktop.models.plain_errors import plain_error
 from desktop.models.run_state import status_words
 from desktop.models.usage_text import budget_rows, usage_text
@@ -72,22 +75,23 @@ class RunSummary(QTextBrowser):
     def _render(self) -> None:
         run = self._run
         if run is None:
-            self.setHtml("<p style='color:gray'>Select a run to see its details.</p>")
+            said = self.tr("Select a run to see its details.")
+            self.setHtml(f"<p style='color:gray'>{html.escape(said)}</p>")
             return
         esc = html.escape
         status = str(run.get("status"))
         colour = theme.STATUS_COLOURS.get(status, "#8a8f98")
         rows = [
-            ("Run", run.get("run_id")),
-            ("Desk", run.get("desk")),
-            ("Model", run.get("model")),
-            ("Mode", run.get("mode")),
-            ("Corpus", run.get("corpus")),
-            ("Artifacts", run.get("artifacts")),
-            ("Updated", run.get("updated_at")),
+            (self.tr("Run"), run.get("run_id")),
+            (self.tr("Desk"), run.get("desk")),
+            (self.tr("Model"), core_words.model(model_label(str(run.get("model") or "")))),
+            (self.tr("Mode"), core_words.mode(run.get("mode"))),
+            (self.tr("Corpus"), run.get("corpus")),
+            (self.tr("Artifacts"), run.get("artifacts")),
+            (self.tr("Updated"), local_time(run.get("updated_at"))),
         ]
         if usage := run.get("usage"):
-            rows.append(("Usage", usage_text(usage)))
+            rows.append((self.tr("Usage"), usage_text(usage)))
         if self._budgets is not None and self._budgets[0] == run.get("run_id"):
             rows += budget_rows(self._budgets[1])
         table = "".join(_row(k, v) for k, v in rows)
@@ -100,19 +104,20 @@ class RunSummary(QTextBrowser):
         for approval in run.get("approvals") or []:
             parts.append(
                 f"<p style='color:{theme.STATUS_COLOURS[RunStatus.WAITING_APPROVAL]}'>"
-                "Waiting for approval: "
-                f"{esc(str(approval.get('tool')))} → {esc(approval.get('target') or '')}</p>"
+                + esc(self.tr("Waiting for approval: "))
+                + f"{esc(str(approval.get('tool')))} → {esc(approval.get('target') or '')}</p>"
             )
         if pending_question := run.get("question_pending"):
             pending = visible_block(pending_question)
-            parts.append(f"<p>Question for you: {esc(pending)}</p>")
+            said = self.tr("Question for you: {question}").format(question=pending)
+            parts.append(f"<p>{esc(said)}</p>")
         error = run.get("error")
         if error:
             failed = theme.STATUS_COLOURS[RunStatus.FAILED]
             said = plain_error(error.get("code"), error.get("message"))
             parts.append(f"<p style='color:{failed}'>{esc(said)}</p>")
         if output_text := run.get("output"):
-            parts.append("<h4>Answer</h4>")
+            parts.append(f"<h4>{esc(self.tr('Answer'))}</h4>")
             output = visible_block(output_text)  # a model's words: no raw controls
             parts.append(f"<p style='white-space:pre-wrap'>{esc(output)}</p>")
         self.setHtml("".join(parts))

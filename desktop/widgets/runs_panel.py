@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,6 +42,8 @@ from agent_core.contract.usage import total_usage
 from agent_core.contract.views import RunView
 from desktop import theme
 from desktop.context import DEMO_QUESTION, FormOptions
+from desktop.i18n import core_words
+from desktop.i18n.dates import short_time
 from desktop.models import event_text
 from desktop.models.run_state import status_words
 from desktop.models.runs_model import (
@@ -107,7 +117,7 @@ class RunDelegate(QStyledItemDelegate):
         blocked = index.data(BLOCKED_ROLE)
         if blocked:  # a second pill, in the colour of blocks, shortened when the row is narrow
             room = rect.right() - pill.right() - 14
-            words = f"✖ {blocked} blocked"
+            words = QCoreApplication.translate("RunDelegate", "✖ {n} blocked").format(n=blocked)
             if metrics.horizontalAdvance(words) + 14 > room:
                 words = f"✖ {blocked}"
             block_colour = QColor(theme.CATEGORIES["block"][1])
@@ -116,13 +126,15 @@ class RunDelegate(QStyledItemDelegate):
         muted = text_colour if selected else palette.placeholderText().color()
         painter.setPen(muted)
         when = event_text.parse_time(created_at)
-        stamp = when.astimezone().strftime("%b %d, %H:%M") if when else ""
-        extra = f"{stamp} · {model_label(model)}"
+        stamp = short_time(when) if when else ""
+        extra = f"{stamp} · {core_words.model(model_label(model))}"
         if used := index.data(USAGE_ROLE):
             extra = f"{used} · {extra}"  # before the time: a narrow row still shows it
         desk = index.data(DESK_ROLE)
         if desk:  # another desk's run: said first, so a narrow row still shows it
-            extra = f"on {desk} · {extra}"
+            extra = QCoreApplication.translate("RunDelegate", "on {desk} · {rest}").format(
+                desk=desk, rest=extra
+            )
         extra_rect = QRect(
             pill.right() + 8, pill.top(), max(0, rect.right() - pill.right() - 14), 18
         )
@@ -202,7 +214,7 @@ def wrap_words(metrics: QFontMetrics, text: str, width: int, most: int) -> list[
 class RunsList(QListView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.empty_text = (
+        self.empty_text = self.tr(
             "No runs yet.\n\nPress Run to start one. Runs started with briefdesk-cli on this "
             "home appear here too, live."
         )
@@ -232,7 +244,7 @@ class RunsPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
         head = QHBoxLayout()
-        title = QLabel("Runs")
+        title = QLabel(self.tr("Runs"))
         font = title.font()
         font.setBold(True)
         title.setFont(font)
@@ -265,7 +277,9 @@ class RunsPanel(QWidget):
         self.model.set_runs(runs)
         self.count_label.setText(f"{len(runs)}" if runs else "")
         total = total_usage(r["usage"] for r in runs if "usage" in r)
-        self.total_label.setText(f"All runs: {usage_text(total)}" if total["runs"] else "")
+        self.total_label.setText(
+            self.tr("All runs: {usage}").format(usage=usage_text(total)) if total["runs"] else ""
+        )
         self._count_blocked(runs)
         row = self.model.row_of(self._selected)
         if row >= 0 and self.view.currentIndex().row() != row:
@@ -334,45 +348,57 @@ class RunForm(QFrame):
         grid.setContentsMargins(10, 8, 10, 8)
         grid.setHorizontalSpacing(8)
         grid.setVerticalSpacing(6)
-        self.question = QPlainTextEdit(DEMO_QUESTION)
-        self.question.setPlaceholderText("Ask a research question about your corpus…")
+        self.question = QPlainTextEdit(self.tr(DEMO_QUESTION))
+        self.question.setPlaceholderText(self.tr("Ask a research question about your corpus…"))
         self.question.setFixedHeight(58)
         self.question.setTabChangesFocus(True)
-        grid.addWidget(QLabel("Question"), 0, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addWidget(QLabel(self.tr("Question")), 0, 0, Qt.AlignmentFlag.AlignTop)
         grid.addWidget(self.question, 0, 1, 1, 4)
         self.model = QComboBox()
-        self.model.addItem("Offline (built in)", "offline")
-        self.model.addItem("OpenAI (see Settings)", "openai")
+        self.model.addItem(self.tr("Offline (built in)"), "offline")
+        self.model.addItem(self.tr("OpenAI (see Settings)"), "openai")
         self.mode = QComboBox()
-        self.mode.addItem("Default: ask before writes", "default")
-        self.mode.addItem("Accept edits", "acceptEdits")
-        self.mode.addItem("Skip permissions (dangerous)", "dangerouslySkipPermissions")
+        self.mode.addItem(self.tr("Default: ask before writes"), "default")
+        self.mode.addItem(self.tr("Accept edits"), "acceptEdits")
+        self.mode.addItem(self.tr("Skip permissions (dangerous)"), "dangerouslySkipPermissions")
         for combo in (self.model, self.mode):
             combo.setSizeAdjustPolicy(
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
             )
             combo.setMinimumContentsLength(10)  # narrow windows too (1024 px laptops)
-        grid.addWidget(QLabel("Model"), 1, 0)
+        grid.addWidget(QLabel(self.tr("Model")), 1, 0)
         grid.addWidget(self.model, 1, 1)
-        grid.addWidget(QLabel("Mode"), 1, 2)
+        grid.addWidget(QLabel(self.tr("Mode")), 1, 2)
         grid.addWidget(self.mode, 1, 3, 1, 2)
-        self.run_button = QPushButton("▶  Run")
+        self.run_button = QPushButton(self.tr("▶  Run"))
         self.run_button.setDefault(True)
-        self.run_button.setToolTip("Start a run with this question (Ctrl+Enter)")
+        self.run_button.setToolTip(self.tr("Start a run with this question (Ctrl+Enter)"))
         self.run_button.setStyleSheet(
             "QPushButton { background: #2f7be6; color: white; font-weight: bold; padding: 5px 18px;"
             " border-radius: 4px; } QPushButton:disabled { background: #8fb4ea; }"
         )
-        self.stop_button = QPushButton("■  Stop")
-        self.stop_button.setToolTip("Cancel the selected run (Ctrl+.)")
+        self.stop_button = QPushButton(self.tr("■  Stop"))
+        self.stop_button.setToolTip(self.tr("Cancel the selected run (Ctrl+.)"))
         buttons = QVBoxLayout()  # beside the question, so the row of choices stays short
         buttons.setSpacing(4)
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.stop_button)
         buttons.addStretch(1)
         grid.addLayout(buttons, 0, 5)
-        self.corpus = self._folder_row(grid, 2, "Corpus", "the home's corpus")
-        self.artifacts = self._folder_row(grid, 3, "Artifacts", "the home's artifacts folder")
+        self.corpus = self._folder_row(
+            grid,
+            2,
+            self.tr("Corpus"),
+            self.tr("Default: the home's corpus"),
+            self.tr("Choose the corpus folder for this run"),
+        )
+        self.artifacts = self._folder_row(
+            grid,
+            3,
+            self.tr("Artifacts"),
+            self.tr("Default: the home's artifacts folder"),
+            self.tr("Choose the artifacts folder for this run"),
+        )
         grid.setColumnStretch(1, 2)
         grid.setColumnStretch(3, 3)  # the modes have the longer names
         grid.setColumnStretch(5, 0)  # Run, Stop and Browse… keep their size
@@ -380,22 +406,22 @@ class RunForm(QFrame):
         self.model.activated.connect(self._picked)
         self.mode.activated.connect(self._picked)
 
-    def _folder_row(self, grid: QGridLayout, row: int, label: str, default: str) -> QLineEdit:
+    def _folder_row(
+        self, grid: QGridLayout, row: int, label: str, default: str, choose: str
+    ) -> QLineEdit:
         field = QLineEdit()
-        field.setPlaceholderText(f"Default: {default}")
+        field.setPlaceholderText(default)
         field.setClearButtonEnabled(True)
         browse = QToolButton()
-        browse.setText("Browse…")
-        browse.clicked.connect(lambda: self._browse(field, label))
+        browse.setText(self.tr("Browse…"))
+        browse.clicked.connect(lambda: self._browse(field, choose))
         grid.addWidget(QLabel(label), row, 0)
         grid.addWidget(field, row, 1, 1, 4)
         grid.addWidget(browse, row, 5, Qt.AlignmentFlag.AlignLeft)
         return field
 
-    def _browse(self, field: QLineEdit, label: str) -> None:
-        folder = QFileDialog.getExistingDirectory(
-            self, f"Choose the {label.lower()} folder for this run"
-        )
+    def _browse(self, field: QLineEdit, title: str) -> None:
+        folder = QFileDialog.getExistingDirectory(self, title)
         if folder:
             field.setText(folder)
 

@@ -36,11 +36,12 @@ from agent_core.contract.presets import Preset
 from agent_core.contract.views import SecretStatusView
 from desktop import theme
 from desktop.jobs import AsyncJob, Job
-from desktop.models.plain_errors import keyring_backend_name, plain_exception
+from desktop.models.plain_errors import plain_exception
 from desktop.widgets.appearance_box import AppearanceBox
 from desktop.widgets.guarded_submit import OnError, submit_async_while_open, submit_while_open
 from desktop.widgets.mcp_settings import McpServersPage
 from desktop.widgets.price_box import Price, PricesBox
+from desktop.widgets.settings_words import APIS, MODES, PROVIDERS, TEAM_INTRO, describe_key_status
 from desktop.widgets.team_settings import TeamDatabaseBox, prepare_store
 from desktop.widgets.whole_label import WholeLabel
 from desktop.widgets.window_fit import WholeScroll, fit_dialog
@@ -75,35 +76,7 @@ SettingsValues = TypedDict(
     },
 )
 OPENAI_URL = "https://api.openai.com/v1"
-PROVIDERS = (
-    ("offline", "Offline (built in, no network)"),
-    ("openai", "OpenAI"),
-    ("compatible", "OpenAI-compatible endpoint"),
-)
-APIS = (
-    ("chat", "Chat Completions (most compatible servers)"),
-    ("responses", "Responses (OpenAI)"),
-)
 OK_COLOUR, ERROR_COLOUR = "#2e9d4f", "#d64545"
-MODES = (
-    ("default", "Default: ask before every write"),
-    ("acceptEdits", "Accept edits: writes inside the artifacts folder run"),
-    ("dangerouslySkipPermissions", "Skip permissions (dangerous)"),
-)
-
-TEAM_INTRO = (
-    "Several desks can share one PostgreSQL database: each desk then sees every run and "
-    "proposal of the team, and a reviewer decides from any desk. The corpus, long-term memory "
-    "and these settings stay on this computer; the database password stays in the system "
-    "keyring, never in a file."
-)
-
-
-def describe_key_status(status: SecretStatusView) -> str:
-    where = keyring_backend_name(str(status.get("backend", "")))
-    return (
-        f"A key is stored in {where}." if status.get("stored") else f"No key stored yet ({where})."
-    )
 
 
 class SettingsDialog(QDialog):
@@ -116,7 +89,7 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.bridge = bridge
         self.initial: dict[str, object] = dict(settings)
-        self.setWindowTitle("BriefDesk settings")
+        self.setWindowTitle(self.tr("BriefDesk settings"))
         self.setMinimumWidth(560)
         layout = QVBoxLayout(self)
         general = QWidget()
@@ -133,17 +106,17 @@ class SettingsDialog(QDialog):
         self.team_box.texts_changed.connect(self._fit)
         team = QWidget()
         team_layout = QVBoxLayout(team)
-        intro = QLabel(TEAM_INTRO)
+        intro = QLabel(self.tr(TEAM_INTRO))
         intro.setWordWrap(True)
         team_layout.addWidget(intro)
         team_layout.addWidget(self.team_box)
         team_layout.addStretch(1)
         self.tabs = QTabWidget()
         self.general_scroll = WholeScroll(general)  # scrolls only on a small screen
-        self.tabs.addTab(self.general_scroll, "General")
-        self.tabs.addTab(team, "Team database")
+        self.tabs.addTab(self.general_scroll, self.tr("General"))
+        self.tabs.addTab(team, self.tr("Team database"))
         self.prices = PricesBox()  # a tab of its own too: General stays as tall as it was
-        self.tabs.addTab(self.prices.page(), "Prices")
+        self.tabs.addTab(self.prices.page(), self.tr("Prices"))
         self.tabs.addTab(McpServersPage(bridge), self.tr("MCP servers"))
         self.tabs.currentChanged.connect(lambda _index: self._fit())
         layout.addWidget(self.tabs)
@@ -165,32 +138,36 @@ class SettingsDialog(QDialog):
     # -- groups ---------------------------------------------------------------------------------
 
     def _model_group(self) -> QGroupBox:
-        box = QGroupBox("Model")
+        box = QGroupBox(self.tr("Model"))
         form = QFormLayout(box)
         self.preset = QComboBox()
-        self.preset.addItem("Choose a preset…", None)
+        self.preset.addItem(self.tr("Choose a preset…"), None)
         for preset in PROVIDER_PRESETS:
-            self.preset.addItem(preset.label, preset.key)
+            # the product's name stays; the core's "(local)" is said in the window's words
+            label = preset.label.replace(" (local)", self.tr(" (local)"))
+            self.preset.addItem(label, preset.key)
         self.preset.activated.connect(self._preset_chosen)
-        form.addRow("Preset", self.preset)
+        form.addRow(self.tr("Preset"), self.preset)
         self.provider = QComboBox()
         for key, label in PROVIDERS:
-            self.provider.addItem(label, key)
+            self.provider.addItem(self.tr(label), key)
         self.provider.currentIndexChanged.connect(self._provider_changed)
-        form.addRow("Provider", self.provider)
+        form.addRow(self.tr("Provider"), self.provider)
         self.base_url = QLineEdit()
         self.base_url.setPlaceholderText("http://localhost:8000/v1")
-        form.addRow("Base URL", self.base_url)
+        form.addRow(self.tr("Base URL"), self.base_url)
         self.model_name = QLineEdit()
         self.model_name.setPlaceholderText("gpt-4o-mini")
-        form.addRow("Model name", self.model_name)
+        form.addRow(self.tr("Model name"), self.model_name)
         self.api = QComboBox()
         for key, label in APIS:
-            self.api.addItem(label, key)
+            self.api.addItem(self.tr(label), key)
         form.addRow("API", self.api)
-        self.stream = QCheckBox("Stream the model's text into the timeline as it is written")
+        self.stream = QCheckBox(
+            self.tr("Stream the model's text into the timeline as it is written")
+        )
         form.addRow(self.stream)
-        self.test_button = QPushButton("Test connection")
+        self.test_button = QPushButton(self.tr("Test connection"))
         self.test_button.clicked.connect(self.test_connection)
         # A row of its own, the whole width: beside the button, in a nested row, the wrapped
         # message got one line's height and its end was cut off.
@@ -201,51 +178,51 @@ class SettingsDialog(QDialog):
         return box
 
     def _key_group(self) -> QGroupBox:
-        box = QGroupBox("API key (kept in the system keyring, never in files)")
+        box = QGroupBox(self.tr("API key (kept in the system keyring, never in files)"))
         form = QFormLayout(box)
         row = QHBoxLayout()
         self.key_field = QLineEdit()
         self.key_field.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key_field.setPlaceholderText("Paste a new key to store it")
+        self.key_field.setPlaceholderText(self.tr("Paste a new key to store it"))
         row.addWidget(self.key_field, 1)
-        self.store_key_button = QPushButton("Store key")
+        self.store_key_button = QPushButton(self.tr("Store key"))
         self.store_key_button.clicked.connect(self.store_key)
         row.addWidget(self.store_key_button)
-        self.delete_key_button = QPushButton("Remove")
+        self.delete_key_button = QPushButton(self.tr("Remove"))
         self.delete_key_button.clicked.connect(self.delete_key)
         row.addWidget(self.delete_key_button)
-        form.addRow("OpenAI key", row)
-        self.key_status = QLabel("Checking the keyring…")
+        form.addRow(self.tr("OpenAI key"), row)
+        self.key_status = QLabel(self.tr("Checking the keyring…"))
         self.key_status.setWordWrap(True)
         form.addRow("", self.key_status)
         return box
 
     def _permissions_group(self) -> QGroupBox:
-        box = QGroupBox("Approvals")
+        box = QGroupBox(self.tr("Approvals"))
         form = QFormLayout(box)
         self.mode = QComboBox()
         for key, label in MODES:
-            self.mode.addItem(label, key)
-        form.addRow("Permission mode", self.mode)
+            self.mode.addItem(self.tr(label), key)
+        form.addRow(self.tr("Permission mode"), self.mode)
         self.ttl = QSpinBox()
         self.ttl.setRange(1, 30 * 24 * 3600)
-        self.ttl.setSuffix(" s")
-        self.ttl.setToolTip("A pending approval expires after this many seconds")
-        form.addRow("Approval expires after", self.ttl)
+        self.ttl.setSuffix(self.tr(" s"))
+        self.ttl.setToolTip(self.tr("A pending approval expires after this many seconds"))
+        form.addRow(self.tr("Approval expires after"), self.ttl)
         self.reviewer = QLineEdit()
-        form.addRow("Reviewer name", self.reviewer)
+        form.addRow(self.tr("Reviewer name"), self.reviewer)
         return box
 
     def _network_group(self) -> QGroupBox:
-        box = QGroupBox("Network")
+        box = QGroupBox(self.tr("Network"))
         form = QFormLayout(box)
         self.network_enabled = QCheckBox(
-            "Let fetch_url reach the domains below (no mode enables it)"
+            self.tr("Let fetch_url reach the domains below (no mode enables it)")
         )
         form.addRow(self.network_enabled)
         self.allowlist = QLineEdit()
-        self.allowlist.setPlaceholderText("example.org, docs.python.org")
-        form.addRow("Allowed domains", self.allowlist)
+        self.allowlist.setPlaceholderText(self.tr("example.org, docs.python.org"))
+        form.addRow(self.tr("Allowed domains"), self.allowlist)
         return box
 
     # -- values ---------------------------------------------------------------------------------
@@ -296,9 +273,11 @@ class SettingsDialog(QDialog):
         self.model_name.setText(preset.model)
         self.api.setCurrentIndex(self.api.findData(preset.api))
         self.test_result.setText(
-            "This server needs an API key: store it below."
+            self.tr("This server needs an API key: store it below.")
             if preset.needs_key
-            else "This server usually needs no API key. Set the model name to one it serves."
+            else self.tr(
+                "This server usually needs no API key. Set the model name to one it serves."
+            )
         )
         self.test_result.setStyleSheet("")
 
@@ -426,7 +405,7 @@ class SettingsDialog(QDialog):
         values = self.values()
         self.test_button.setEnabled(False)
         self.test_result.setStyleSheet("")
-        self.test_result.setText(f"Asking {values['openai.base_url']}…")
+        self.test_result.setText(self.tr("Asking {url}…").format(url=values["openai.base_url"]))
         self._submit_async(
             lambda ws: ws.providers_check_async(
                 base_url=values["openai.base_url"],
@@ -440,7 +419,8 @@ class SettingsDialog(QDialog):
     def _tested(self, result: Mapping[str, object]) -> None:
         self.test_button.setEnabled(True)
         ok = bool(result.get("ok"))
-        self.test_result.setText(("Connected. " if ok else "Failed. ") + str(result["message"]))
+        said = self.tr("Connected. ") if ok else self.tr("Failed. ")
+        self.test_result.setText(said + str(result["message"]))
         self.test_result.setStyleSheet(f"color: {OK_COLOUR if ok else ERROR_COLOUR};")
         self._fit()
         self.general_scroll.keep_in_view(self.test_result)  # the answer, whole, on screen
@@ -462,16 +442,16 @@ class SettingsDialog(QDialog):
     def store_key(self) -> None:
         key = self.key_field.text()
         if not key.strip():
-            self.key_status.setText("Paste a key first.")
+            self.key_status.setText(self.tr("Paste a key first."))
             return
         # The field keeps the key until the keyring has it: a failed store loses nothing typed.
         self.store_key_button.setEnabled(False)
         self.key_status.setStyleSheet("")
-        self.key_status.setText("Storing the key…")
+        self.key_status.setText(self.tr("Storing the key…"))
         self._submit(
             lambda ws: ws.set_key(KEY_NAME, key),
             on_done=self._key_stored,
-            on_error=lambda exc: self._key_failed(exc, "The key was not stored"),
+            on_error=lambda exc: self._key_failed(exc, self.tr("The key was not stored")),
         )
 
     def _key_stored(self, status: SecretStatusView) -> None:
@@ -482,7 +462,7 @@ class SettingsDialog(QDialog):
         self._submit(
             lambda ws: ws.delete_key(KEY_NAME),
             on_done=self._show_key_status,
-            on_error=lambda exc: self._key_failed(exc, "The key was not removed"),
+            on_error=lambda exc: self._key_failed(exc, self.tr("The key was not removed")),
         )
 
     def _show_key_status(self, status: SecretStatusView) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 
 if TYPE_CHECKING:
@@ -38,7 +38,11 @@ def optional_artifacts_panel(bridge: Bridge) -> QWidget:
     try:
         from desktop.widgets.artifacts_panel import ArtifactsPanel
     except ImportError:
-        hint = QLabel("The artifacts panel is not available in this build.")
+        hint = QLabel(
+            QCoreApplication.translate(
+                "SideTabs", "The artifacts panel is not available in this build."
+            )
+        )
         hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         hint.setWordWrap(True)
         return hint

@@ -14,15 +14,17 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models import store_text
 
 if TYPE_CHECKING:
     from agent_core.contract.views import StoreView
     from desktop.bridge import Bridge
 
-RUN_IN_PROGRESS = (
+RUN_IN_PROGRESS = QT_TRANSLATE_NOOP(
+    "StoreStatus",
     "Saved. A run is being driven in this window, so it stays on its database for now: "
-    "BriefDesk uses the new one the next time it starts."
+    "BriefDesk uses the new one the next time it starts.",
 )
 
 
@@ -53,8 +55,8 @@ class StoreStatus(QLabel):
         """Settings saved another `db.url`: `reopen` the window on it, or `tell` why not now."""
         why = store_text.chosen_elsewhere(self.view) if self.view else None
         if why:
-            tell("info", f"Saved. {why}")
+            tell("info", self.tr("Saved. {why}").format(why=why))
         elif self.bridge.is_driving():
-            tell("warning", RUN_IN_PROGRESS)
+            tell("warning", self.tr(RUN_IN_PROGRESS))
         else:
             reopen()

@@ -26,10 +26,11 @@ from PySide6.QtWidgets import (
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.facade.workspace import Workspace
-from desktop import theme
+from desktop import i18n, theme
+from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.jobs import AsyncJob, Job
 from desktop.models import store_text
-from desktop.models.plain_errors import plain_exception
+from desktop.models.plain_errors import plain_error, plain_exception
 from desktop.widgets.guarded_submit import OnError, submit_async_while_open, submit_while_open
 
 if TYPE_CHECKING:
@@ -37,7 +38,9 @@ if TYPE_CHECKING:
     from desktop.bridge import Bridge
 
 OK_COLOUR, ERROR_COLOUR, MUTED_STYLE = "#2e9d4f", "#d64545", "color: palette(placeholder-text);"
-URL_HINT = "postgresql://desk@db.example.org/team (empty: this computer)"
+URL_HINT = QT_TRANSLATE_NOOP(
+    "TeamDatabaseBox", "postgresql://desk@db.example.org/team (empty: this computer)"
+)
 
 
 def url_problem(text: str) -> str | None:
@@ -45,7 +48,8 @@ def url_problem(text: str) -> str | None:
     try:
         Workspace.check_db_url(text)
     except BriefDeskError as exc:
-        return exc.message
+        # the core's words in English; in another language the code's sentence
+        return exc.message if i18n.active() == "en" else plain_error(exc.code, exc.message)
     return None
 
 
@@ -89,20 +93,21 @@ class TeamDatabaseBox(QGroupBox):
     texts_changed = Signal()  # a message changed: the dialog may need to grow
 
     def __init__(self, bridge: Bridge, stored_url: str | None, parent: QWidget | None = None):
-        super().__init__("Where runs, proposals and decisions live", parent)
+        super().__init__(parent)
+        self.setTitle(self.tr("Where runs, proposals and decisions live"))
         self.bridge = bridge
         self.initial_url = (stored_url or "").strip()
         self.store: StoreView | None = None
         form = QFormLayout(self)
-        self.current = QLabel("Checking…")
+        self.current = QLabel(self.tr("Checking…"))
         self.current.setWordWrap(True)
-        form.addRow("This window", self.current)
+        form.addRow(self.tr("This window"), self.current)
         self.url_field = QLineEdit(self.initial_url)
-        self.url_field.setPlaceholderText(URL_HINT)
+        self.url_field.setPlaceholderText(self.tr(URL_HINT))
         self.url_field.setClearButtonEnabled(True)
         self.url_field.textChanged.connect(self._url_edited)
         self.url_field.editingFinished.connect(self.refresh_password_status)
-        form.addRow("PostgreSQL URL", self.url_field)
+        form.addRow(self.tr("PostgreSQL URL"), self.url_field)
         self.url_error = QLabel("")
         self.url_error.setWordWrap(True)
         self.url_error.setVisible(False)
@@ -110,18 +115,20 @@ class TeamDatabaseBox(QGroupBox):
         row = QHBoxLayout()
         self.password_field = QLineEdit()
         self.password_field.setEchoMode(QLineEdit.EchoMode.Password)
-        self.password_field.setPlaceholderText("Kept in the system keyring, never in files")
+        self.password_field.setPlaceholderText(
+            self.tr("Kept in the system keyring, never in files")
+        )
         row.addWidget(self.password_field, 1)
-        self.store_password_button = QPushButton("Store password")
+        self.store_password_button = QPushButton(self.tr("Store password"))
         self.store_password_button.clicked.connect(self.store_password)
         row.addWidget(self.store_password_button)
-        form.addRow("Password", row)
+        form.addRow(self.tr("Password"), row)
         self.password_status = QLabel("")
         self.password_status.setWordWrap(True)
         self.password_status.setVisible(False)
         form.addRow("", self.password_status)
         test_row = QHBoxLayout()
-        self.test_button = QPushButton("Test connection")
+        self.test_button = QPushButton(self.tr("Test connection"))
         self.test_button.clicked.connect(self.test_connection)
         test_row.addWidget(self.test_button)
         test_row.addStretch(1)
@@ -184,18 +191,26 @@ class TeamDatabaseBox(QGroupBox):
             self.note.setText(elsewhere)
         elif not self.url_changed():
             self.note.setText(
-                "Empty: runs live on this computer only. A team database lets every desk that "
-                "uses it see every run and proposal."
+                self.tr(
+                    "Empty: runs live on this computer only. A team database lets every desk "
+                    "that uses it see every run and proposal."
+                )
                 if not self.url()
-                else "Saved. Every desk that uses this database sees every run and proposal."
+                else self.tr(
+                    "Saved. Every desk that uses this database sees every run and proposal."
+                )
             )
         elif self.url():
             self.note.setText(
-                "Save checks that the database can be reached, then the window reconnects to "
-                "it (runs on this computer stay in its home, unchanged)."
+                self.tr(
+                    "Save checks that the database can be reached, then the window reconnects to "
+                    "it (runs on this computer stay in its home, unchanged)."
+                )
             )
         else:
-            self.note.setText("Save reconnects the window to this computer's own database.")
+            self.note.setText(
+                self.tr("Save reconnects the window to this computer's own database.")
+            )
 
     # -- actions (through the bridge, blocking parts in a worker thread) ------------------------
 
@@ -222,14 +237,14 @@ class TeamDatabaseBox(QGroupBox):
     def store_password(self) -> None:
         url, password = self.url(), self.password()
         if not password:
-            self._say(self.password_status, "Type the password first.", ERROR_COLOUR)
+            self._say(self.password_status, self.tr("Type the password first."), ERROR_COLOUR)
             return
         self.store_password_button.setEnabled(False)
-        self._say(self.password_status, "Storing the password…")
+        self._say(self.password_status, self.tr("Storing the password…"))
         self._submit_async(
             lambda ws: asyncio.to_thread(ws.set_db_password, url, password),
             on_done=self._password_stored,
-            on_error=lambda exc: self._password_failed(exc, "The password was not stored"),
+            on_error=lambda exc: self._password_failed(exc, self.tr("The password was not stored")),
         )
 
     def _password_stored(self, status: SecretStatusView) -> None:
@@ -254,7 +269,7 @@ class TeamDatabaseBox(QGroupBox):
         if not self._usable():
             return
         self.test_button.setEnabled(False)
-        self._say(self.test_result, "Connecting…")
+        self._say(self.test_result, self.tr("Connecting…"))
         self._submit_async(
             lambda ws: probe(ws, url, password),
             on_done=lambda found: self._tested(url, found),

@@ -45,7 +45,9 @@ class TimelineTable(QTableView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.run_empty_text = "Select a run on the left, or press Run (Ctrl+Enter) to start one."
+        self.run_empty_text = self.tr(
+            "Select a run on the left, or press Run (Ctrl+Enter) to start one."
+        )
         self.no_match_text = ""  # set while a filter hides every event of the run
 
     @property
@@ -125,7 +127,9 @@ class TimelinePanel(QWidget):
         self.detail = QPlainTextEdit(self)
         self.detail.setReadOnly(True)
         self.detail.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.detail.setPlaceholderText("Select an event to see its data (secrets are redacted).")
+        self.detail.setPlaceholderText(
+            self.tr("Select an event to see its data (secrets are redacted).")
+        )
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.detail)
@@ -137,19 +141,22 @@ class TimelinePanel(QWidget):
     def _filter_bar(self) -> QHBoxLayout:
         bar = QHBoxLayout()
         bar.setSpacing(4)
-        title = QLabel("Timeline")
+        title = QLabel(self.tr("Timeline"))
         font = title.font()
         font.setBold(True)
         title.setFont(font)
         bar.addWidget(title)
         bar.addSpacing(6)
         self.kind_buttons: dict[str, QToolButton] = {}
-        for category, (label, colour, glyph) in theme.CATEGORIES.items():
+        for category, (_source, colour, glyph) in theme.CATEGORIES.items():
+            label = theme.category_label(category)
             button = QToolButton(self)
             button.setCheckable(True)
             button.setChecked(True)
             button.setIcon(theme.badge_icon(colour, glyph))
-            button.setToolTip(f"Show {label.lower()} (arrow keys move, Space toggles)")
+            button.setToolTip(
+                self.tr("Show {kinds} (arrow keys move, Space toggles)").format(kinds=label.lower())
+            )
             button.setText(label)
             button.setAccessibleName(label)
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
@@ -160,9 +167,12 @@ class TimelinePanel(QWidget):
         self.chips = ChipKeys(list(self.kind_buttons.values()), self)
         bar.addSpacing(6)
         self.search = QLineEdit(self)
-        self.search.setPlaceholderText("Filter events: text, tool, path, outcome… (Ctrl+F)")
+        self.search.setPlaceholderText(
+            self.tr("Filter events: text, tool, path, outcome… (Ctrl+F)")
+        )
         self.find_shortcut = QShortcut(QKeySequence(QKeySequence.StandardKey.Find), self)
         self.find_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.find_shortcut.setWhatsThis(self.tr("Filter the timeline"))  # Help ▸ Shortcuts
         self.find_shortcut.activated.connect(self.focus_filter)
         self.search.setClearButtonEnabled(True)
         self.search.setMinimumWidth(120)
@@ -173,10 +183,12 @@ class TimelinePanel(QWidget):
         self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         bar.addWidget(self.count_label)
         self.follow_button = QToolButton(self)
-        self.follow_button.setText("⤓ Follow")
+        self.follow_button.setText(self.tr("⤓ Follow"))
         self.follow_button.setCheckable(True)
         self.follow_button.setChecked(True)
-        self.follow_button.setToolTip("Keep the newest event in view (pauses while you scroll up)")
+        self.follow_button.setToolTip(
+            self.tr("Keep the newest event in view (pauses while you scroll up)")
+        )
         self.follow_button.toggled.connect(self.set_following)
         bar.addWidget(self.follow_button)
         return bar
@@ -250,18 +262,28 @@ class TimelinePanel(QWidget):
     def _update_count(self, *_args: object) -> None:
         total = self.model.rowCount()
         shown = self.proxy.rowCount()
-        text = f"{total:,} events" if shown == total else f"{shown:,} of {total:,}"
-        self.count_label.setText("No match" if total and not shown else text)
+        text = (
+            self.tr("{total} events").format(total=f"{total:,}")
+            if shown == total
+            else self.tr("{shown} of {total}").format(shown=f"{shown:,}", total=f"{total:,}")
+        )
+        self.count_label.setText(self.tr("No match") if total and not shown else text)
         self.table.no_match_text = self._no_match_text() if total and not shown else ""
         self.table.viewport().update()
 
     def _no_match_text(self) -> str:
         typed = " ".join(self.search.text().split())
         hidden = [b.text().lower() for b in self.kind_buttons.values() if not b.isChecked()]
-        what = f"No event matches “{typed}”" if typed else "No event of the kinds shown"
+        what = (
+            self.tr("No event matches “{typed}”").format(typed=typed)
+            if typed
+            else self.tr("No event of the kinds shown")
+        )
         if hidden:
-            what += f" ({', '.join(hidden)} hidden)"
-        return f"{what}. Clear the filter or show more kinds to see the run's events."
+            what += self.tr(" ({kinds} hidden)").format(kinds=self.tr(", ").join(hidden))
+        return self.tr(
+            "{what}. Clear the filter or show more kinds to see the run's events."
+        ).format(what=what)
 
 
 class ChipKeys(QObject):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import QCoreApplication
+
 from agent_core.contract.events import EventKind
 from agent_core.contract.views import EventView
 from desktop.context import AppContext
@@ -16,6 +18,8 @@ from desktop.models.event_text import cut_words
 from desktop.models.plain_errors import storage_banner
 from desktop.models.visible_text import visible_line
 from desktop.widgets.banner import BannerArea
+
+translate = QCoreApplication.translate
 
 
 class WindowBanners:
@@ -52,20 +56,26 @@ class WindowBanners:
         newest = interrupted[0]
         question = visible_line(cut_words(str(newest.get("question", "")), 80))
         if len(ids) > 1:
-            head = (
-                f"{len(ids)} runs were interrupted when their process died. Newest: “{question}”. "
-            )
+            head = translate(
+                "WindowBanners",
+                "{n} runs were interrupted when their process died. Newest: “{question}”. ",
+            ).format(n=len(ids), question=question)
         else:
-            head = f"“{question}” was interrupted when its process died. "
-        text = head + "Resume continues from its last checkpoint without repeating a side effect."
+            head = translate(
+                "WindowBanners", "“{question}” was interrupted when its process died. "
+            ).format(question=question)
+        text = head + translate(
+            "WindowBanners",
+            "Resume continues from its last checkpoint without repeating a side effect.",
+        )
         newest_id = newest["run_id"]
         banner = self.banners.show_banner(
             "interrupted",
             "recovery",
             text,
             [
-                ("Resume", lambda: self._resume_interrupted(newest_id)),
-                ("Show", lambda: self._select_run(newest_id)),
+                (translate("WindowBanners", "Resume"), lambda: self._resume_interrupted(newest_id)),
+                (translate("WindowBanners", "Show"), lambda: self._select_run(newest_id)),
             ],
         )
         banner.setProperty("ids", sorted(ids))
@@ -82,14 +92,20 @@ class WindowBanners:
         self.home_strays += sum(_count(e) for e in strays)
         path = visible_line(str(strays[-1]["data"].get("path") or ""))
         if self.home_strays == 1:
-            text = f"A file nobody approved appeared in the artifacts folder: {path}"
+            text = translate(
+                "WindowBanners", "A file nobody approved appeared in the artifacts folder: {path}"
+            ).format(path=path)
         else:
-            text = (
-                f"{self.home_strays} files nobody approved appeared in the artifacts folder "
-                f"while no run was watching it. Latest: {path}"
-            )
+            text = translate(
+                "WindowBanners",
+                "{n} files nobody approved appeared in the artifacts folder while no run was "
+                "watching it. Latest: {path}",
+            ).format(n=self.home_strays, path=path)
         banner = self.banners.show_banner(
-            "home-strays", "warning", text, [("Show the folder", self._show_whole_folder)]
+            "home-strays",
+            "warning",
+            text,
+            [(translate("WindowBanners", "Show the folder"), self._show_whole_folder)],
         )
         banner.closed.connect(lambda: setattr(self, "home_strays", 0))
 

@@ -5,6 +5,9 @@ not the venv, so tests run this file as a script on the app's private session bu
 JSON it prints. Every wait here is on a condition, with a deadline:
 
 - `button NAME`: waits until the app shows a push button named NAME; prints its extents.
+- `texts WINDOW`: waits until a window whose title starts with WINDOW shows a push button;
+  prints every name, description and role read in it (its showing parts), and in its menu bar
+  every menu and menu item, shown or not, as a screen reader would list them.
 - `guard DIALOG`: waits until a dialog whose title starts with DIALOG shows its push buttons;
   snapshots them (name, extents, enabled) again and again while its Approve button is disabled
   (the read guard), then until Approve is enabled, snapshots after it; prints both lists.
@@ -129,10 +132,38 @@ def read_guard(title: str, timeout: float) -> dict[str, list[list[dict[str, obje
     return {"during": during, "after": after}
 
 
+def every(node: Node, depth: int = 0) -> Iterator[Node]:
+    """`node` and all its descendants, showing or not (a closed menu's items too)."""
+    node.clear_cache()
+    yield node
+    if depth > 40:
+        return
+    for index in range(node.childCount):
+        child = node.getChildAtIndex(index)
+        if child is not None:
+            yield from every(child, depth + 1)
+
+
+def said(node: Node) -> dict[str, object]:
+    return {"role": node.getRoleName(), "name": node.name, "description": node.description}
+
+
+def read_texts(title: str, timeout: float) -> list[dict[str, object]]:
+    window = wait_for(f"window {title!r}", lambda: find_dialog(title), timeout)
+    wait_for("its push buttons", lambda: push_buttons(window) or None, timeout)
+    found = [said(n) for n in walk(window)]
+    for node in walk(window):
+        if node.getRole() == pyatspi.ROLE_MENU_BAR:
+            found += [said(n) for n in every(node)]
+    return found
+
+
 def main(argv: list[str]) -> None:
     command, argument, timeout = argv[1], argv[2], float(argv[3]) if len(argv) > 3 else 60.0
     if command == "button":
         result: object = wait_for(f"button {argument!r}", lambda: find_button(argument), timeout)
+    elif command == "texts":
+        result = read_texts(argument, timeout)
     elif command == "guard":
         result = read_guard(argument, timeout)
     else:
