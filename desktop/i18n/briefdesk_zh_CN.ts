@@ -1546,6 +1546,10 @@ Mode: {mode}</source>
         <translation>#{n} · 下一步：{step}</translation>
     </message>
     <message>
+        <source>MCP server {server} · </source>
+        <translation>MCP 服务器 {server} · </translation>
+    </message>
+    <message>
         <source>Changes requested: {note}</source>
         <translation>已要求修改：{note}</translation>
     </message>

@@ -215,7 +215,11 @@ def summary(event: EventView) -> str:
             n=data.get("sequence"), step=core_words.next_step(data.get("next_step"))
         )
     if kind == EventKind.TOOL_CALLED:
-        server = f"MCP server {data['server']} · " if data.get("server") else ""
+        server = (
+            translate("EventText", "MCP server {server} · ").format(server=data["server"])
+            if data.get("server")
+            else ""
+        )
         return server + pairs(_mapping(data.get("args")))
     if changes_requested(event):  # older events carry no note: the decision still reads
         note = _first_line(data.get("note"))
