@@ -190,6 +190,15 @@ BAD: dict[str, tuple[list[str], list[list[str]]]] = {
             [NO_AP, "--reviewer", "a", "--reason", "x" * 10_001],
         ],
     ),
+    "approvals resolve": (
+        [NO_AP, "--reviewer", "a", "--done"],
+        [
+            [NO_AP, "--reviewer", "a", "--done"],
+            [NO_AP, "--reviewer", "a"],  # --done is required: the one answer it records
+            [NO_AP, "--reviewer", " ", "--done"],
+            [NO_AP, "--reviewer", "a", "--done", "--reason", "x" * 10_001],
+        ],
+    ),
     "rules list": ([], []),
     "rules revoke": (["rule-0000000000"], [[], ["rule-0000000000"]]),
     "grants list": ([], []),
