@@ -32,7 +32,7 @@ from agent_core.storage.tables.blobs import get_blob, put_blob
 from agent_core.storage.tables.timeline import append_event
 from agent_core.tools import network
 from agent_core.tools.registry import spec_for
-from agent_core.tools.specs import ToolArgs, ToolEnv, ToolResult, ToolSpec
+from agent_core.tools.specs import Tier, ToolArgs, ToolEnv, ToolResult, ToolSpec
 
 if TYPE_CHECKING:
     from agents.tool_context import ToolContext
@@ -44,6 +44,12 @@ OFFLOAD_CHARS = 8_000  # larger results go to a blob; the ledger keeps the diges
 
 # Checks and checkpoint A of a call that ran without an SDK pause: the refusal, or None.
 Admit = Callable[[str, str, str], "str | None"]
+
+
+def _defers_intent(spec: ToolSpec) -> bool:
+    """A read records its ledger intent with its result, in one commit: with no effect to
+    guard, a read killed while it runs is simply run again (issue 29: 3 commits a call)."""
+    return spec.tier is Tier.READ
 
 
 class ToolExecutor:
@@ -103,28 +109,39 @@ class ToolExecutor:
         normalized = args.to_json()
         key = idempotency_key(self.run_id, call_id, tool, normalized)
         target = approval.target if approval else None
-        with self.ctx.write() as conn:
-            entry = ledger.get_entry(conn, key)
-            if entry is None:
-                ledger.start(
-                    conn,
-                    key,
-                    run_id=self.run_id,
-                    call_id=call_id,
-                    tool=tool,
-                    arg_hash=arg_hash(tool, normalized),
-                    target=target,
-                    expected_hash=spec.expected_hash(args),
-                )
-                append_event(
-                    conn,
-                    self.run_id,
-                    EventKind.TOOL_CALLED,
-                    tool=tool,
-                    data={"call_id": call_id, "args": clip(normalized)},
-                )
-            elif entry.status is not SideEffectStatus.STARTED:
+
+        def intent(conn: Connection) -> None:
+            ledger.start(
+                conn,
+                key,
+                run_id=self.run_id,
+                call_id=call_id,
+                tool=tool,
+                arg_hash=arg_hash(tool, normalized),
+                target=target,
+                expected_hash=spec.expected_hash(args),
+            )
+            append_event(
+                conn,
+                self.run_id,
+                EventKind.TOOL_CALLED,
+                tool=tool,
+                data={"call_id": call_id, "args": clip(normalized)},
+            )
+
+        deferred = _defers_intent(spec)
+        if deferred:
+            with self.store.read() as conn:
+                entry = ledger.get_entry(conn, key)
+        else:
+            with self.ctx.write() as conn:
+                entry = ledger.get_entry(conn, key)
+                if entry is None:
+                    intent(conn)
+        if entry is not None and entry.status is not SideEffectStatus.STARTED:
+            with self.ctx.write() as conn:
                 return self._replay(conn, tool, call_id, entry)
+        late_intent = intent if deferred and entry is None else None
         env = ToolEnv(
             store=self.store,
             desk_store=self.ctx.desk_store,
@@ -145,6 +162,8 @@ class ToolExecutor:
                 self._leave_unknown(tool, call_id, key, error)
                 raise
             with self.ctx.write() as conn:
+                if late_intent is not None:
+                    late_intent(conn)
                 ledger.finish(
                     conn,
                     key,
@@ -155,7 +174,7 @@ class ToolExecutor:
                 refuse(conn, self.run_id, call_id, tool, error, resource=target)
                 save_checkpoint(self.ctx, conn, "B", call_id, "model")
             return f"Refused by BriefDesk ({error.code}): {error.message}"
-        self._confirm(tool, call_id, key, result, approval)
+        self._confirm(tool, call_id, key, result, approval, late_intent)
         return result.text
 
     def _refuse_unbound(
@@ -216,9 +235,12 @@ class ToolExecutor:
         key: str,
         result: ToolResult,
         approval: Approval | None,
+        intent: Callable[[Connection], None] | None = None,
     ) -> None:
         record = result.to_record()
         with self.ctx.write() as conn:
+            if intent is not None:  # a read's intent, recorded with its result
+                intent(conn)
             if len(result.text) > OFFLOAD_CHARS:
                 record["text"] = None
                 record["blob"] = put_blob(conn, result.text.encode("utf-8"), run_id=self.run_id)
