@@ -11,6 +11,7 @@ or a blocked disk never holds the event loop, so polls and a cancel request are 
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -71,7 +72,9 @@ class ToolExecutor:
                 refusal = self.admit(tool, call_id, raw)
                 if refusal is not None:
                     return refusal
-            running = asyncio.ensure_future(asyncio.to_thread(self.invoke, tool, call_id, raw))
+            # Admitted just now (`admit` checked the budgets and a cancel): not checked again.
+            body = functools.partial(self.invoke, tool, call_id, raw, checked=unpaused)
+            running = asyncio.ensure_future(asyncio.to_thread(body))
             self._running.add(running)
             running.add_done_callback(self._running.discard)
             return await asyncio.shield(running)  # a thread cannot be cancelled: let it finish
@@ -84,8 +87,9 @@ class ToolExecutor:
         while self._running:
             await asyncio.gather(*list(self._running), return_exceptions=True)
 
-    def invoke(self, tool: str, call_id: str, raw: str) -> str:
-        self.ctx.check_budgets()
+    def invoke(self, tool: str, call_id: str, raw: str, *, checked: bool = False) -> str:
+        if not checked:
+            self.ctx.check_budgets()
         spec = spec_for(tool)
         args = spec.parse(raw)
         approval: Approval | None = None

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, cast
 from sqlalchemy import Connection
 
 from agent_core.contract.json_types import JsonObject
-from agent_core.home.door import mask_incoming
+from agent_core.home.door import mask_json_text
 from agent_core.models.views import digest_line, fold_note
 from agent_core.storage.tables import sessions
 from agent_core.storage.tables.checkpoints import clear_state_string
@@ -42,7 +42,10 @@ _OUTPUT = "function_call_output"
 
 def _plain(items: Iterable[object]) -> list[JsonObject]:
     """Items as the JSON they are stored as (what a resume reads back), keys masked."""
-    return cast("list[JsonObject]", mask_incoming(json.loads(json.dumps(list(items), default=str))))
+    # Masked as one JSON text (fast at any size), as the RunState is.
+    return cast(
+        "list[JsonObject]", json.loads(mask_json_text(json.dumps(list(items), default=str)))
+    )
 
 
 def _turn_start(items: Sequence[JsonObject], index: int) -> int:
@@ -78,6 +81,8 @@ class Transcript:
         self.own = own
         self._unsaved_inherited = unsaved_inherited
         self._unsaved_from = len(own) - unsaved
+        self._head_len: int | None = None
+        self._digests: dict[int, str] = {}  # item index -> its digest line (items never change)
 
     @staticmethod
     def start(first_input: list[JsonObject], inherited_count: int) -> Transcript:
@@ -114,19 +119,32 @@ class Transcript:
             return self.full()
         window = _turn_start(own, len(own) - WINDOW_ITEMS)
         digested = _turn_start(own, window - DIGEST_ITEMS)
-        view: list[JsonObject] = [*self.inherited]
         # The question and the notes the run began with stay in view.
-        head = [i for i in own[:digested] if i.get("role") in ("user", "developer")]
-        view += head
-        if digested > 0:
+        head = min(self._head(), digested)
+        view: list[JsonObject] = [*self.inherited, *own[:head]]
+        if digested > head:
             view.append(cast("JsonObject", fold_note(digested)))
-        for item in own[digested:window]:
+        for index in range(max(head, digested), window):
+            item = own[index]
             output = item.get("output")
             if item.get("type") == _OUTPUT and isinstance(output, str):
-                item = {**item, "output": digest_line(output)}
+                line = self._digests.get(index)
+                if line is None:
+                    line = self._digests[index] = digest_line(output)
+                item = {**item, "output": line}
             view.append(item)
         view += own[window:]
         return cast("list[TResponseInputItem]", view)
+
+    def _head(self) -> int:
+        """How many of the run's own first items are its first input (notes, the question):
+        the items before the model's first output."""
+        if self._head_len is None:
+            self._head_len = next(
+                (j for j, i in enumerate(self.own) if i.get("role") not in ("user", "developer")),
+                len(self.own),
+            )
+        return self._head_len
 
     def has_unstaged(self) -> bool:
         return self._unsaved_inherited or self._unsaved_from < len(self.own)
