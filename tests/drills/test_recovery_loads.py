@@ -50,6 +50,7 @@ def test_a_resume_after_a_kill_asks_only_for_the_interrupted_turn(
 ) -> None:
     killed = cli(
         "run", "--question", "q", "--model", f"scripted:{_script(tmp_path)}",
+        "--max-turns", "1000", "--max-tool-calls", "1000",
         env={"BRIEFDESK_CRASH_AT": f"before_tool:{READS - 5}"},
     )  # fmt: skip
     assert killed.code == KILLED_BY_SIGKILL, (killed.code, killed.stdout, killed.stderr)
