@@ -33,7 +33,7 @@ from agent_core.storage.tables.blobs import get_blob, put_blob
 from agent_core.storage.tables.timeline import append_event
 from agent_core.tools import network
 from agent_core.tools.registry import spec_for
-from agent_core.tools.specs import Tier, ToolArgs, ToolEnv, ToolResult, ToolSpec
+from agent_core.tools.specs import ToolArgs, ToolEnv, ToolResult, ToolSpec
 
 if TYPE_CHECKING:
     from agents.tool_context import ToolContext
@@ -44,13 +44,8 @@ OFFLOAD_CHARS = 8_000  # larger results go to a blob; the ledger keeps the diges
 
 
 # Checks and checkpoint A of a call that ran without an SDK pause: the refusal, or None.
-Admit = Callable[[str, str, str], "str | None"]
-
-
-def _defers_intent(spec: ToolSpec) -> bool:
-    """A read records its ledger intent with its result, in one commit: with no effect to
-    guard, a read killed while it runs is simply run again (issue 29: 3 commits a call)."""
-    return spec.tier is Tier.READ
+# The last argument writes the call's ledger intent in checkpoint A's transaction.
+Admit = Callable[[str, str, str, "Callable[[Connection], None]"], "str | None"]
 
 
 class ToolExecutor:
@@ -60,6 +55,8 @@ class ToolExecutor:
         self.run_id = ctx.run_id
         self.admit = admit
         self._running: set[asyncio.Future[str]] = set()
+        # Intents written with checkpoint A (unpaused reads): key -> the entry found there.
+        self._admitted: dict[str, ledger.LedgerEntry | None] = {}
 
     def invoker(self, tool: str, *, unpaused: bool) -> Invoke:
         """The SDK's on_invoke_tool; `unpaused`: the SDK did not stop before this call."""
@@ -69,7 +66,8 @@ class ToolExecutor:
             if unpaused:
                 # On the loop, before the body's thread: parallel calls pass their checkpoint
                 # A one by one, in the order the model proposed them.
-                refusal = self.admit(tool, call_id, raw)
+                intent = functools.partial(self._intent_at_a, tool, call_id, raw)
+                refusal = self.admit(tool, call_id, raw, intent)
                 if refusal is not None:
                     return refusal
             # Admitted just now (`admit` checked the budgets and a cancel): not checked again.
@@ -86,6 +84,45 @@ class ToolExecutor:
         the run): the run must not end, and be pruned, under a call that is still writing."""
         while self._running:
             await asyncio.gather(*list(self._running), return_exceptions=True)
+
+    def _intent_at_a(self, tool: str, call_id: str, raw: str, conn: Connection) -> None:
+        """An unpaused read's ledger intent and `tool_called`, in checkpoint A's transaction
+        (issue 29: one commit fewer a call). Validated by then: `parse` succeeds."""
+        args = spec_for(tool).parse(raw)
+        normalized = args.to_json()
+        key = idempotency_key(self.run_id, call_id, tool, normalized)
+        entry = ledger.get_entry(conn, key)
+        if entry is None:
+            self._write_intent(conn, spec_for(tool), call_id, key, args, None)
+        self._admitted[key] = entry
+
+    def _write_intent(
+        self,
+        conn: Connection,
+        spec: ToolSpec,
+        call_id: str,
+        key: str,
+        args: ToolArgs,
+        target: str | None,
+    ) -> None:
+        normalized = args.to_json()
+        ledger.start(
+            conn,
+            key,
+            run_id=self.run_id,
+            call_id=call_id,
+            tool=spec.name,
+            arg_hash=arg_hash(spec.name, normalized),
+            target=target,
+            expected_hash=spec.expected_hash(args),
+        )
+        append_event(
+            conn,
+            self.run_id,
+            EventKind.TOOL_CALLED,
+            tool=spec.name,
+            data={"call_id": call_id, "args": clip(normalized)},
+        )
 
     def invoke(self, tool: str, call_id: str, raw: str, *, checked: bool = False) -> str:
         if not checked:
@@ -113,39 +150,18 @@ class ToolExecutor:
         normalized = args.to_json()
         key = idempotency_key(self.run_id, call_id, tool, normalized)
         target = approval.target if approval else None
-
-        def intent(conn: Connection) -> None:
-            ledger.start(
-                conn,
-                key,
-                run_id=self.run_id,
-                call_id=call_id,
-                tool=tool,
-                arg_hash=arg_hash(tool, normalized),
-                target=target,
-                expected_hash=spec.expected_hash(args),
-            )
-            append_event(
-                conn,
-                self.run_id,
-                EventKind.TOOL_CALLED,
-                tool=tool,
-                data={"call_id": call_id, "args": clip(normalized)},
-            )
-
-        deferred = _defers_intent(spec)
-        if deferred:
-            with self.store.read() as conn:
-                entry = ledger.get_entry(conn, key)
+        if key in self._admitted:  # its intent was written with checkpoint A
+            entry = self._admitted.pop(key)
+            if entry is not None and entry.status is not SideEffectStatus.STARTED:
+                with self.ctx.write() as conn:
+                    return self._replay(conn, tool, call_id, entry)
         else:
             with self.ctx.write() as conn:
                 entry = ledger.get_entry(conn, key)
                 if entry is None:
-                    intent(conn)
-        if entry is not None and entry.status is not SideEffectStatus.STARTED:
-            with self.ctx.write() as conn:
-                return self._replay(conn, tool, call_id, entry)
-        late_intent = intent if deferred and entry is None else None
+                    self._write_intent(conn, spec, call_id, key, args, target)
+                elif entry.status is not SideEffectStatus.STARTED:
+                    return self._replay(conn, tool, call_id, entry)
         env = ToolEnv(
             store=self.store,
             desk_store=self.ctx.desk_store,
@@ -166,8 +182,6 @@ class ToolExecutor:
                 self._leave_unknown(tool, call_id, key, error)
                 raise
             with self.ctx.write() as conn:
-                if late_intent is not None:
-                    late_intent(conn)
                 ledger.finish(
                     conn,
                     key,
@@ -178,7 +192,7 @@ class ToolExecutor:
                 refuse(conn, self.run_id, call_id, tool, error, resource=target)
                 save_checkpoint(self.ctx, conn, "B", call_id, "model")
             return f"Refused by BriefDesk ({error.code}): {error.message}"
-        self._confirm(tool, call_id, key, result, approval, late_intent)
+        self._confirm(tool, call_id, key, result, approval)
         return result.text
 
     def _refuse_unbound(
@@ -239,12 +253,9 @@ class ToolExecutor:
         key: str,
         result: ToolResult,
         approval: Approval | None,
-        intent: Callable[[Connection], None] | None = None,
     ) -> None:
         record = result.to_record()
         with self.ctx.write() as conn:
-            if intent is not None:  # a read's intent, recorded with its result
-                intent(conn)
             if len(result.text) > OFFLOAD_CHARS:
                 record["text"] = None
                 record["blob"] = put_blob(conn, result.text.encode("utf-8"), run_id=self.run_id)
