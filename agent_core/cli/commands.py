@@ -148,6 +148,10 @@ def execute(args: argparse.Namespace, g: GlobalOptions) -> Mapping[str, object]:
                 }
             if args.action == "revert":
                 return {"approval": ws.revert(args.id, reviewer=args.reviewer, reason=args.reason)}
+            if args.action == "resolve":
+                return {
+                    "approval": ws.resolve_done(args.id, reviewer=args.reviewer, reason=args.reason)
+                }
             return {"approval": ws.edit(args.id, reviewer=args.reviewer, args=args.args)}
         if cmd == "rules":
             if args.action == "revoke":

@@ -207,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ap = sub.add_parser(
         "approvals",
-        help="write proposals: list, show, approve, reject (--revise), edit, revert",
+        help="write proposals: list, show, approve, reject (--revise), edit, revert, resolve",
     )
     ap_sub = ap.add_subparsers(dest="action", required=True, parser_class=_Parser)
     ls = ap_sub.add_parser("list", help="proposals, their targets whole")
@@ -241,6 +241,16 @@ def build_parser() -> argparse.ArgumentParser:
     rv.add_argument("id", help="the approval of the executed write")
     rv.add_argument("--reviewer", required=True)
     rv.add_argument("--reason", help="why (kept as the revert's revision_note)")
+
+    rs = ap_sub.add_parser(
+        "resolve",
+        help="for a call whose outcome is unknown: --done records that it happened (it is not "
+        "called again)",
+    )
+    rs.add_argument("id", help="the proposal that asks whether the call happened")
+    rs.add_argument("--reviewer", required=True)
+    rs.add_argument("--done", action="store_true", required=True, help="it did happen")
+    rs.add_argument("--reason")
 
     rules = sub.add_parser("rules", help="remembered decisions: list, revoke")
     rules.add_argument("action", choices=["list", "revoke"])

@@ -209,6 +209,7 @@ _CHECKS: dict[str, Check] = {
     "approvals reject": _decision,
     "approvals edit": _decision,
     "approvals revert": _revert,
+    "approvals resolve": _revert,
     "settings get": _settings_get,
     "settings set": _settings_set,
     "grants add": _grants_add,
@@ -236,6 +237,7 @@ def _refuse_lookup_in_new_home(name: str, args: argparse.Namespace) -> None:
         "approvals reject",
         "approvals edit",
         "approvals revert",
+        "approvals resolve",
     ):
         raise BriefDeskError(ErrorCode.NOT_FOUND, f"No approval {args.id!r} in this home.")
     if name == "rules revoke":

@@ -172,6 +172,7 @@ def review_view(described: ApprovalDetailView) -> ApprovalShowView:
         # desk proposed it; `unknown_base`: another desk's, and its content was not kept.
         "compared_with": described.get("compared_with", "file"),
         "diff": diff,
+        "mcp": described.get("mcp"),  # a tool of an MCP server: server, hints, unknown outcome
         "previous": previous,  # a revision: what was sent back, and the diff since it
         "revision_diff": revision_diff,
     }

@@ -38,3 +38,17 @@ class McpTierView(TypedDict):
     server: str
     tool: str
     tier: str
+
+
+class McpCallView(TypedDict):
+    """What a reviewer is shown of a proposed MCP call (`approvals show`, the dialog)."""
+
+    server: str
+    tool: str
+    """The tool's own name on its server."""
+    annotations: JsonObject
+    """What the server says of its tool (readOnlyHint, destructiveHint, idempotentHint,
+    openWorldHint): claims, shown as such."""
+    outcome_unknown: bool
+    """This proposal asks whether a call that already reached the server happened: approve
+    runs it again, `approvals resolve --done` records that it did, reject that it did not."""

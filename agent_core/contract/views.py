@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import NotRequired, TypedDict
 
 from agent_core.contract.errors import ErrorJSON
+from agent_core.contract.json_types import JsonObject
+from agent_core.contract.mcp_views import McpCallView
 
 
 class ApprovalView(TypedDict):
@@ -333,6 +335,9 @@ class ApprovalDetailView(TypedDict):
     previous: PreviousProposalView | None
     """For a revision (`revision` > 1): the proposal whose requested changes it answers;
     null for a first proposal and a revert."""
+    mcp: McpCallView | None
+    """For a tool of an MCP server: its server, tool, hints and whether the call's outcome is
+    unknown; null for BriefDesk's own tools."""
 
 
 class EditCheckView(TypedDict):
@@ -343,7 +348,7 @@ class EditCheckView(TypedDict):
     """Why the edit would be refused; null when `ok`."""
     target: str | None
     """The resolved target of the edited call; null when refused or the tool has none."""
-    args: NotRequired[dict[str, str | int]]
+    args: NotRequired[JsonObject]
     """The normalized arguments (defaults filled in); only when `ok`."""
 
 
@@ -396,3 +401,5 @@ class ApprovalShowView(TypedDict):
     revision_diff: str | None
     """For a revision: the unified diff from the previous proposal's content to this one's;
     null when there is no previous proposal or its tool writes no content."""
+    mcp: McpCallView | None
+    """For a tool of an MCP server (see ApprovalDetailView); null otherwise."""

@@ -96,6 +96,16 @@ class ReviewCommands(WorkspaceBase):
             desk=self.team_desk,
         )
 
+    def resolve_done(
+        self, approval_id: str, *, reviewer: str, reason: str | None = None
+    ) -> ApprovalView:
+        """A person says that a call of unknown outcome did happen: recorded, not called
+        again (review/outcome_resolution.py); `resume` goes on from it."""
+        from agent_core.review.outcome_resolution import resolve_done
+
+        note = person_door.decision_note(self.store, approval_id, reason)
+        return resolve_done(self.store, approval_id, reviewer=reviewer, reason=note)
+
     def edit(self, approval_id: str, *, reviewer: str, args: JsonMapping | str) -> ApprovalView:
         """A new version with edited arguments, validated again; the old one is superseded."""
         return editing.edit(
@@ -154,6 +164,13 @@ class ReviewCommands(WorkspaceBase):
         from agent_core.tools.policy import Rule
 
         return Rule("", tool, folder, scope, run_id).describe()
+
+    @staticmethod
+    def describe_rule_for(tool: str, target: str, scope: str, run_id: str | None = None) -> str:
+        """The rule "always allow" would remember from a call of `tool` on `target`."""
+        from agent_core.review.remembered_rules import rule_folder
+
+        return ReviewCommands.describe_rule(tool, rule_folder(tool, target), scope, run_id)
 
     # -- grants: who may decide what ------------------------------------------------------
 

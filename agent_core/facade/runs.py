@@ -184,6 +184,7 @@ class RunCommands(WorkspaceBase):
             self.settings(),
             desk_store=self.desk_store if self.team_mode else None,
             holder=holder,
+            log_dir=self.home.logs,
         )
         if not live:
             # A checkpoint this version cannot load is refused before the claim, so the

@@ -1,7 +1,8 @@
 """Crash injection for drills and demos: BRIEFDESK_CRASH_AT=POINT kills the process (SIGKILL).
 
 POINT is `before_tool:N` (after checkpoint A of the N-th tool call of the run, before it runs),
-`after_write_before_confirm` (the file is written and synced, the ledger not yet confirmed) or
+`after_write_before_confirm` (the file is written and synced, the ledger not yet confirmed),
+`after_mcp_call_before_confirm` (an MCP server answered a call, the ledger not yet confirmed) or
 `before_watch_confirm` (the run has stopped, its writes are confirmed in the ledger, and no
 watcher has recorded them yet: the window in which `run`/`resume` wait for their watcher).
 The desktop's Demo menu arms the same points in-process with `arm()`.
@@ -27,6 +28,7 @@ PAUSE_GATE_ENV = "BRIEFDESK_PAUSE_GATE"
 AFTER_BASE_CHECK = "after_base_check"
 IN_WRITE_FENCE = "in_write_fence"
 AFTER_WRITE = "after_write_before_confirm"
+AFTER_MCP_CALL = "after_mcp_call_before_confirm"
 BEFORE_WATCH = "before_watch_confirm"
 _armed: str | None = None
 
@@ -55,6 +57,12 @@ def before_tool(call_index: int) -> None:
 
 def after_write_before_confirm() -> None:
     if _point() == AFTER_WRITE:
+        die()
+
+
+def after_mcp_call_before_confirm() -> None:
+    """An MCP server answered a call; the ledger has not recorded it yet."""
+    if _point() == AFTER_MCP_CALL:
         die()
 
 

@@ -10,17 +10,21 @@ from sqlalchemy import Connection
 
 from agent_core.contract.approvals import Approval
 from agent_core.contract.errors import BriefDeskError
+from agent_core.contract.mcp_views import McpCallView
 from agent_core.contract.statuses import ApprovalStatus
 from agent_core.contract.usage import Prices
 from agent_core.contract.views import ApprovalDetailView, PreviousProposalView
 from agent_core.review.expiry import sweep_expired
 from agent_core.review.proposals import approval_view, proposed_elsewhere
 from agent_core.review.run_views import run_json
+from agent_core.review.tool_of import spec_of
+from agent_core.runs.unknown_outcome import unsettled
 from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import runs as run_rows
+from agent_core.tools.mcp.servers import split_model_name
 from agent_core.tools.proposal_base import base_text
-from agent_core.tools.registry import spec_for
+from agent_core.tools.specs import ToolSpec
 
 
 def describe_approval(
@@ -42,7 +46,8 @@ def describe_approval(
         previous = _previous(conn, approval)
         elsewhere = proposed_elsewhere(approval, desk, run.get("desk"))
         kept = base_text(conn, approval.base_digest) if elsewhere else None
-    spec = spec_for(approval.tool)
+        spec = spec_of(conn, approval)
+        mcp = _mcp_call(conn, spec, approval)
     current_text: str | None = None
     current_hash: str | None = None
     shows_content = spec.content_field is not None and approval.target is not None
@@ -67,6 +72,7 @@ def describe_approval(
         "newest_id": newest.id,
         "artifacts_root": run["artifacts"],
         "previous": previous,
+        "mcp": mcp,
     }
 
 
@@ -95,11 +101,23 @@ def _previous(conn: Connection, approval: Approval) -> PreviousProposalView | No
         revised = approval_rows.get_approval(conn, approval.revises)
     except BriefDeskError:
         return None  # the row is gone: the revision still reads on its own
-    field = spec_for(revised.tool).content_field
+    field = spec_of(conn, revised).content_field
     content = revised.args.get(field) if field else None
     return {
         "id": revised.id,
         "revision": revised.revision,
         "content": None if content is None else str(content),
         "reviewer": revised.reviewer,
+    }
+
+
+def _mcp_call(conn: Connection, spec: ToolSpec, approval: Approval) -> McpCallView | None:
+    named = split_model_name(spec.name)
+    if spec.source is None or named is None:
+        return None
+    return {
+        "server": spec.source,
+        "tool": named[1],
+        "annotations": dict(spec.annotations),
+        "outcome_unknown": unsettled(conn, spec, approval) is not None,
     }

@@ -8,6 +8,8 @@ inside the same transaction.
 
 from __future__ import annotations
 
+from sqlalchemy import Connection
+
 from agent_core.contract.approvals import (
     Approval,
     check_decidable,
@@ -23,12 +25,12 @@ from agent_core.home.clock import now_iso, utcnow
 from agent_core.review.expiry import sweep_expired
 from agent_core.review.proposals import approval_view, gives_back_here, proposed_elsewhere
 from agent_core.review.remembered_rules import REMEMBER_SCOPES, remember
+from agent_core.review.tool_of import spec_of
 from agent_core.runs import lifecycle
 from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import audit
 from agent_core.storage.tables import grants as grant_rows
-from agent_core.tools.registry import spec_for
 
 MAX_REVIEWER_CHARS = 80
 """A decision keeps this much of a reviewer's name."""
@@ -106,7 +108,7 @@ def _decide(
         if is_revert(current):
             _check_revert_decision(current, status, remember_scope)
         if status is ApprovalStatus.APPROVED:
-            _check_target_unchanged(current, desk)
+            _check_target_unchanged(conn, current, desk)
         after = approval_rows.transition(
             conn,
             current,
@@ -153,10 +155,10 @@ def _check_revert_decision(
         )
 
 
-def _check_target_unchanged(approval: Approval, desk: str | None = None) -> None:
+def _check_target_unchanged(conn: Connection, approval: Approval, desk: str | None = None) -> None:
     if approval.target is None or proposed_elsewhere(approval, desk):
         return  # another desk's file: that desk checks it before it writes (target_changed)
-    if spec_for(approval.tool).base_hash(approval.target) != approval.base_hash:
+    if spec_of(conn, approval).base_hash(approval.target) != approval.base_hash:
         raise BriefDeskError(
             ErrorCode.TARGET_CHANGED,
             f"{approval.target} changed since this proposal was made; "

@@ -21,13 +21,13 @@ from agent_core.home.preferences import Settings
 from agent_core.review.decisions import approve, require_reviewer
 from agent_core.review.expiry import sweep_expired
 from agent_core.review.proposals import approval_view, proposed_elsewhere
+from agent_core.review.tool_of import tools_of
 from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import audit
 from agent_core.storage.tables import grants as grant_rows
 from agent_core.storage.tables import runs as run_rows
 from agent_core.tools.proposal_base import keep_base
-from agent_core.tools.registry import spec_for
 from agent_core.tools.specs import ToolScope
 from agent_core.tools.validation import validate_call
 
@@ -54,7 +54,8 @@ def edit(
         check_decidable(current, utcnow())
         _refuse_revert(current)
         row = run_rows.get_run_row(conn, current.run_id)
-        normalized, target = validate_call(current.tool, edited, _scope_of(row, settings))
+        tools = tools_of(conn, current.run_id, current.tool)
+        normalized, target = validate_call(current.tool, edited, _scope_of(row, settings), tools)
         if target != current.target:  # an edit may move the write: the grant must cover both
             grant_rows.require(
                 conn, reviewer=reviewer, tool=current.tool, path=target, doing="edit"
@@ -69,7 +70,7 @@ def edit(
                 decided_at=now_iso(),
             ),
         )
-        spec = spec_for(current.tool)
+        spec = tools.spec_for(current.tool)
         base_hash: str | None
         base_digest: str | None
         if not proposed_elsewhere(current, desk):  # against the file as it is now
@@ -122,9 +123,10 @@ def validate_edit(
     with store.read() as conn:
         approval = approval_rows.get_approval(conn, approval_id)
         row = run_rows.get_run_row(conn, approval.run_id)
+        tools = tools_of(conn, approval.run_id, approval.tool)
     try:
         _refuse_revert(approval)
-        normalized, target = validate_call(approval.tool, args, _scope_of(row, settings))
+        normalized, target = validate_call(approval.tool, args, _scope_of(row, settings), tools)
     except BriefDeskError as exc:
         return {"ok": False, "error": exc.to_json(), "target": None}
     return {"ok": True, "error": None, "target": target, "args": normalized}

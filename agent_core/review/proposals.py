@@ -14,16 +14,24 @@ from agent_core.home.clock import utcnow
 from agent_core.storage.location import StoreKind
 from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
+from agent_core.tools.mcp.servers import split_model_name
+from agent_core.tools.mcp.tool_spec import CONTENT_FIELD, PATH_FIELD
 from agent_core.tools.registry import spec_for
 
 
 def approval_view(approval: Approval) -> ApprovalView:
     """The contract's APPROVAL plus what its tool's spec tells a reviewer's window: which
     argument is the new content of the target (shown as a diff) and which names the target."""
-    spec = spec_for(approval.tool)
     view = approval.to_json()
     if approval.status is ApprovalStatus.PENDING and is_expired(approval, utcnow()):
         view["status"] = str(ApprovalStatus.EXPIRED)  # not yet swept
+    if split_model_name(approval.tool) is not None:
+        # An MCP call aims at a path only when it writes that file whole (tool_spec.py).
+        whole_file = approval.target is not None and approval.target.startswith("/")
+        view["content_field"] = CONTENT_FIELD if whole_file else None
+        view["path_field"] = PATH_FIELD if whole_file else None
+        return view
+    spec = spec_for(approval.tool)
     view["content_field"] = spec.content_field
     view["path_field"] = spec.path_field
     return view

@@ -18,7 +18,8 @@ from agent_core.storage.store import Store
 from agent_core.storage.tables import audit
 from agent_core.storage.tables import grants as grant_rows
 from agent_core.storage.tables import rules as rule_rows
-from agent_core.tools.policy import Rule
+from agent_core.tools.mcp.servers import split_model_name
+from agent_core.tools.policy import MCP_RULE_PREFIX, Rule
 
 REMEMBER_SCOPES = ("run", "home")
 """What `--remember` takes: this run only, or every run of this home."""
@@ -30,7 +31,7 @@ def remember(conn: Connection, approval: Approval, reviewer: str, scope: str) ->
         raise BriefDeskError(
             ErrorCode.INVALID_ARGUMENTS, "Only calls with a target can be remembered."
         )
-    folder = str(Path(approval.target).parent)
+    folder = rule_folder(approval.tool, approval.target)
     # A rule decides every later call under its folder: the grant must cover all of it.
     grant_rows.require(conn, reviewer=reviewer, tool=approval.tool, path=folder, doing="remember")
     rule = rule_rows.RuleRow(
@@ -44,6 +45,13 @@ def remember(conn: Connection, approval: Approval, reviewer: str, scope: str) ->
     )
     rule_rows.insert_rule(conn, rule)
     return rule.id
+
+
+def rule_folder(tool: str, target: str) -> str:
+    """What a rule remembered from a call of `tool` on `target` covers: the target's folder,
+    or, for an MCP tool, that server's tool whatever its call aims at (`mcp:SERVER/TOOL`)."""
+    mcp = split_model_name(tool)
+    return f"{MCP_RULE_PREFIX}{mcp[0]}/{mcp[1]}" if mcp else str(Path(target).parent)
 
 
 def list_rules(store: Store) -> list[RuleView]:

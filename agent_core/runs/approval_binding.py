@@ -32,8 +32,8 @@ from agent_core.storage.tables import authority
 from agent_core.storage.tables import rules as rule_rows
 from agent_core.storage.tables import runs as run_rows
 from agent_core.tools.policy import Mode, Verdict, decide, rules_from_rows
-from agent_core.tools.registry import spec_for
-from agent_core.tools.specs import ArgsJSON, ToolScope
+from agent_core.tools.registry import BUILTIN, ToolSet
+from agent_core.tools.specs import ArgsJSON, ToolScope, ToolSpec
 from agent_core.tools.validation import validate_call
 
 RULE = "approvals.binding"
@@ -54,12 +54,13 @@ def refusal(
     scope: ToolScope,
     model_raw: str,
     will_run: ArgsJSON,
+    tools: ToolSet = BUILTIN,
 ) -> BriefDeskError | None:
     """None when `approval` authorises the call; else the refusal to record (the approved
     arguments' own validation error, or `not_authorized` saying why). `model_raw`: the
     call's arguments as the SDK runs it; `will_run`: the arguments the tool would get."""
     try:
-        _check(conn, approval, run_id, call_id, tool, scope, model_raw, will_run)
+        _check(conn, approval, run_id, call_id, tool, scope, model_raw, will_run, tools)
     except _Unbound as why:
         return BriefDeskError(
             ErrorCode.NOT_AUTHORIZED,
@@ -81,6 +82,7 @@ def _check(
     scope: ToolScope,
     model_raw: str,
     will_run: ArgsJSON,
+    tools: ToolSet,
 ) -> None:
     if (approval.run_id, approval.call_id, approval.tool) != (run_id, call_id, tool):
         raise _Unbound("it was proposed for another call")
@@ -95,25 +97,27 @@ def _check(
     if made is None or made.tool != tool:
         raise _Unbound("the model made no such call")
     for raw in (made.raw_args, model_raw):
-        proposed, _ = validate_call(tool, raw, scope)
+        proposed, _ = validate_call(tool, raw, scope, tools)
         if arg_hash(tool, proposed) != chain[0].arg_hash:
             raise _Unbound("its first version does not propose the model's call")
     for before, after in pairwise(chain):
-        if (
-            before.status is not ApprovalStatus.SUPERSEDED
-            or before.decided_by_rule is not None
-            or not _person(before.reviewer)
-        ):
+        if before.status is not ApprovalStatus.SUPERSEDED:
+            raise _Unbound(f"version {after.version} does not follow a superseded version")
+        # A person's edit; or the same call asked again of a person (its outcome was unknown):
+        # either way a later version is decided by a person only (`_check_decider`).
+        asked_again = after.arg_hash == before.arg_hash and after.target == before.target
+        if not asked_again and (before.decided_by_rule is not None or not _person(before.reviewer)):
             raise _Unbound(f"version {after.version} is not a person's edit of the one before")
-    args, target = validate_call(tool, approval.args, scope)
+    args, target = validate_call(tool, approval.args, scope, tools)
     if arg_hash(tool, args) != approval.arg_hash or arg_hash(tool, will_run) != approval.arg_hash:
         raise _Unbound("its arg_hash is not that of the arguments it would run")
     if target != approval.target:
         raise _Unbound("its target is not where its arguments lead")
-    _check_decider(conn, approval, run_id, tool)
+    _check_decider(conn, approval, run_id, tools.spec_for(tool))
 
 
-def _check_decider(conn: Connection, approval: Approval, run_id: str, tool: str) -> None:
+def _check_decider(conn: Connection, approval: Approval, run_id: str, spec: ToolSpec) -> None:
+    tool = spec.name
     decided_by = approval.decided_by_rule
     if decided_by is None:
         if not _person(approval.reviewer):
@@ -128,8 +132,8 @@ def _check_decider(conn: Connection, approval: Approval, run_id: str, tool: str)
         if stored not in Mode._value2member_map_:
             raise _Unbound(f"its run's mode {stored!r} approves nothing")
         policy = decide(
-            spec_for(tool).tier, tool, mode=Mode(stored), target=approval.target,
-            run_id=run_id, rules=[],
+            spec.tier, tool, mode=Mode(stored), target=approval.target,
+            run_id=run_id, rules=[], artifact_write=spec.writes_files,
         )  # fmt: skip
         if policy.verdict is not Verdict.ALLOW or policy.principal != decided_by:
             raise _Unbound(f"{decided_by} does not approve {tool} in its {stored} run")

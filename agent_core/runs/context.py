@@ -17,6 +17,7 @@ from agent_core.runs.transcript import Transcript
 from agent_core.storage.store import Store
 from agent_core.storage.team.leases import Holder
 from agent_core.tools.policy import Mode
+from agent_core.tools.registry import BUILTIN, ToolSet
 from agent_core.tools.specs import ToolScope
 
 
@@ -39,6 +40,8 @@ class RunContext:
     holder: Holder | None = None
     """Team mode: this desk and process; every write of the run checks it still holds it."""
     started_clock: float = field(default_factory=clock.monotonic)
+    tools: ToolSet = BUILTIN
+    """What the run offers its model: our tools, and the MCP tools it listed when it started."""
     # The SDK RunState of the current pause, until the first write of the pause saves it (with
     # checkpoint A, in one commit).
     unsaved_state: str | None = None

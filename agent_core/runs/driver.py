@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from typing import cast
+from pathlib import Path
 
 from agents import Agent, FunctionTool, RunConfig, Runner, RunState, Tool
 from agents.agent_output import AgentOutputSchemaBase
@@ -27,7 +27,6 @@ from sqlalchemy import Connection
 from agent_core import RUNTIME_VERSION
 from agent_core.contract.errors import BriefDeskError, ErrorCode, ErrorJSON
 from agent_core.contract.events import EventKind
-from agent_core.contract.json_types import JsonObject
 from agent_core.contract.statuses import RunStatus
 from agent_core.home.door import mask_incoming, mask_model_response
 from agent_core.home.preferences import Settings
@@ -37,10 +36,11 @@ from agent_core.runs import lifecycle
 from agent_core.runs.context import BudgetExceeded, RunContext, StopRun
 from agent_core.runs.executor import ToolExecutor
 from agent_core.runs.gate import ToolGate
+from agent_core.runs.mcp_tools import RunMcp
 from agent_core.runs.model_bounds import TurnScreen, within_budget
 from agent_core.runs.progress import RunProgress
 from agent_core.runs.record import RunRecord
-from agent_core.runs.transcript import OneTurn, Transcript
+from agent_core.runs.transcript import OneTurn, Transcript, first_items
 from agent_core.storage.owner import Owner
 from agent_core.storage.store import Store
 from agent_core.storage.tables import sessions
@@ -53,6 +53,7 @@ from agent_core.storage.tables.checkpoints import (
 from agent_core.storage.tables.timeline import append_event
 from agent_core.storage.team import leases
 from agent_core.storage.team.leases import Holder
+from agent_core.tools.mcp.tool_spec import McpOutcomeUnknown
 from agent_core.tools.registry import TOOLS
 from agent_core.tools.specs import Tier
 
@@ -200,6 +201,7 @@ class RunDriver:
         *,
         desk_store: Store | None = None,
         holder: Holder | None = None,
+        log_dir: Path | None = None,
     ) -> None:
         self.store = store
         self.run_id = run_id
@@ -215,6 +217,7 @@ class RunDriver:
         # they propose the very same calls, which the ledger answers, so reads need no pause
         # (and no saved RunState). A remote model would propose new ones: every call pauses.
         self.replays_exactly = models.replays_exactly(self.ctx.facts.model)
+        self.mcp = RunMcp(self.ctx, desk_store or store, log_dir=log_dir)
         self._built: tuple[Agent[None], Model] | None = None
         self._preloaded: tuple[str | None, RunState[None] | None] | None = None
 
@@ -228,8 +231,10 @@ class RunDriver:
                     self.executor.invoker(spec.name, unpaused=unpaused)
                 ),
                 needs_approval=False if unpaused else self.screen.pauses,
+                # An MCP tool's own schema: strict mode would make its optional keys required.
+                strict_json_schema=spec.params_schema is None,
             )
-            for spec in TOOLS.values()
+            for spec in self.ctx.tools
             for unpaused in [spec.runs_without_pause and self.replays_exactly]
         ]
         return Agent(name="BriefDesk", instructions=INSTRUCTIONS, tools=tools, model=model)
@@ -242,6 +247,7 @@ class RunDriver:
         a resume, and grows with the run), which loads again only if the run's saved state
         changed in between.
         """
+        self.mcp.use_recorded()  # a resumed run's MCP tools, as it listed them (no server starts)
         try:
             agent, _inner = self._agent_and_model()
         except BriefDeskError:  # the model cannot be built yet: `drive` says so, after the claim
@@ -280,42 +286,19 @@ class RunDriver:
             await self._drive(agent_input)
 
     async def _drive(self, agent_input: list[TResponseInputItem] | None) -> None:
-        agent, inner = self._agent_and_model()
-        config = RunConfig(tracing_disabled=True, tool_not_found_behavior="return_error_to_model")
-        one_turn = OneTurn()
         try:
-            state = await self._state_to_resume(agent)
-            transcript = self._transcript(agent_input, state)
-            # The latest checkpoint's saved state: the RunState of the pause the run stopped in,
-            # else the stored conversation (nothing is replayed but an interrupted turn).
-            current: list[TResponseInputItem] | RunState[None] = (
-                state if state is not None else transcript.model_input()
-            )
-            while True:
-                if isinstance(current, RunState):
-                    outcome = self.gate.handle_pause(current)
-                    if outcome.stop_status is not None:
-                        self._stop(outcome.stop_status)
-                        return
-                    self._save_unsaved_state()  # a pause that only refused calls
-                # One model turn per Runner.run, on a bounded view of the conversation: the
-                # SDK's cost per turn (and its RunState) no longer grows with the run.
-                result = await Runner.run(
-                    agent, current, run_config=config, max_turns=1,
-                    error_handlers=one_turn.handlers,
-                )  # fmt: skip
-                if result.interruptions:
-                    paused = result.to_state()
-                    # Saved with the pause's first write (checkpoint A): one commit, not two.
-                    self.ctx.unsaved_state = paused.to_string()
-                    current = paused
-                    continue
-                transcript.add_turn(result.new_items)
-                if one_turn.ended():
-                    current = transcript.model_input()
-                    continue
-                self._finish(result)
-                return
+            if await self.mcp.prepare(starting=agent_input is not None, model=self.ctx.facts.model):
+                self._built = None  # listed just now: the agent offers the run's MCP tools
+            agent, inner = self._agent_and_model()
+        except BaseException:
+            await self.mcp.aclose()
+            raise
+        try:
+            while not await self._run_until_stop(agent, agent_input):
+                # An MCP write's outcome became unknown: the run goes back to that call's
+                # pause (its checkpoint A), where the gate asks a person whether it happened.
+                await self.executor.drain()
+                agent_input = None
         except (StopRun, BriefDeskError, AgentsException) as raised:
             await self.executor.drain()  # sibling calls still running finish first
             # The SDK wraps what a tool raises (a cancel, a budget, a storage error): unwrap it.
@@ -346,9 +329,54 @@ class RunDriver:
             )
             self._end(lambda conn, p: lifecycle.fail(conn, self.run_id, p, error))
         finally:
+            await self.mcp.aclose()  # every server this run started stops with it
             aclose = getattr(inner, "aclose", None)  # the openai model's one client per run
             if aclose is not None:
                 await aclose()
+
+    async def _run_until_stop(
+        self, agent: Agent[None], agent_input: list[TResponseInputItem] | None
+    ) -> bool:
+        """Drive until the run waits or ends (True), or an MCP write's outcome is unknown."""
+        config = RunConfig(tracing_disabled=True, tool_not_found_behavior="return_error_to_model")
+        one_turn = OneTurn()
+        state = await self._state_to_resume(agent)
+        transcript = self._transcript(agent_input, state)
+        # The latest checkpoint's saved state: the RunState of the pause the run stopped in,
+        # else the stored conversation (nothing is replayed but an interrupted turn).
+        current: list[TResponseInputItem] | RunState[None] = (
+            state if state is not None else transcript.model_input()
+        )
+        while True:
+            if isinstance(current, RunState):
+                outcome = self.gate.handle_pause(current)
+                if outcome.stop_status is not None:
+                    self._stop(outcome.stop_status)
+                    return True
+                self._save_unsaved_state()  # a pause that only refused calls
+            try:
+                # One model turn per Runner.run, on a bounded view of the conversation: the
+                # SDK's cost per turn (and its RunState) no longer grows with the run.
+                result = await Runner.run(
+                    agent, current, run_config=config, max_turns=1,
+                    error_handlers=one_turn.handlers,
+                )  # fmt: skip
+            except (AgentsException, BriefDeskError) as raised:
+                if isinstance(_our_cause(raised), McpOutcomeUnknown):
+                    return False
+                raise
+            if result.interruptions:
+                paused = result.to_state()
+                # Saved with the pause's first write (checkpoint A): one commit, not two.
+                self.ctx.unsaved_state = paused.to_string()
+                current = paused
+                continue
+            transcript.add_turn(result.new_items)
+            if one_turn.ended():
+                current = transcript.model_input()
+                continue
+            self._finish(result)
+            return True
 
     def release(self) -> None:
         """Give the run back untouched if it is still ours (an unexpected exception)."""
@@ -380,6 +408,8 @@ class RunDriver:
         self, agent_input: list[TResponseInputItem] | None, state: RunState[None] | None
     ) -> Transcript:
         """The run's conversation: as stored, or (nothing stored yet) its first input."""
+        if self.ctx.transcript is not None:  # driven again in this process (an MCP unknown)
+            return self.ctx.transcript
         with self.store.read() as conn:
             stored = Transcript.load(conn, self.run_id)
             earlier = 0
@@ -387,7 +417,7 @@ class RunDriver:
                 thread = self.ctx.facts.thread_id
                 earlier = len(sessions.load_items(conn, thread, exclude_run=self.run_id))
         if stored is None:
-            first = _first_items(agent_input, state, self.ctx.facts.question)
+            first = first_items(agent_input, state, self.ctx.facts.question)
             stored = Transcript.start(first, min(earlier, len(first)))
         self.ctx.transcript = stored
         return stored
@@ -454,21 +484,6 @@ class RunDriver:
                 )  # fmt: skip
             else:
                 lifecycle.succeed(conn, self.run_id, progress, output)
-
-
-def _first_items(
-    agent_input: list[TResponseInputItem] | None, state: RunState[None] | None, question: str
-) -> list[JsonObject]:
-    """The first input of a run that stored no conversation: the one it is given, or (a
-    RunState saved by an older version) the one that state began with."""
-    first: object = agent_input
-    if state is not None:
-        first = state._original_input  # the SDK keeps it there (no public accessor)
-    if isinstance(first, str):
-        first = [{"role": "user", "content": first}]
-    if not first:
-        first = [{"role": "user", "content": question}]
-    return cast("list[JsonObject]", first)
 
 
 def _our_cause(exc: BaseException) -> BaseException:

@@ -21,7 +21,9 @@ from agent_core.contract.approvals import Approval, consume
 from agent_core.contract.canonical import arg_hash, idempotency_key
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
+from agent_core.contract.json_types import JsonMapping
 from agent_core.contract.statuses import ApprovalStatus, SideEffectStatus, ToolOutcomeStatus
+from agent_core.home import crash
 from agent_core.home.clock import now_iso
 from agent_core.runs import approval_binding
 from agent_core.runs.call_records import clip, refuse, tool_result
@@ -32,8 +34,8 @@ from agent_core.storage.tables import ledger
 from agent_core.storage.tables.blobs import get_blob, put_blob
 from agent_core.storage.tables.timeline import append_event
 from agent_core.tools import network
-from agent_core.tools.registry import spec_for
-from agent_core.tools.specs import ToolArgs, ToolEnv, ToolResult, ToolSpec
+from agent_core.tools.mcp.tool_spec import McpOutcomeUnknown
+from agent_core.tools.specs import ArgsJSON, ToolArgs, ToolEnv, ToolResult, ToolSpec
 
 if TYPE_CHECKING:
     from agents.tool_context import ToolContext
@@ -46,6 +48,14 @@ OFFLOAD_CHARS = 8_000  # larger results go to a blob; the ledger keeps the diges
 # Checks and checkpoint A of a call that ran without an SDK pause: the refusal, or None.
 # The last argument writes the call's ledger intent in checkpoint A's transaction.
 Admit = Callable[[str, str, str, "Callable[[Connection], None]"], "str | None"]
+
+
+def _called(spec: ToolSpec, call_id: str, normalized: ArgsJSON) -> JsonMapping:
+    """The `tool_called` event's data (an MCP call names its server on the timeline)."""
+    called = {"call_id": call_id, "args": clip(normalized)}
+    if spec.source is not None:
+        called["server"] = spec.source
+    return called
 
 
 class ToolExecutor:
@@ -88,12 +98,12 @@ class ToolExecutor:
     def _intent_at_a(self, tool: str, call_id: str, raw: str, conn: Connection) -> None:
         """An unpaused read's ledger intent and `tool_called`, in checkpoint A's transaction
         (issue 29: one commit fewer a call). Validated by then: `parse` succeeds."""
-        args = spec_for(tool).parse(raw)
-        normalized = args.to_json()
-        key = idempotency_key(self.run_id, call_id, tool, normalized)
+        spec = self.ctx.tools.spec_for(tool)
+        args = spec.parse(raw)
+        key = idempotency_key(self.run_id, call_id, tool, args.to_json())
         entry = ledger.get_entry(conn, key)
         if entry is None:
-            self._write_intent(conn, spec_for(tool), call_id, key, args, None)
+            self._write_intent(conn, spec, call_id, key, args, None, None)
         self._admitted[key] = entry
 
     def _write_intent(
@@ -104,6 +114,7 @@ class ToolExecutor:
         key: str,
         args: ToolArgs,
         target: str | None,
+        approval_id: str | None,
     ) -> None:
         normalized = args.to_json()
         ledger.start(
@@ -115,19 +126,17 @@ class ToolExecutor:
             arg_hash=arg_hash(spec.name, normalized),
             target=target,
             expected_hash=spec.expected_hash(args),
+            approval_id=approval_id,
         )
         append_event(
-            conn,
-            self.run_id,
-            EventKind.TOOL_CALLED,
-            tool=spec.name,
-            data={"call_id": call_id, "args": clip(normalized)},
-        )
+            conn, self.run_id, EventKind.TOOL_CALLED, tool=spec.name,
+            data=_called(spec, call_id, normalized),
+        )  # fmt: skip
 
     def invoke(self, tool: str, call_id: str, raw: str, *, checked: bool = False) -> str:
         if not checked:
             self.ctx.check_budgets()
-        spec = spec_for(tool)
+        spec = self.ctx.tools.spec_for(tool)
         args = spec.parse(raw)
         approval: Approval | None = None
         if spec.has_side_effect:
@@ -144,13 +153,15 @@ class ToolExecutor:
                 unbound = approval_binding.refusal(
                     conn, approval, run_id=self.run_id, call_id=call_id, tool=tool,
                     scope=self.ctx.tool_scope(), model_raw=raw, will_run=args.to_json(),
+                    tools=self.ctx.tools,
                 )  # fmt: skip
             if unbound is not None:
                 return self._refuse_unbound(tool, call_id, approval, unbound)
         normalized = args.to_json()
         key = idempotency_key(self.run_id, call_id, tool, normalized)
         target = approval.target if approval else None
-        if key in self._admitted:  # its intent was written with checkpoint A
+        approval_id = approval.id if approval else None
+        if key in self._admitted:  # an unpaused read: its intent was written with checkpoint A
             entry = self._admitted.pop(key)
             if entry is not None and entry.status is not SideEffectStatus.STARTED:
                 with self.ctx.write() as conn:
@@ -159,9 +170,23 @@ class ToolExecutor:
             with self.ctx.write() as conn:
                 entry = ledger.get_entry(conn, key)
                 if entry is None:
-                    self._write_intent(conn, spec, call_id, key, args, target)
+                    self._write_intent(conn, spec, call_id, key, args, target, approval_id)
                 elif entry.status is not SideEffectStatus.STARTED:
                     return self._replay(conn, tool, call_id, entry)
+                elif not spec.reruns_after_unknown:
+                    # Unknown outcome: runs again only under a person's newer approval (the
+                    # gate asked them); never on its own.
+                    if approval_id is None or entry.approval_id == approval_id:
+                        return (
+                            "Refused by BriefDesk: this call's outcome is unknown; a person "
+                            "decides."
+                        )
+                    ledger.restart(conn, key, approval_id)
+                    append_event(
+                        conn, self.run_id, EventKind.TOOL_CALLED, tool=tool,
+                        data=_called(spec, call_id, normalized),
+                    )  # fmt: skip
+                    entry = None  # a fresh attempt, not a reconciliation
         env = ToolEnv(
             store=self.store,
             desk_store=self.ctx.desk_store,
@@ -175,9 +200,14 @@ class ToolExecutor:
         )
         try:
             result = self._settle_or_run(spec, env, args, key, unknown=entry is not None)
+            if spec.source is not None:
+                crash.after_mcp_call_before_confirm()
         except BriefDeskError as error:
             if error.code == ErrorCode.RUN_OWNED_ELSEWHERE:
                 raise  # taken over while it ran: the ledger row is the new owner's to settle
+            if isinstance(error, McpOutcomeUnknown) and not spec.reruns_after_unknown:
+                self._leave_unknown(tool, call_id, key, error)
+                raise  # the run goes back to this call's pause, where a person is asked
             if error.retryable:  # out of space: the run stops; `resume` settles and retries
                 self._leave_unknown(tool, call_id, key, error)
                 raise
@@ -241,7 +271,9 @@ class ToolExecutor:
                         data={**facts, "path": env.target},
                     )
                 return settled
-        if spec.network_access:
+        if spec.network_access or spec.source is not None:
+            # An MCP server is another process (started on the run's loop, which the guard
+            # would also stop): what it reaches is its own; BriefDesk governs the call.
             return spec.body(env, args)
         with network.socket_guard(frozenset()):
             return spec.body(env, args)

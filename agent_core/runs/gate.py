@@ -23,6 +23,7 @@ from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus, RunStatus, ToolOutcomeStatus
 from agent_core.home import crash
 from agent_core.home.clock import now_iso, utcnow
+from agent_core.runs import unknown_outcome as unknown
 from agent_core.runs.call_records import clip, refuse, tool_result
 from agent_core.runs.checkpointing import save_checkpoint
 from agent_core.runs.context import RunContext
@@ -33,9 +34,9 @@ from agent_core.storage.tables import runs as run_rows
 from agent_core.storage.tables import tool_calls as call_rows
 from agent_core.storage.tables.timeline import append_event
 from agent_core.tools import network
+from agent_core.tools.mcp.servers import split_model_name
 from agent_core.tools.policy import Decision, Verdict, decide, risk_label, rules_from_rows
 from agent_core.tools.proposal_base import keep_base
-from agent_core.tools.registry import TOOLS
 from agent_core.tools.specs import ArgsJSON, Tier, ToolSpec
 from agent_core.tools.validation import describe_resource, printable, validate_call
 
@@ -119,12 +120,19 @@ class ToolGate:
             if screened is not None:
                 screened.record(conn, self.run_id, turn)
             for call in fresh:
-                if call.name not in TOOLS:
-                    error = BriefDeskError(
-                        ErrorCode.UNKNOWN_TOOL, f"There is no tool named {call.name[:80]!r}."
-                    )
+                if call.name not in self.ctx.tools:
+                    error = self._not_offered(call.name)
                     name = printable(call.name, 80)
                     refuse(conn, self.run_id, call.call_id, name, error, resource=name)
+
+    def _not_offered(self, name: str) -> BriefDeskError:
+        """`mcp_server_unavailable` for a tool of a registered server that did not start when
+        the run listed its tools; `unknown_tool` for any other name."""
+        server, _tool = split_model_name(name) or ("", "")
+        why = self.ctx.tools.unavailable.get(server)
+        if why is not None:
+            return BriefDeskError(ErrorCode.MCP_SERVER_UNAVAILABLE, why, server=server)
+        return BriefDeskError(ErrorCode.UNKNOWN_TOOL, f"There is no tool named {name[:80]!r}.")
 
     # -- the pause ------------------------------------------------------------------------
 
@@ -151,7 +159,7 @@ class ToolGate:
         row, index = self._call_row(call_id)
         if row is not None and row.decision == "deny":
             return f"Refused by BriefDesk ({row.code})."
-        spec = TOOLS[tool]
+        spec = self.ctx.tools.spec_for(tool)
         try:
             self._validate(spec, raw)
         except BriefDeskError as error:
@@ -191,7 +199,7 @@ class ToolGate:
         if row is not None and row.decision == "deny":
             state.reject(item, rejection_message=f"Refused by BriefDesk ({row.code}).")
             return None
-        spec = TOOLS[tool]
+        spec = self.ctx.tools.spec_for(tool)
         try:
             args, target = self._validate(spec, raw)
             if spec.has_side_effect:
@@ -206,7 +214,7 @@ class ToolGate:
             revision = approval_rows.next_revision(conn, self.run_id).revision  # > 1: a person
         decision = decide(
             spec.tier, tool, mode=self.ctx.mode, target=target, run_id=self.run_id, rules=rules,
-            revision=revision,
+            revision=revision, artifact_write=spec.writes_files,
         )  # fmt: skip
         if spec.has_side_effect:
             return self._gated(state, item, call_id, spec, args, target, decision, index)
@@ -218,7 +226,8 @@ class ToolGate:
         if spec.network_access:
             with self.store.read() as conn:
                 used = network.calls_used(conn, self.run_id)
-        return validate_call(spec.name, raw, self.ctx.tool_scope(network_calls_used=used))
+        scope = self.ctx.tool_scope(network_calls_used=used)
+        return validate_call(spec.name, raw, scope, self.ctx.tools)
 
     def _refuse_if_rejected_before(self, spec: ToolSpec, args: ArgsJSON, call_id: str) -> None:
         with self.store.read() as conn:
@@ -305,6 +314,7 @@ class ToolGate:
                 return RunStatus.EXPIRED
             if approval.status is ApprovalStatus.REJECTED:
                 self.ctx.record.advance(conn, rejected=True)
+                unknown.not_executed(conn, self.run_id, spec, approval)
             if approval.status is ApprovalStatus.CHANGES_REQUESTED:
                 # Not executed, not a rejection: the model reads the note and may propose again.
                 tool_result(
@@ -326,6 +336,11 @@ class ToolGate:
                 ),
             )
             return None
+        if approval.status is ApprovalStatus.APPROVED:
+            with self.ctx.write() as conn:
+                if unknown.ask_again(conn, self.ctx, spec, approval):
+                    save_checkpoint(self.ctx, conn, "A", call_id, f"wait for approval of {tool}")
+                    return RunStatus.WAITING_APPROVAL
         self._approve(state, item, call_id, tool, index)
         return None
 

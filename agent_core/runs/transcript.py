@@ -26,6 +26,7 @@ from agent_core.storage.tables import sessions
 from agent_core.storage.tables.checkpoints import clear_state_string
 
 if TYPE_CHECKING:  # the SDK is imported where a run is driven, not where this is imported
+    from agents import RunState
     from agents.items import RunItem, TResponseInputItem
     from agents.run_error_handlers import (
         RunErrorHandlerInput,
@@ -163,6 +164,21 @@ class Transcript:
         self._unsaved_from = len(self.own)
         if not state_saved:
             clear_state_string(conn, run_id)
+
+
+def first_items(
+    agent_input: list[TResponseInputItem] | None, state: RunState[None] | None, question: str
+) -> list[JsonObject]:
+    """The first input of a run that stored no conversation: the one it is given, or (a
+    RunState saved by an older version) the one that state began with."""
+    first: object = agent_input
+    if state is not None:
+        first = state._original_input  # the SDK keeps it there (no public accessor)
+    if isinstance(first, str):
+        first = [{"role": "user", "content": first}]
+    if not first:
+        first = [{"role": "user", "content": question}]
+    return cast("list[JsonObject]", first)
 
 
 class OneTurn:

@@ -158,6 +158,9 @@ ledger = Table(
     Column("result_json", Text, nullable=True),
     Column("started_at", String, nullable=False),
     Column("confirmed_at", String, nullable=True),
+    # The approval under which the call last started (revision 0012): a write whose outcome
+    # is unknown runs again only under a newer one, a person's answer to "did it happen?".
+    Column("approval_id", String, nullable=True),
     Index("ix_ledger_status_tool", "status", "tool"),
 )
 
@@ -321,4 +324,22 @@ mcp_servers = Table(
     Column("trust_hints", Integer, nullable=False, server_default=text("0")),
     Column("tiers_json", Text, nullable=False, server_default=text("'{}'")),
     Column("created_at", String, nullable=False),
+)
+
+# The MCP tools a run offered its model, as listed when it started (revision 0012): what a
+# process that starts no server (approvals show, an edit, the executor's binding check) builds
+# the tool's spec from. A team table, like the run's other rows.
+run_mcp_tools = Table(
+    "run_mcp_tools",
+    metadata,
+    Column("run_id", String, primary_key=True),
+    Column("model_name", String, primary_key=True),
+    Column("server", String, nullable=False),
+    Column("tool", String, nullable=False),
+    Column("description", Text, nullable=False),
+    Column("input_schema_json", Text, nullable=False),
+    Column("annotations_json", Text, nullable=False),
+    Column("tier", String, nullable=False),
+    Column("trust_hints", Integer, nullable=False),
+    Column("schema_hash", String, nullable=False),
 )

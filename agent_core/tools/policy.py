@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from agent_core.storage.tables.rules import RuleRow
 
 
+MCP_RULE_PREFIX = "mcp:"
+"""A rule whose folder is `mcp:SERVER/TOOL` covers that MCP tool's calls (contract)."""
+
+
 class Mode(StrEnum):
     DEFAULT = "default"
     ACCEPT_EDITS = "acceptEdits"
@@ -44,10 +48,16 @@ class Rule:
             return False
         if self.scope == "run" and self.run_id != run_id:
             return False
-        return Path(target).is_relative_to(Path(self.folder))
+        if self.folder.startswith(MCP_RULE_PREFIX):  # one server's tool, whatever it aims at
+            return True
+        return not target.startswith(MCP_RULE_PREFIX) and Path(target).is_relative_to(
+            Path(self.folder)
+        )
 
     def describe(self) -> str:
         where = "this run" if self.scope == "run" else "every run in this home"
+        if self.folder.startswith(MCP_RULE_PREFIX):
+            return f"{self.tool} ({self.folder}) for {where}"
         return f"{self.tool} of files under {self.folder}/ for {where}"
 
 
@@ -68,8 +78,11 @@ def decide(
     run_id: str,
     rules: list[Rule],
     revision: int = 1,
+    artifact_write: bool = True,
 ) -> Decision:
-    """`revision`: 1 for a first proposal, n+1 after n requests for changes in the run."""
+    """`revision`: 1 for a first proposal, n+1 after n requests for changes in the run.
+    `artifact_write`: a write into the artifacts folder (what acceptEdits approves); an MCP
+    server's write is not one: it asks in acceptEdits too."""
     if tier in (Tier.READ, Tier.PLAN, Tier.INTERACTION, Tier.MEMORY):
         return Decision(Verdict.ALLOW, f"{tier} tools never ask", f"policy:{mode}")
     if revision > 1:
@@ -89,10 +102,16 @@ def decide(
             return Decision(
                 Verdict.ALLOW, f"remembered: {rule.describe()}", f"rule:{rule.id}", rule.id
             )
-    if tier is Tier.WRITE and mode is Mode.ACCEPT_EDITS:
+    if tier is Tier.WRITE and mode is Mode.ACCEPT_EDITS and artifact_write:
         return Decision(
             Verdict.ALLOW,
             "acceptEdits approves writes inside the artifacts folder",
+            f"policy:{mode}",
+        )
+    if tier is Tier.WRITE and not artifact_write:
+        return Decision(
+            Verdict.ASK,
+            "a tool of an MCP server that may change something: a person approves it",
             f"policy:{mode}",
         )
     if tier is Tier.WRITE:

@@ -6,6 +6,9 @@ docs/adding-a-tool.md walks through an example.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.tools import (
     ask_question,
@@ -31,10 +34,37 @@ TOOLS: dict[str, ToolSpec] = {
 
 
 def spec_for(tool: str) -> ToolSpec:
-    spec = TOOLS.get(tool)
-    if spec is None:
-        raise BriefDeskError(ErrorCode.UNKNOWN_TOOL, f"There is no tool named {tool[:80]!r}.")
-    return spec
+    return BUILTIN.spec_for(tool)
+
+
+@dataclass(frozen=True)
+class ToolSet:
+    """The tools one run offers: our own, and the MCP tools it listed when it started (those
+    are the run's, recorded in `run_mcp_tools`, so another process sees the same specs)."""
+
+    mcp: Mapping[str, ToolSpec] = field(default_factory=dict)
+    unavailable: Mapping[str, str] = field(default_factory=dict)
+    """Registered MCP servers that did not start when the run listed them: server -> why."""
+
+    def get(self, tool: str) -> ToolSpec | None:
+        return TOOLS.get(tool) or self.mcp.get(tool)
+
+    def spec_for(self, tool: str) -> ToolSpec:
+        spec = self.get(tool)
+        if spec is None:
+            raise BriefDeskError(ErrorCode.UNKNOWN_TOOL, f"There is no tool named {tool[:80]!r}.")
+        return spec
+
+    def __contains__(self, tool: object) -> bool:
+        return isinstance(tool, str) and self.get(tool) is not None
+
+    def __iter__(self) -> Iterator[ToolSpec]:
+        yield from TOOLS.values()
+        yield from self.mcp.values()
+
+
+BUILTIN = ToolSet()
+"""BriefDesk's own six tools (a run without MCP servers, the offline model's)."""
 
 
 def file_writing_tools() -> list[str]:

@@ -22,7 +22,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
 from agent_core.contract import json_input
 from agent_core.contract.errors import BriefDeskError, ErrorCode
-from agent_core.contract.json_types import JsonMapping
+from agent_core.contract.json_types import JsonMapping, JsonObject, JsonValue
 from agent_core.contract.statuses import ToolOutcomeStatus
 from agent_core.home.preferences import Settings
 from agent_core.storage.store import Store
@@ -31,8 +31,9 @@ from agent_core.storage.team.leases import Holder
 MAX_RAW_ARGS_BYTES = 256_000  # a 1 MB argument is an attack, not a brief
 MAX_STRING_CHARS = 200_000
 
-ArgsJSON: TypeAlias = dict[str, str | int]
-"""Normalized arguments as stored in proposals and events (defaults filled in)."""
+ArgsJSON: TypeAlias = dict[str, JsonValue]
+"""Normalized arguments as stored in proposals and events (defaults filled in). Our own tools
+take strings and integers; an MCP tool takes whatever JSON its input schema allows."""
 
 
 class Tier(StrEnum):
@@ -66,6 +67,16 @@ class ToolArgs(BaseModel):
 
     def to_json(self) -> ArgsJSON:
         return self.model_dump()
+
+
+class SchemaArgs(ToolArgs):
+    """Arguments checked by a JSON schema rather than declared fields (an MCP tool's): kept
+    exactly as given, after `ToolSpec.validate` checked them against the spec's schema."""
+
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True)
+
+    def to_json(self) -> ArgsJSON:
+        return dict(self.model_extra or {})
 
 
 @dataclass
@@ -164,6 +175,17 @@ class ToolSpec:
     """The argument that names the target (the edit panel validates it as you type)."""
     network_access: bool
     """Only such a tool's body runs outside the socket guard (it guards its own hosts)."""
+    source: str | None
+    """None for BriefDesk's own tools; the server's name for a tool of an MCP server."""
+    params_schema: JsonObject | None
+    """A closed JSON schema that checks the arguments (and is what the model sees) instead of
+    `args_model`'s fields; `args_model` is then `SchemaArgs`."""
+    annotations: JsonObject
+    """What an MCP server says of its tool (readOnlyHint...): shown to a person, deciding
+    nothing by itself."""
+    reruns_after_unknown: bool
+    """A side effect whose outcome is unknown (cut by a crash or a timeout) may simply run
+    again. False: a person is asked whether it happened (an MCP write)."""
 
     def __init__(
         self,
@@ -179,6 +201,10 @@ class ToolSpec:
         content_field: str | None = None,
         path_field: str | None = None,
         network_access: bool = False,
+        source: str | None = None,
+        params_schema: JsonObject | None = None,
+        annotations: JsonObject | None = None,
+        reruns_after_unknown: bool = True,
     ) -> None:
         """Typed by the tool's own argument model; stored taking any ToolArgs, each function
         checking that it got its model (the engine only hands it what `parse` returned)."""
@@ -212,6 +238,10 @@ class ToolSpec:
             "content_field": content_field,
             "path_field": path_field,
             "network_access": network_access,
+            "source": source,
+            "params_schema": params_schema,
+            "annotations": dict(annotations or {}),
+            "reruns_after_unknown": reruns_after_unknown,
         }
         for key, value in fields.items():
             object.__setattr__(self, key, value)  # frozen: set once, here
@@ -222,7 +252,9 @@ class ToolSpec:
 
     @property
     def writes_files(self) -> bool:
-        return self.tier is Tier.WRITE
+        """Writes into the artifacts folder (what the watcher expects and acceptEdits
+        approves): our own write tier. An MCP write reaches wherever its server does."""
+        return self.tier is Tier.WRITE and self.source is None
 
     @property
     def runs_without_pause(self) -> bool:
@@ -246,6 +278,9 @@ class ToolSpec:
         return self.validate(args)
 
     def validate(self, args: Mapping[str, object]) -> ToolArgs:
+        if self.params_schema is not None:
+            _check_schema(self.name, self.params_schema, args)
+            return self.args_model.model_validate(dict(args))
         # Strict mode asks the model to send every key; an optional one may be null (default).
         optional = {n for n, f in self.args_model.model_fields.items() if not f.is_required()}
         given = {k: v for k, v in args.items() if not (v is None and k in optional)}
@@ -255,7 +290,10 @@ class ToolSpec:
             raise _invalid(self.name, _first_problem(exc)) from None
 
     def json_schema(self) -> dict[str, object]:
-        """The SDK's strict schema: every property required, optional ones nullable."""
+        """The SDK's strict schema: every property required, optional ones nullable (or the
+        spec's own closed schema, sent non-strict: strict would make optional keys required)."""
+        if self.params_schema is not None:
+            return dict(self.params_schema)
         props: dict[str, object] = {}
         for name, info in self.args_model.model_fields.items():
             kind = "integer" if info.annotation in (int, int | None) else "string"
@@ -269,6 +307,25 @@ class ToolSpec:
             "required": list(self.args_model.model_fields),
             "additionalProperties": False,
         }
+
+
+MAX_PROBLEM_CHARS = 200
+
+
+def _check_schema(tool: str, schema: JsonObject, args: Mapping[str, object]) -> None:
+    """`invalid_arguments` naming the first problem (undeclared keys named as such)."""
+    import jsonschema
+
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    errors = list(cls(schema).iter_errors(dict(args)))
+    declared = schema.get("properties")
+    extra = [k for k in args if not isinstance(declared, dict) or k not in declared]
+    if extra and schema.get("additionalProperties") is False:
+        raise _invalid(tool, "undeclared argument(s) " + ", ".join(repr(k[:40]) for k in extra[:5]))
+    error = jsonschema.exceptions.best_match(errors)
+    if error is not None:
+        where = "/".join(map(str, error.absolute_path)) or "arguments"
+        raise _invalid(tool, f"{where}: {error.message[:MAX_PROBLEM_CHARS]}")
 
 
 def _invalid(tool: str, message: str) -> BriefDeskError:

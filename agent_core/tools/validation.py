@@ -15,7 +15,7 @@ from pathlib import Path
 
 from agent_core.contract import json_input
 from agent_core.home.door import mask_incoming
-from agent_core.tools.registry import spec_for
+from agent_core.tools.registry import BUILTIN, ToolSet
 from agent_core.tools.specs import ArgsJSON, ToolScope
 
 MAX_RESOURCE_CHARS = 200
@@ -23,14 +23,14 @@ _INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
 def validate_call(
-    tool: str, args: str | Mapping[str, object], scope: ToolScope
+    tool: str, args: str | Mapping[str, object], scope: ToolScope, tools: ToolSet = BUILTIN
 ) -> tuple[ArgsJSON, str | None]:
     """Returns (normalized args, resolved target or None) or raises BriefDeskError.
 
     The same checks for a model's raw call and a reviewer's edit: schema, known keys masked,
     then the spec's target resolver (sandbox paths, network allowlist and per-run budget).
     """
-    spec = spec_for(tool)
+    spec = tools.spec_for(tool)
     parsed = spec.parse(args) if isinstance(args, str) else spec.parse(json.dumps(args))
     # Known keys are masked here, the one path every call and edit takes: what a person
     # approves, its arg_hash, what runs and any re-derivation from raw_args all agree.

@@ -192,7 +192,8 @@ def summary(event: EventView) -> str:
     if kind == EventKind.CHECKPOINT_SAVED:
         return f"#{data.get('sequence')} · next: {data.get('next_step')}"
     if kind == EventKind.TOOL_CALLED:
-        return pairs(_mapping(data.get("args")))
+        server = f"MCP server {data['server']} · " if data.get("server") else ""
+        return server + pairs(_mapping(data.get("args")))
     if changes_requested(event):  # older events carry no note: the decision still reads
         note = _first_line(data.get("note"))
         return f"Changes requested: {note}" if note else "Changes requested"

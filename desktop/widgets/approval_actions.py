@@ -50,6 +50,11 @@ class RememberRow(QWidget):
         box.addWidget(self.scope_label, 1)
 
     def update_rule(self) -> None:
+        proposal = self._proposal()
+        mcp = proposal is not None and str(proposal["tool"]).startswith("mcp__")
+        self.remember_check.setText(
+            self.tr("Always allow this tool") if mcp else self.tr("Always allow for this folder")
+        )
         checked = self.remember_check.isChecked()
         self.scope_combo.setVisible(checked)
         rule = rule_text(self._proposal(), self.scope_combo.currentData())

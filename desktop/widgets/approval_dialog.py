@@ -7,14 +7,13 @@ file changed on disk shows at once. `decided(approval_id, status)` is emitted on
 this dialog made; after "Approve edited" the id is that of the new, approved version.
 
 Nothing is decided on what was not seen: for `GUARD_MS` after the dialog appears or what it
-shows changes (a new proposal, the file on disk, an edit), no key or click decides or closes
-it (Escape still closes it, deciding nothing); Approve counts the wait down, then enables.
-Approve has its own shortcut (Ctrl+Shift+A), never Run's Ctrl+Enter, and Return clicks
-nothing. Opened by itself, the dialog leaves the keyboard where the person is typing.
+shows changes (a new proposal, the file on disk, an edit), no key or click decides or closes it
+(Escape still closes it, deciding nothing); Approve counts the wait down, then enables. Approve
+has its own shortcut (Ctrl+Shift+A), never Run's Ctrl+Enter, and Return clicks nothing.
+Opened by itself, the dialog leaves the keyboard where the person is typing.
 
-The texts live in approval_text, editing in approval_edit_panel, the buttons and the "Always
-allow" row in approval_actions, their fixed sizes, names and guarded states in approval_buttons;
-this module lays them out, keeps them live and decides.
+Texts: approval_text; editing: approval_edit_panel; buttons, "Always allow": approval_actions,
+approval_buttons; an MCP call: approval_mcp. This module lays them out, keeps them live, decides.
 """
 
 from __future__ import annotations
@@ -47,6 +46,7 @@ from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActio
 from desktop.widgets.approval_buttons import APPROVE_KEYS, DecisionButtons
 from desktop.widgets.approval_edit_panel import ApprovalEditPanel
 from desktop.widgets.approval_guard import ReadGuard
+from desktop.widgets.approval_mcp import McpPart
 from desktop.widgets.approval_parts import label
 from desktop.widgets.approval_revision import RevisionPart
 from desktop.widgets.citation_links import BriefTabs
@@ -120,6 +120,7 @@ class ApprovalDialog(QDialog):
         for column, stretch in ((1, 2), (3, 1), (5, 1)):
             grid.setColumnStretch(column, stretch)
         self.summary_label = label(rich=True, wrap=True)
+        self.mcp = McpPart(self._resolve_done)  # an MCP call: its server, hints, "it did happen"
         self.diff = DiffView()
         self.content_tabs = BriefTabs(self.diff, self.bridge)  # the diff, and the brief as read
         self.revision = RevisionPart(self.content_tabs, self)  # a revision: what was asked
@@ -142,6 +143,7 @@ class ApprovalDialog(QDialog):
         banner_row.addWidget(self.newest_button)
         layout.addLayout(banner_row)
         layout.addLayout(grid)
+        layout.addWidget(self.mcp.widget)
         layout.addWidget(self.summary_label)
         layout.addWidget(splitter, 1)
         layout.addWidget(self._build_remember_row())
@@ -225,6 +227,7 @@ class ApprovalDialog(QDialog):
         self.details["arg_hash"].setToolTip(ap["arg_hash"])
         self.action_stack.show_reviewer(self.reviewer)
         self.revision.show_for(info, self.reviewer)
+        self.mcp.show_for(info.get("mcp"))
         if self.edit_panel.isVisible():
             self.edit_panel.revalidate()  # the file may have changed: validate and diff again
         elif content_field := ap.get("content_field"):
@@ -355,6 +358,11 @@ class ApprovalDialog(QDialog):
 
     def _enable_actions(self, usable: bool) -> None:
         self.buttons.enable(usable)
+        self.mcp.enable(usable and not self.guard.holds())
+
+    def _resolve_done(self) -> None:  # the third answer to "did it happen?" (approval_mcp)
+        approval_id, reviewer = self.approval_id, self.reviewer
+        self._decide(lambda ws: ws.resolve_done(approval_id, reviewer=reviewer))
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

@@ -7,9 +7,9 @@ return (no widgets, no I/O), so the dialog's modules only decide where each text
 from __future__ import annotations
 
 import json
+import unicodedata
 from datetime import UTC, datetime
 from html import escape
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_core.contract.statuses import ApprovalStatus
@@ -128,7 +128,15 @@ def detail_texts(ap: ApprovalView, run: RunView, reviewer: str) -> list[tuple[st
 
 
 def args_text(args: dict[str, object]) -> str:
-    return json.dumps(args, indent=2, ensure_ascii=False)
+    """Pretty JSON; invisible characters (bidi overrides, zero widths) shown as escapes, so an
+    argument reads as what it is."""
+    text = json.dumps(args, indent=2, ensure_ascii=False)
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(ch) in ("Cf", "Co")
+        else ch
+        for ch in text
+    )
 
 
 def summary_text(content: str) -> str:
@@ -227,8 +235,7 @@ def rule_text(ap: ApprovalView | None, scope: str) -> str:
         Workspace,  # loaded by the bridge before any dialog opens
     )
 
-    folder = str(Path(target).parent)  # what Workspace._remember stores
-    return Workspace.describe_rule(ap["tool"], folder, scope, ap.get("run_id"))
+    return Workspace.describe_rule_for(ap["tool"], str(target), scope, ap.get("run_id"))
 
 
 def remember_question(ap: ApprovalView | None, scope: str) -> str:

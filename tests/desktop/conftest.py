@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtWidgets import QApplication, QDialog
 
 from tests.support.desktop import (
+    StillClock,
     fixture_make_window,
     make_window_unready,
     open_window,
@@ -35,3 +36,13 @@ def _no_dialog_outlives_its_test() -> Iterator[None]:
     for widget in app.topLevelWidgets():
         if isinstance(widget, QDialog) and widget.isVisible():
             widget.reject()
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> StillClock:
+    """The read guard holds until the test passes it (a file may define a clock of its own)."""
+    from desktop.widgets import approval_guard
+
+    still = StillClock()
+    monkeypatch.setattr(approval_guard, "clock", still)
+    return still

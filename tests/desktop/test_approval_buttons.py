@@ -32,28 +32,11 @@ from desktop.bridge import Bridge
 from desktop.widgets import approval_guard
 from desktop.widgets.approval_actions import MAIN
 from desktop.widgets.approval_dialog import ApprovalDialog
-from tests.support.desktop import open_workspace, started_bridge
+from tests.support.desktop import StillClock, open_workspace, started_bridge
 
 QUESTION = "How do checkpoints make agent runs durable?"
 SCREENSHOTS_ENV = "BRIEFDESK_SCREENSHOTS_DIR"  # set it to keep the grabs (to look at them)
 CONTROLS = (QAbstractButton, QLineEdit, QTextEdit, QPlainTextEdit, QComboBox)
-
-
-class StillClock:
-    """The guard's clock: stands still until the test moves it."""
-
-    def __init__(self) -> None:
-        self.now = 5000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> StillClock:
-    still = StillClock()
-    monkeypatch.setattr(approval_guard, "clock", still)
-    return still
 
 
 @pytest.fixture(scope="module")

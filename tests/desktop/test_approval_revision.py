@@ -17,39 +17,18 @@ from PySide6.QtCore import Qt
 
 from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
-from desktop.widgets import approval_guard
 from desktop.widgets.approval_dialog import ApprovalDialog
 from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make_window` fixture)
     DEMO_QUESTION,
     fixture_make_window,
     wait_for_run,
 )
-from tests.support.desktop import open_workspace, started_bridge
+from tests.support.desktop import StillClock, open_workspace, started_bridge
 
 REVIEWER = "alice"
 NOTE = "cite the source of the second point"
 FIRST = "# Brief\n\n- point one [a.md]\n- point two\n"
 SECOND = "# Brief\n\n- point one [a.md]\n- point two [b.md]\n"
-
-
-class StillClock:
-    """The guard's clock: stands still until the test moves it."""
-
-    def __init__(self) -> None:
-        self.now = 5000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def pass_the_guard(self) -> None:
-        self.now += approval_guard.GUARD_MS / 1000 + 0.5
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> StillClock:
-    still = StillClock()
-    monkeypatch.setattr(approval_guard, "clock", still)
-    return still
 
 
 @pytest.fixture(scope="module")

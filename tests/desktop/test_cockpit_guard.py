@@ -19,38 +19,17 @@ from PySide6.QtWidgets import QApplication
 
 from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
-from desktop.widgets import approval_guard
 from desktop.widgets.approval_dialog import ApprovalDialog
 from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make_window` fixture)
     DEMO_QUESTION,
     fixture_make_window,
     wait_for_run,
 )
-from tests.support.desktop import open_workspace, started_bridge
+from tests.support.desktop import StillClock, open_workspace, started_bridge
 from tests.support.waiting import bridge_caught_up
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
-
-
-class StillClock:
-    """The guard's clock: stands still until the test moves it."""
-
-    def __init__(self) -> None:
-        self.now = 5000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def pass_the_guard(self) -> None:
-        self.now += approval_guard.GUARD_MS / 1000 + 0.5
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> StillClock:
-    still = StillClock()
-    monkeypatch.setattr(approval_guard, "clock", still)
-    return still
 
 
 def approval_row(home: Path, approval_id: str) -> tuple[str, str | None]:

@@ -309,3 +309,14 @@ def test_a_call_sent_back_with_a_note_reads_as_a_decision_not_a_red_error(qtbot:
     # an ordinary failed call still reads as the error it is
     assert model.data(model.index(2, KIND)) == "Tool result"
     assert model.data(model.index(2, OUTCOME), Qt.ItemDataRole.ForegroundRole) == red
+
+
+def test_an_mcp_call_names_its_server() -> None:
+    called = event(
+        1,
+        "tool_called",
+        tool="mcp__git__git_commit",
+        server="git",
+        args={"repo_path": "/r", "message": "m"},
+    )
+    assert event_text.summary(called).startswith("MCP server git · repo_path=/r")

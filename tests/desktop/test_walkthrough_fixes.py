@@ -17,7 +17,6 @@ from PySide6.QtGui import QDesktopServices, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication
 
 from desktop.models.run_state import NOT_FINISHED
-from desktop.widgets import approval_guard
 from desktop.widgets.approval_dialog import ApprovalDialog
 from desktop.widgets.help_menu import APPROVAL_DIALOG, MAIN_WINDOW, README, ShortcutsDialog
 from desktop.widgets.settings_dialog import SettingsDialog
@@ -25,31 +24,11 @@ from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make
     DEMO_QUESTION,
     fixture_make_window,
 )
-from tests.support.desktop import open_workspace, started_bridge
+from tests.support.desktop import StillClock, open_workspace, started_bridge
 from tests.support.waiting import bridge_caught_up
 
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 NATIVE = QKeySequence.SequenceFormat.NativeText
-
-
-class StillClock:
-    """The read guard's clock, moved only by the test: the guard holds until it is passed."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def pass_the_guard(self) -> None:
-        self.now += approval_guard.GUARD_MS / 1000 + 0.5
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> StillClock:
-    still = StillClock()
-    monkeypatch.setattr(approval_guard, "clock", still)
-    return still
 
 
 def approval_status(home: Path, approval_id: str) -> str:

@@ -73,3 +73,28 @@ def test_a_keyring_value_reaches_the_server_and_nothing_else(
     assert not [out for out in cli.outputs if canary in out], "the canary reached CLI output"
     log = home / "logs" / "mcp-echo.log"
     assert "TOKEN=[REDACTED]" in log.read_text()  # its stderr was kept, masked
+
+
+def test_a_keyring_value_a_server_hands_back_in_a_run_is_masked_everywhere(
+    secret_service_env: SecretServiceEnv, home: Path
+) -> None:
+    """In a run, the server's answer (its whole environment, the canary in it) is masked at
+    BriefDesk's door: not in the timeline, the ledger, the session, the output or a log."""
+    canary = "mcp-run-canary-" + uuid.uuid4().hex
+    cli = KeyringCli(home, secret_service_env)
+    assert cli("keys", "set", "mcp-canary", stdin=canary + "\n")[0] == 0
+    code, added = cli(
+        "mcp", "add", "echo", "--trust-hints", "--env", "TOKEN=keyring:mcp-canary", "--",
+        sys.executable, str(FAULT_SERVER),
+    )  # fmt: skip
+    assert code == 0, added
+    script = home.parent / "show-env.json"
+    script.write_text(json.dumps([{"call": "mcp__echo__show_env", "args": {}}, {"say": "ok"}]))
+    code, run = cli("run", "--question", "what is your environment?", "--model",
+                    f"scripted:{script}")  # fmt: skip
+    assert code == 0 and run["status"] == "succeeded", run
+    code, timeline = cli("timeline", run["run_id"])
+    results = [e for e in timeline["events"] if e["kind"] == "tool_result"]
+    assert results and results[0]["data"]["executed"] is True  # the server did answer
+    assert files_containing(home, [canary]) == {}, "the canary reached the home's files"
+    assert not [out for out in cli.outputs if canary in out], "the canary reached CLI output"

@@ -114,3 +114,19 @@ def open_window(qtbot: Any, tmp_path: Path) -> Iterator[Callable[..., MainWindow
     made = Windows(qtbot, tmp_path / "qsettings")
     yield lambda home, db=None: made.make(home, db=db, store=True, timeout=30_000)
     made.close_all()
+
+
+class StillClock:
+    """The approval dialog's read-guard clock, moved only by the test: the guard holds until
+    `pass_the_guard()` (the `clock` fixture of tests/desktop/conftest.py puts it in place)."""
+
+    def __init__(self) -> None:
+        self.now = 5000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def pass_the_guard(self) -> None:
+        from desktop.widgets import approval_guard
+
+        self.now += approval_guard.GUARD_MS / 1000 + 0.5

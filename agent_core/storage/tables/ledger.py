@@ -26,6 +26,8 @@ class LedgerEntry:
     outcome: str | None
     result: JsonObject | None
     confirmed_at: str | None
+    approval_id: str | None = None
+    """The approval under which the call last started (None: a read, or an older row)."""
 
 
 # The ledger's columns, in the table's order (see storage/schema.py).
@@ -45,6 +47,7 @@ def _entry(row: _LedgerRow) -> LedgerEntry:
         outcome=row.outcome,
         result=None if row.result_json is None else json.loads(row.result_json),
         confirmed_at=row.confirmed_at,
+        approval_id=row.approval_id,
     )
 
 
@@ -72,9 +75,11 @@ def start(
     arg_hash: str,
     target: str | None = None,
     expected_hash: str | None = None,
+    approval_id: str | None = None,
 ) -> None:
     conn.execute(
         insert(ledger).values(
+            approval_id=approval_id,
             idempotency_key=key,
             run_id=run_id,
             call_id=call_id,
@@ -85,6 +90,15 @@ def start(
             expected_hash=expected_hash,
             started_at=now_iso(),
         )
+    )
+
+
+def restart(conn: Connection, key: str, approval_id: str) -> None:
+    """A started call of unknown outcome runs again, under a person's newer approval."""
+    conn.execute(
+        update(ledger)
+        .where(ledger.c.idempotency_key == key, ledger.c.status == SideEffectStatus.STARTED)
+        .values(approval_id=approval_id, started_at=now_iso())
     )
 
 

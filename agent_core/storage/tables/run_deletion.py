@@ -1,6 +1,6 @@
 """Deleting an ended run: every row that belongs to it, in one transaction.
 
-A run's rows live in eight tables owned by several modules; removing them is one act (`runs
+A run's rows live in nine tables owned by several modules; removing them is one act (`runs
 delete`), so it is written once, here, rather than by each caller table by table.
 """
 
@@ -15,6 +15,7 @@ from agent_core.storage.schema import (
     events,
     ledger,
     rules,
+    run_mcp_tools,
     runs,
     session_items,
     tool_calls,
@@ -22,7 +23,7 @@ from agent_core.storage.schema import (
 from agent_core.storage.tables.blobs import release_run_blobs
 
 # Rows keyed by the run alone; they go before the run row they refer to.
-_RUN_OWNED = (checkpoints, events, approvals, tool_calls, ledger, session_items)
+_RUN_OWNED = (checkpoints, events, approvals, tool_calls, ledger, session_items, run_mcp_tools)
 
 
 def delete_run_rows(conn: Connection, run_id: str) -> None:

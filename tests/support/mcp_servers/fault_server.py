@@ -5,7 +5,8 @@ Started by the tests as `python fault_server.py` through `mcp add --env FAULT=..
 - FAULT=env_to_stderr: prints its TOKEN variable to stderr at start (the log masking test);
 - tools: `echo` (read-only hint), `slow` (sleeps: past a timeout; writes its pid to $MARKER
   first), `die` (exits mid-call), `show_env` (its whole environment: the minimal-environment
-  and canary tests), `pid` (its process id), `cmdline` (its argv: the canary test).
+  and canary tests), `pid` (its process id), `cmdline` (its argv: the canary test),
+  `append_line` (appends one line to a file: a write whose every execution can be counted).
 """
 
 from __future__ import annotations
@@ -40,6 +41,16 @@ def slow(seconds: float) -> str:
             out.write(str(os.getpid()))
     time.sleep(seconds)
     return f"slept {seconds}"
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=False, idempotentHint=False))
+def append_line(path: str, line: str) -> str:
+    """A side effect that can be counted: each call adds one line (the crash sweep)."""
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(line + "\n")
+        out.flush()
+        os.fsync(out.fileno())
+    return f"appended {line}"
 
 
 @server.tool()
