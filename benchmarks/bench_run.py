@@ -7,9 +7,15 @@
   write; the time is `resume` after the approval: load the state, replay the pause, write,
   answer, end);
 - database bytes per checkpoint near step 1,000 against near step 10 (rows a call adds:
-  checkpoints, their events, ledger and tool-call rows).
+  checkpoints, their events, ledger and tool-call rows);
+- growth: BriefDesk's cost per call at N = 400 and 1,000 against N = 100 (issue 29);
+- durable commits per tool call (the write engine's commits, N calls minus 1);
+- recovery after a SIGKILL: a run of N reads then a write is killed at checkpoint A of its
+  N-th call (`BRIEFDESK_CRASH_AT=before_tool:N`, a real subprocess); the time is `resume` in a
+  new Workspace until the run waits for the write's approval, at N = 10, 400 and 1,000.
 
-    python benchmarks/bench_run.py [--calls 121] [--long 1000]
+    python benchmarks/bench_run.py [--calls 121] [--long 1000] [--growth 100,400,1000]
+        [--kills 10,400,1000]
 """
 
 from __future__ import annotations
@@ -17,7 +23,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -43,15 +51,71 @@ def script(workdir: Path, calls: int, *, write: bool = False) -> Path:
     return path
 
 
-def briefdesk_run(workdir: Path, calls: int, tag: str) -> float:
+def briefdesk_run(workdir: Path, calls: int, tag: str, commits: list[int] | None = None) -> float:
+    from sqlalchemy import event
+
     from agent_core.facade.workspace import Workspace
 
     ws = Workspace(workdir / f"home-{tag}-{calls}")
     path = script(workdir, calls)
+    seen: list[object] = []
+    event.listen(ws.store.write_engine, "commit", seen.append)
     started = time.perf_counter()
     run = ws.start_run("bench", model=f"scripted:{path}", **LIMITS)
     elapsed = time.perf_counter() - started
     assert run["status"] == "succeeded", run
+    if commits is not None:
+        commits.append(len(seen))
+    ws.close()
+    return elapsed
+
+
+def growth(workdir: Path, sizes: list[int]) -> dict[str, float]:
+    """BriefDesk's cost per call at each size (a run of N calls minus a run of 1)."""
+    out: dict[str, float] = {}
+    for n in sizes:
+        one = briefdesk_run(workdir, 1, f"g1-{n}")
+        out[str(n)] = (briefdesk_run(workdir, n, f"g{n}") - one) / (n - 1) * 1000
+    return out
+
+
+def commits_per_call(workdir: Path, calls: int) -> float:
+    counts: list[int] = []
+    briefdesk_run(workdir, 1, "c1", counts)
+    briefdesk_run(workdir, calls, "cn", counts)
+    return (counts[1] - counts[0]) / (calls - 1)
+
+
+_KILLED_RUN = (
+    "import sys\n"
+    "from agent_core.facade.workspace import Workspace\n"
+    "ws = Workspace(sys.argv[1])\n"
+    "ws.start_run('bench', model='scripted:' + sys.argv[2], max_turns=100000,"
+    " max_tool_calls=100000)\n"
+)
+
+
+def recovery_after_kill(workdir: Path, calls: int) -> float:
+    """Seconds `resume` takes after a SIGKILL at checkpoint A of call `calls`."""
+    import sqlite3
+
+    from agent_core.facade.workspace import Workspace
+
+    home = workdir / f"home-kill-{calls}"
+    path = script(workdir, calls, write=True)
+    env = {**os.environ, "BRIEFDESK_CRASH_AT": f"before_tool:{calls}", "PYTHONPATH": str(REPO)}
+    killed = subprocess.run(
+        [sys.executable, "-c", _KILLED_RUN, str(home), str(path)], env=env, capture_output=True
+    )
+    assert killed.returncode == -9, (killed.returncode, killed.stderr[-2000:])
+    conn = sqlite3.connect(home / "state.db")
+    (run_id,) = conn.execute("SELECT run_id FROM runs").fetchone()
+    conn.close()
+    ws = Workspace(home)  # as a new process would
+    started = time.perf_counter()
+    done = ws.resume(run_id)
+    elapsed = time.perf_counter() - started
+    assert done["status"] == "waiting_approval", done
     ws.close()
     return elapsed
 
@@ -165,21 +229,41 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=121)
     parser.add_argument("--long", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--growth", default="100,400,1000", help="sizes; empty: skip")
+    parser.add_argument("--kills", default="10,400,1000", help="sizes; empty: skip")
     args = parser.parse_args()
+    sizes = [int(n) for n in args.growth.split(",") if n]
+    kills = [int(n) for n in args.kills.split(",") if n]
     with tempfile.TemporaryDirectory(prefix="bd-bench-run-") as tmp:
         workdir = Path(tmp)
         bare_sdk_run(workdir, 2)  # import and warm the SDK before anything is timed
         calls = per_call(args.calls, workdir, args.rounds)
         short_s, short_bytes = resume_after(workdir, 10)
         long_s, long_bytes = resume_after(workdir, args.long)
+        per_size = growth(workdir, sizes) if sizes else {}
+        commits = commits_per_call(workdir, 21)
+        recovered = {str(n): recovery_after_kill(workdir, n) for n in kills}
     resume = {"after_10": round(short_s, 4), f"after_{args.long}": round(long_s, 4)}
-    sizes = {"near_10": round(short_bytes), f"near_{args.long}": round(long_bytes)}
-    result = {
+    sizes_b = {"near_10": round(short_bytes), f"near_{args.long}": round(long_bytes)}
+    result: dict[str, object] = {
         "benchmark": "run",
         "per_call": {k: round(v, 3) for k, v in calls.items()},
         "resume_s": {**resume, "ratio": round(long_s / short_s, 2)},
-        "bytes_per_call": {**sizes, "ratio": round(long_bytes / short_bytes, 2)},
+        "bytes_per_call": {**sizes_b, "ratio": round(long_bytes / short_bytes, 2)},
+        "commits_per_call": round(commits, 2),
     }
+    if per_size:
+        first = next(iter(per_size.values()))
+        result["growth_ms"] = {
+            **{k: round(v, 3) for k, v in per_size.items()},
+            **{f"x_{k}": round(v / first, 2) for k, v in per_size.items()},
+        }
+    if recovered:
+        base = next(iter(recovered.values()))
+        result["recovery_after_kill_s"] = {
+            **{k: round(v, 4) for k, v in recovered.items()},
+            **{f"x_{k}": round(v / base, 2) for k, v in recovered.items()},
+        }
     print(json.dumps(result))
     return 0
 

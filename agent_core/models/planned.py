@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 
 from agents import Usage
@@ -31,6 +31,11 @@ from openai.types.responses import (
 from openai.types.responses.response_prompt_param import ResponsePromptParam
 
 from agent_core.contract.json_types import JsonObject
+from agent_core.models.views import is_windowed
+
+# The whole conversation of the run, for a model that reads older results than a bounded view
+# holds (the offline model: its brief cites what it read, however long ago).
+FullHistory = Callable[[], list[TResponseInputItem]]
 
 
 @dataclass(frozen=True)
@@ -120,7 +125,8 @@ def parse_history(items: str | list[TResponseInputItem], call_prefix: str) -> Hi
             calls[past.call_id] = PastCall(
                 past.call_id, past.tool, past.args, _text_of(item.get("output"))
             )
-    return History(question, [calls[c] for c in order], len(steps), notes)
+    # The newest step, not a count: a bounded view (models/views.py) leaves older steps out.
+    return History(question, [calls[c] for c in order], max(steps, default=0), notes)
 
 
 def plan_to_response(plan: TurnPlan, call_prefix: str, step: int) -> ModelResponse:
@@ -157,8 +163,9 @@ def plan_to_response(plan: TurnPlan, call_prefix: str, step: int) -> ModelRespon
 class PlannedModel(Model):
     """An agents.Model whose turns come from `plan(history)`; no network, no key."""
 
-    def __init__(self, call_prefix: str) -> None:
+    def __init__(self, call_prefix: str, full_history: FullHistory | None = None) -> None:
         self.call_prefix = call_prefix
+        self.full_history = full_history
 
     def plan(self, history: History) -> TurnPlan:
         raise NotImplementedError
@@ -177,6 +184,8 @@ class PlannedModel(Model):
         conversation_id: str | None,
         prompt: ResponsePromptParam | None,
     ) -> ModelResponse:
+        if self.full_history is not None and not isinstance(input, str) and is_windowed(input):
+            input = self.full_history()
         history = parse_history(input, self.call_prefix)
         return plan_to_response(self.plan(history), self.call_prefix, history.steps_taken + 1)
 

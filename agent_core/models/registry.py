@@ -18,6 +18,8 @@ from agent_core.models.endpoint import CallObserver, EndpointConfig
 if TYPE_CHECKING:
     from agents.models.interface import Model
 
+    from agent_core.models.planned import FullHistory
+
 __all__ = ["ModelSpec", "build_model", "replays_exactly", "validate_model_spec"]
 
 
@@ -42,14 +44,22 @@ def replays_exactly(text: str) -> bool:
         return False
 
 
-def build_model(text: str, run_id: str, settings: Settings, observer: CallObserver) -> Model:
-    """The model of run `run_id`; `invalid_arguments` for a spec that names none."""
+def build_model(
+    text: str,
+    run_id: str,
+    settings: Settings,
+    observer: CallObserver,
+    full_history: FullHistory | None = None,
+) -> Model:
+    """The model of run `run_id`; `invalid_arguments` for a spec that names none.
+    `full_history`: the run's whole conversation, for the offline model when it is sent a
+    bounded view."""
     spec = ModelSpec.parse(text)
     prefix = "c" + run_id.removeprefix("run-")[:10]  # call ids unique across runs
     if spec.kind is ModelKind.OFFLINE:
         from agent_core.models.offline import OfflineModel
 
-        return OfflineModel(prefix)
+        return OfflineModel(prefix, full_history)
     if spec.kind is ModelKind.SCRIPTED:
         from agent_core.models.scripted import ScriptedModel, load_script
 

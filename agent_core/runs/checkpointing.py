@@ -27,9 +27,9 @@ def save_checkpoint(
 ) -> None:
     """One checkpoint row and its `checkpoint_saved` event, in the caller's transaction.
 
-    The SDK RunState of the pause that led here (if not yet saved) is written in the same
-    transaction, so checkpoint A is one commit. `confirmed`: the idempotency key this boundary
-    confirmed (checkpoint B of a call that ran).
+    The SDK RunState of the pause that led here (if not yet saved) and the conversation's
+    turns not yet stored are written in the same transaction, so checkpoint A is one commit.
+    `confirmed`: the idempotency key this boundary confirmed (checkpoint B of a call that ran).
     """
     run_id = ctx.run_id
     progress = ctx.record.progress.to_json()
@@ -39,6 +39,11 @@ def save_checkpoint(
     if pending is not None:
         digest: str | None = save_state_string(conn, run_id, pending, at=at)
     else:
+        digest = None
+    # The turns the conversation took since the last checkpoint (a saved RunState older than
+    # them is cleared), so a resume continues from here.
+    ctx.stage_transcript(conn, state_saved=pending is not None)
+    if pending is None:
         digest = state_digest(conn, run_id)
     sequence = insert_checkpoint(
         conn,

@@ -13,6 +13,7 @@ from agent_core.home import clock
 from agent_core.home.preferences import Settings
 from agent_core.runs.ownership import check_held
 from agent_core.runs.record import RunFacts, RunRecord
+from agent_core.runs.transcript import Transcript
 from agent_core.storage.store import Store
 from agent_core.storage.team.leases import Holder
 from agent_core.tools.policy import Mode
@@ -44,6 +45,9 @@ class RunContext:
     # The SDK RunState of the current pause, until the first write of the pause saves it (with
     # checkpoint A, in one commit).
     unsaved_state: str | None = None
+    # The run's conversation (the driver sets it when it starts driving); its turns not yet
+    # stored are staged with the next checkpoint, in the same commit.
+    transcript: Transcript | None = None
 
     @property
     def run_id(self) -> str:
@@ -79,6 +83,13 @@ class RunContext:
             if self.holder is not None:
                 check_held(conn, self.run_id, self.holder)
             yield conn
+
+    def stage_transcript(self, conn: Connection, *, state_saved: bool) -> None:
+        if self.transcript is not None:
+            self.transcript.stage(conn, self.run_id, state_saved=state_saved)
+
+    def has_unstaged_turns(self) -> bool:
+        return self.transcript is not None and self.transcript.has_unstaged()
 
     def take_unsaved_state(self) -> str | None:
         state, self.unsaved_state = self.unsaved_state, None

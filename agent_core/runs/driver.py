@@ -10,7 +10,6 @@ never executed again, which is what makes resume after a crash safe.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -41,6 +40,7 @@ from agent_core.runs.mcp_tools import RunMcp
 from agent_core.runs.model_bounds import TurnScreen, within_budget
 from agent_core.runs.progress import RunProgress
 from agent_core.runs.record import RunRecord
+from agent_core.runs.transcript import OneTurn, Transcript, first_items
 from agent_core.storage.owner import Owner
 from agent_core.storage.store import Store
 from agent_core.storage.tables import sessions
@@ -259,8 +259,9 @@ class RunDriver:
     def _agent_and_model(self) -> tuple[Agent[None], Model]:
         if self._built is None:
             inner = models.build_model(
-                self.ctx.facts.model, self.run_id, self.ctx.settings, ModelCallRecorder(self.ctx)
-            )
+                self.ctx.facts.model, self.run_id, self.ctx.settings, ModelCallRecorder(self.ctx),
+                self._full_history,
+            )  # fmt: skip
             model = RecordingModel(inner, self.ctx, self.gate, self.screen)
             self._built = (self.build_agent(model), inner)
         return self._built
@@ -338,9 +339,13 @@ class RunDriver:
     ) -> bool:
         """Drive until the run waits or ends (True), or an MCP write's outcome is unknown."""
         config = RunConfig(tracing_disabled=True, tool_not_found_behavior="return_error_to_model")
+        one_turn = OneTurn()
         state = await self._state_to_resume(agent)
-        current: str | list[TResponseInputItem] | RunState[None] = (
-            state if state is not None else (agent_input or "")
+        transcript = self._transcript(agent_input, state)
+        # The latest checkpoint's saved state: the RunState of the pause the run stopped in,
+        # else the stored conversation (nothing is replayed but an interrupted turn).
+        current: list[TResponseInputItem] | RunState[None] = (
+            state if state is not None else transcript.model_input()
         )
         while True:
             if isinstance(current, RunState):
@@ -350,7 +355,12 @@ class RunDriver:
                     return True
                 self._save_unsaved_state()  # a pause that only refused calls
             try:
-                result = await Runner.run(agent, current, run_config=config, max_turns=10_000)
+                # One model turn per Runner.run, on a bounded view of the conversation: the
+                # SDK's cost per turn (and its RunState) no longer grows with the run.
+                result = await Runner.run(
+                    agent, current, run_config=config, max_turns=1,
+                    error_handlers=one_turn.handlers,
+                )  # fmt: skip
             except (AgentsException, BriefDeskError) as raised:
                 if isinstance(_our_cause(raised), McpOutcomeUnknown):
                     return False
@@ -360,6 +370,10 @@ class RunDriver:
                 # Saved with the pause's first write (checkpoint A): one commit, not two.
                 self.ctx.unsaved_state = paused.to_string()
                 current = paused
+                continue
+            transcript.add_turn(result.new_items)
+            if one_turn.ended():
+                current = transcript.model_input()
                 continue
             self._finish(result)
             return True
@@ -374,14 +388,43 @@ class RunDriver:
         return record.progress.advance(active_s=round(self.ctx.active_seconds(), 3))
 
     def _save_unsaved_state(self, conn: Connection | None = None) -> None:
+        """The pause's RunState and the turns before it, if not stored yet."""
         state = self.ctx.take_unsaved_state()
-        if state is None:
-            return
         if conn is not None:
-            save_state_string(conn, self.run_id, state)
+            self._write_unsaved(conn, state)
+            return
+        if state is None and not self.ctx.has_unstaged_turns():
             return
         with self.ctx.write() as own:
-            save_state_string(own, self.run_id, state)
+            self._write_unsaved(own, state)
+
+    def _write_unsaved(self, conn: Connection, state: str | None) -> None:
+        if state is not None:
+            save_state_string(conn, self.run_id, state)
+        # Turns stored with no newer RunState clear the older one: a resume goes on after them.
+        self.ctx.stage_transcript(conn, state_saved=state is not None)
+
+    def _transcript(
+        self, agent_input: list[TResponseInputItem] | None, state: RunState[None] | None
+    ) -> Transcript:
+        """The run's conversation: as stored, or (nothing stored yet) its first input."""
+        if self.ctx.transcript is not None:  # driven again in this process (an MCP unknown)
+            return self.ctx.transcript
+        with self.store.read() as conn:
+            stored = Transcript.load(conn, self.run_id)
+            earlier = 0
+            if stored is None:
+                thread = self.ctx.facts.thread_id
+                earlier = len(sessions.load_items(conn, thread, exclude_run=self.run_id))
+        if stored is None:
+            first = first_items(agent_input, state, self.ctx.facts.question)
+            stored = Transcript.start(first, min(earlier, len(first)))
+        self.ctx.transcript = stored
+        return stored
+
+    def _full_history(self) -> list[TResponseInputItem]:
+        transcript = self.ctx.transcript
+        return transcript.full() if transcript is not None else []
 
     def _stop(self, status: RunStatus) -> None:
         with self.ctx.write() as conn:
@@ -428,13 +471,11 @@ class RunDriver:
 
     def _finish(self, result: RunResult) -> None:
         output = mask_incoming(str(result.final_output or ""))
-        items = [json.loads(json.dumps(i, default=str)) for i in result.to_input_list()]
         rejected = self.ctx.record.progress.rejected
         with self.ctx.write() as conn:
-            thread_id = self.ctx.facts.thread_id
-            # The run's input began with the thread's earlier items: store only what it added.
-            earlier = sessions.load_items(conn, thread_id, exclude_run=self.run_id)
-            sessions.replace_run_items(conn, thread_id, self.run_id, items[len(earlier) :])
+            # The run's conversation (what it added to the thread's) becomes the thread's.
+            self.ctx.stage_transcript(conn, state_saved=True)
+            sessions.publish_staged(conn, self.ctx.facts.thread_id, self.run_id)
             progress = self._progress_now()
             if rejected:  # a person rejected its write: it ends cancelled, with its answer
                 lifecycle.cancel(

@@ -11,6 +11,7 @@ or a blocked disk never holds the event loop, so polls and a cancel request are 
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ from agent_core.contract.approvals import Approval, consume
 from agent_core.contract.canonical import arg_hash, idempotency_key
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
+from agent_core.contract.json_types import JsonMapping
 from agent_core.contract.statuses import ApprovalStatus, SideEffectStatus, ToolOutcomeStatus
 from agent_core.home import crash
 from agent_core.home.clock import now_iso
@@ -33,7 +35,7 @@ from agent_core.storage.tables.blobs import get_blob, put_blob
 from agent_core.storage.tables.timeline import append_event
 from agent_core.tools import network
 from agent_core.tools.mcp.tool_spec import McpOutcomeUnknown
-from agent_core.tools.specs import ToolArgs, ToolEnv, ToolResult, ToolSpec
+from agent_core.tools.specs import ArgsJSON, ToolArgs, ToolEnv, ToolResult, ToolSpec
 
 if TYPE_CHECKING:
     from agents.tool_context import ToolContext
@@ -44,7 +46,16 @@ OFFLOAD_CHARS = 8_000  # larger results go to a blob; the ledger keeps the diges
 
 
 # Checks and checkpoint A of a call that ran without an SDK pause: the refusal, or None.
-Admit = Callable[[str, str, str], "str | None"]
+# The last argument writes the call's ledger intent in checkpoint A's transaction.
+Admit = Callable[[str, str, str, "Callable[[Connection], None]"], "str | None"]
+
+
+def _called(spec: ToolSpec, call_id: str, normalized: ArgsJSON) -> JsonMapping:
+    """The `tool_called` event's data (an MCP call names its server on the timeline)."""
+    called = {"call_id": call_id, "args": clip(normalized)}
+    if spec.source is not None:
+        called["server"] = spec.source
+    return called
 
 
 class ToolExecutor:
@@ -54,6 +65,8 @@ class ToolExecutor:
         self.run_id = ctx.run_id
         self.admit = admit
         self._running: set[asyncio.Future[str]] = set()
+        # Intents written with checkpoint A (unpaused reads): key -> the entry found there.
+        self._admitted: dict[str, ledger.LedgerEntry | None] = {}
 
     def invoker(self, tool: str, *, unpaused: bool) -> Invoke:
         """The SDK's on_invoke_tool; `unpaused`: the SDK did not stop before this call."""
@@ -63,10 +76,13 @@ class ToolExecutor:
             if unpaused:
                 # On the loop, before the body's thread: parallel calls pass their checkpoint
                 # A one by one, in the order the model proposed them.
-                refusal = self.admit(tool, call_id, raw)
+                intent = functools.partial(self._intent_at_a, tool, call_id, raw)
+                refusal = self.admit(tool, call_id, raw, intent)
                 if refusal is not None:
                     return refusal
-            running = asyncio.ensure_future(asyncio.to_thread(self.invoke, tool, call_id, raw))
+            # Admitted just now (`admit` checked the budgets and a cancel): not checked again.
+            body = functools.partial(self.invoke, tool, call_id, raw, checked=unpaused)
+            running = asyncio.ensure_future(asyncio.to_thread(body))
             self._running.add(running)
             running.add_done_callback(self._running.discard)
             return await asyncio.shield(running)  # a thread cannot be cancelled: let it finish
@@ -79,8 +95,47 @@ class ToolExecutor:
         while self._running:
             await asyncio.gather(*list(self._running), return_exceptions=True)
 
-    def invoke(self, tool: str, call_id: str, raw: str) -> str:
-        self.ctx.check_budgets()
+    def _intent_at_a(self, tool: str, call_id: str, raw: str, conn: Connection) -> None:
+        """An unpaused read's ledger intent and `tool_called`, in checkpoint A's transaction
+        (issue 29: one commit fewer a call). Validated by then: `parse` succeeds."""
+        spec = self.ctx.tools.spec_for(tool)
+        args = spec.parse(raw)
+        key = idempotency_key(self.run_id, call_id, tool, args.to_json())
+        entry = ledger.get_entry(conn, key)
+        if entry is None:
+            self._write_intent(conn, spec, call_id, key, args, None, None)
+        self._admitted[key] = entry
+
+    def _write_intent(
+        self,
+        conn: Connection,
+        spec: ToolSpec,
+        call_id: str,
+        key: str,
+        args: ToolArgs,
+        target: str | None,
+        approval_id: str | None,
+    ) -> None:
+        normalized = args.to_json()
+        ledger.start(
+            conn,
+            key,
+            run_id=self.run_id,
+            call_id=call_id,
+            tool=spec.name,
+            arg_hash=arg_hash(spec.name, normalized),
+            target=target,
+            expected_hash=spec.expected_hash(args),
+            approval_id=approval_id,
+        )
+        append_event(
+            conn, self.run_id, EventKind.TOOL_CALLED, tool=spec.name,
+            data=_called(spec, call_id, normalized),
+        )  # fmt: skip
+
+    def invoke(self, tool: str, call_id: str, raw: str, *, checked: bool = False) -> str:
+        if not checked:
+            self.ctx.check_budgets()
         spec = self.ctx.tools.spec_for(tool)
         args = spec.parse(raw)
         approval: Approval | None = None
@@ -106,34 +161,32 @@ class ToolExecutor:
         key = idempotency_key(self.run_id, call_id, tool, normalized)
         target = approval.target if approval else None
         approval_id = approval.id if approval else None
-        called = {"call_id": call_id, "args": clip(normalized)}
-        if spec.source is not None:
-            called["server"] = spec.source  # the timeline names the MCP server
-        with self.ctx.write() as conn:
-            entry = ledger.get_entry(conn, key)
-            if entry is None:
-                ledger.start(
-                    conn,
-                    key,
-                    run_id=self.run_id,
-                    call_id=call_id,
-                    tool=tool,
-                    arg_hash=arg_hash(tool, normalized),
-                    target=target,
-                    expected_hash=spec.expected_hash(args),
-                    approval_id=approval_id,
-                )
-                append_event(conn, self.run_id, EventKind.TOOL_CALLED, tool=tool, data=called)
-            elif entry.status is not SideEffectStatus.STARTED:
-                return self._replay(conn, tool, call_id, entry)
-            elif not spec.reruns_after_unknown:
-                # Unknown outcome: runs again only under a person's newer approval (the gate
-                # asked them); never on its own.
-                if approval_id is None or entry.approval_id == approval_id:
-                    return "Refused by BriefDesk: this call's outcome is unknown; a person decides."
-                ledger.restart(conn, key, approval_id)
-                append_event(conn, self.run_id, EventKind.TOOL_CALLED, tool=tool, data=called)
-                entry = None  # a fresh attempt, not a reconciliation
+        if key in self._admitted:  # an unpaused read: its intent was written with checkpoint A
+            entry = self._admitted.pop(key)
+            if entry is not None and entry.status is not SideEffectStatus.STARTED:
+                with self.ctx.write() as conn:
+                    return self._replay(conn, tool, call_id, entry)
+        else:
+            with self.ctx.write() as conn:
+                entry = ledger.get_entry(conn, key)
+                if entry is None:
+                    self._write_intent(conn, spec, call_id, key, args, target, approval_id)
+                elif entry.status is not SideEffectStatus.STARTED:
+                    return self._replay(conn, tool, call_id, entry)
+                elif not spec.reruns_after_unknown:
+                    # Unknown outcome: runs again only under a person's newer approval (the
+                    # gate asked them); never on its own.
+                    if approval_id is None or entry.approval_id == approval_id:
+                        return (
+                            "Refused by BriefDesk: this call's outcome is unknown; a person "
+                            "decides."
+                        )
+                    ledger.restart(conn, key, approval_id)
+                    append_event(
+                        conn, self.run_id, EventKind.TOOL_CALLED, tool=tool,
+                        data=_called(spec, call_id, normalized),
+                    )  # fmt: skip
+                    entry = None  # a fresh attempt, not a reconciliation
         env = ToolEnv(
             store=self.store,
             desk_store=self.ctx.desk_store,

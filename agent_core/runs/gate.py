@@ -8,6 +8,7 @@ or stop waiting for a person. Execution is the executor's job (runs/executor.py)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import TYPE_CHECKING
@@ -148,9 +149,12 @@ class ToolGate:
                 stop = verdict
         return PauseOutcome(stop)
 
-    def admit_unpaused(self, tool: str, call_id: str, raw: str) -> str | None:
+    def admit_unpaused(
+        self, tool: str, call_id: str, raw: str, intent: Callable[[Connection], None]
+    ) -> str | None:
         """A read the SDK runs without a pause (ToolSpec.runs_without_pause): the checks of a
-        pause, then checkpoint A. Returns the refusal the model is told, or None to run it."""
+        pause, then checkpoint A with the call's ledger intent (`intent`), in one commit.
+        Returns the refusal the model is told, or None to run it."""
         self.ctx.check_budgets()
         row, index = self._call_row(call_id)
         if row is not None and row.decision == "deny":
@@ -162,6 +166,7 @@ class ToolGate:
             return self._refuse(tool, call_id, raw, error)
         with self.ctx.write() as conn:
             save_checkpoint(self.ctx, conn, "A", call_id, f"run {tool}")
+            intent(conn)
         crash.before_tool(index)
         return None
 

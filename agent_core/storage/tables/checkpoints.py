@@ -262,3 +262,13 @@ def prune_to_latest(conn: Connection, run_id: str) -> int:
         delete(checkpoints).where(checkpoints.c.run_id == run_id, checkpoints.c.sequence < latest)
     )
     return int(result.rowcount or 0)
+
+
+def clear_state_string(conn: Connection, run_id: str) -> None:
+    """Forget the run's saved RunState: the conversation moved past the pause it was saved at
+    (runs/transcript.py holds the turns after it), so resuming from it would go back."""
+    previous = state_digest(conn, run_id)
+    if previous is None:
+        return
+    _SET_STATE_DIGEST(conn, rid=run_id, digest=None)
+    delete_blob(conn, previous)
