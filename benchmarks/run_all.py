@@ -44,7 +44,7 @@ BENCHES = (
     Bench("bench_corpus.py", (), ("--quick",)),
     Bench("bench_gui_stall.py", (), ()),
     Bench("bench_team_live.py", (), ("--commits", "20")),
-    # Issue 29's peers; 5 rounds below 400 calls, 2 at 1,000 (about 40 minutes on 2 cores).
+    # Issue 29's peers; 5 rounds below 400 calls, 2 at 1,000 (about an hour on 2 busy cores).
     # It rewrites its own README section (bench-peers markers) unless --no-write.
     Bench("bench_peers.py", ("--write-readme",), ("--quick", "--write-readme")),
 )  # fmt: skip
