@@ -44,11 +44,16 @@ BENCHES = (
     Bench("bench_corpus.py", (), ("--quick",)),
     Bench("bench_gui_stall.py", (), ()),
     Bench("bench_team_live.py", (), ("--commits", "20")),
+    # Issue 29's peers; 5 rounds below 400 calls, 2 at 1,000 (about an hour on 2 busy cores).
+    # It rewrites its own README section (bench-peers markers) unless --no-write.
+    Bench("bench_peers.py", ("--write-readme",), ("--quick", "--write-readme")),
 )  # fmt: skip
 
 
-def run(bench: Bench, quick: bool) -> tuple[str, dict[str, Any] | None]:
+def run(bench: Bench, quick: bool, write: bool) -> tuple[str, dict[str, Any] | None]:
     args = bench.quick if quick else bench.args
+    if not write:
+        args = tuple(a for a in args if a != "--write-readme")
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
     done = subprocess.run(
         [sys.executable, str(HERE / bench.script), *args],
@@ -111,6 +116,8 @@ def ratio_rows(results: dict[str, dict[str, Any]]) -> list[tuple[str, str, str, 
             f"{start['briefdesk_first_paint_ms']} ms = {start['ratio_first_paint_vs_bare']}x",
             "report",
         ))  # fmt: skip
+    if peers := results.get("bench_peers.py"):
+        rows.append(peers_row(peers))
     if live := results.get("bench_team_live.py"):
         team, poll = live["team_notify_ms"], live["sqlite_poll_300ms_ms"]
         rows.append((
@@ -119,6 +126,19 @@ def ratio_rows(results: dict[str, dict[str, Any]]) -> list[tuple[str, str, str, 
             f"p95 {team['p95']} ms (p50 {team['p50']} ms)", "within a second",
         ))  # fmt: skip
     return rows
+
+
+def peers_row(peers: dict[str, Any]) -> tuple[str, str, str, str]:
+    """Issue 29's budget: BriefDesk at most 2x the bare SDK per call at N = 100, below DBOS."""
+    per = peers["per_call"]
+    at = "100" if "100" in per["bare"] else str(peers["sizes"][-1])
+    bare, dbos, ours = (per[n][at]["ms"] for n in ("bare", "dbos", "briefdesk_cli"))
+    return (
+        f"a whole run per tool call at N = {at}, beside its peers (section below)",
+        f"bare Agents SDK {bare} ms; DBOS {dbos} ms = {dbos / bare:.2f}x",
+        f"BriefDesk CLI {ours} ms = {ours / bare:.2f}x",
+        "at most 2x bare, below DBOS",
+    )
 
 
 def main() -> int:
@@ -130,7 +150,7 @@ def main() -> int:
     results: dict[str, dict[str, Any]] = {}
     for bench in BENCHES:
         print(f"== {bench.script}", flush=True)
-        out, found = run(bench, args.quick)
+        out, found = run(bench, args.quick, not args.no_write)
         print(out, flush=True)
         outputs[bench.script] = out
         if found is not None:

@@ -1,0 +1,170 @@
+"""BriefDesk beside its peers (issue 29): the same scripted workload through each, in one run.
+
+The workload (peers_workload.py): N calls of a read tool returning about 2.2 KB of JSON (the
+same corpus search and bytes for everyone), then a final answer, from a scripted model; no
+network. The contenders (peers_contenders.py), each run as its users run it:
+
+- the bare Agents SDK `Runner` (nothing durable: the floor);
+- BriefDesk through its facade in-process, and through `briefdesk-cli run` (a fresh process);
+- DBOS 3.4 + dbos-openai-agents on its SQLite system database (tools as `@DBOS.step()`,
+  `DBOSRunner.run` in a `@DBOS.workflow()`);
+- LangGraph: `StateGraph(MessagesState)`, a model node and `ToolNode`, `SqliteSaver`.
+
+Measured per contender, at each N: per call = (run of N - run of 1) / (N - 1), so start-up
+cancels out (each run in a fresh process); ratio to bare; growth = per call at N / per call
+at 100; database bytes per call (pages in use, WAL folded in); commits per call (write
+transactions committed through any sqlite3 connection of the process, from a trace callback:
+peers_workload.CommitCounter). Recovery: a run killed (SIGKILL) at the start of its last call,
+10 or `--long` calls in, then timed from a fresh process opening its store to the final answer.
+The crash comparison is peers_crash.py. Contenders take turns in another order every round
+(the machine is noisy); figures are medians over rounds.
+
+    python benchmarks/bench_peers.py [--quick] [--rounds 5] [--big-rounds 2]
+        [--sizes 10,100,1000] [--long 1000] [--kills 20] [--write-readme]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(1, str(HERE.parent))
+
+import peers_contenders as pc  # noqa: E402  (imports the SDK, DBOS, agent_core once, pre-fork)
+import peers_crash  # noqa: E402
+import peers_report  # noqa: E402
+import peers_workload as wl  # noqa: E402
+from peers_children import run_child  # noqa: E402
+
+CONTENDERS = ("bare", "briefdesk", "briefdesk_cli", "dbos", "langgraph")
+RECOVERING = ("briefdesk", "dbos", "langgraph")
+BIG = 400  # from this size on, `--big-rounds` rounds (a 1,000-call round takes minutes)
+
+
+def one_pair(name: str, root: Path, calls: int) -> dict[str, float]:
+    """Per-call time, commits and bytes of `calls` calls, from a run of N and a run of 1."""
+    runs = {}
+    for size in (1, calls):
+        workdir = root / f"{name}-{size}"
+        outcome = run_child(name, workdir, size, env={wl.WARM_ENV: "1"})
+        if outcome.error or not outcome.result.get("done"):
+            raise SystemExit(f"{name} at {size} calls failed: {outcome.error or outcome.result}")
+        runs[size] = {
+            "seconds": float(outcome.result["seconds"]),
+            "commits": float(outcome.result.get("commits") or 0),
+            "bytes": float(wl.live_bytes(*pc.databases(name, workdir))),
+        }
+        shutil.rmtree(workdir, ignore_errors=True)  # LangGraph's 1,000 calls: gigabytes
+    span = calls - 1
+    return {
+        "ms": (runs[calls]["seconds"] - runs[1]["seconds"]) / span * 1000,
+        "commits": (runs[calls]["commits"] - runs[1]["commits"]) / span,
+        "bytes": (runs[calls]["bytes"] - runs[1]["bytes"]) / span,
+    }
+
+
+def recovery(name: str, root: Path, calls: int) -> float:
+    """Seconds a fresh process takes to finish a run killed at the start of its last call."""
+    from agent_core.home.crash import CRASH_ENV
+
+    workdir = root / f"recover-{name}-{calls}"
+    env = {wl.KILL_AT_ENV: str(calls), CRASH_ENV: f"before_tool:{calls}"}
+    killed = run_child(name, workdir, calls, env=env)
+    if not killed.killed:
+        raise SystemExit(f"{name}: the run of {calls} calls was not killed: {killed.result}")
+    outcome = run_child(name, workdir, calls)
+    if outcome.error or not outcome.result.get("done"):
+        raise SystemExit(f"{name} did not recover: {outcome.error or outcome.result}")
+    shutil.rmtree(workdir, ignore_errors=True)
+    return float(outcome.result["seconds"])
+
+
+def measure(args: argparse.Namespace, root: Path) -> dict[str, Any]:
+    sizes = [int(s) for s in args.sizes.split(",")]
+    per: dict[str, dict[int, list[dict[str, float]]]] = {
+        n: {s: [] for s in sizes} for n in CONTENDERS
+    }
+    rec: dict[str, dict[int, list[float]]] = {n: {10: [], args.long: []} for n in RECOVERING}
+    rounds = max(args.rounds, args.big_rounds)
+    for r in range(rounds):
+        rng = random.Random(args.seed + r)
+        for calls in sizes:
+            if (calls >= BIG and r >= args.big_rounds) or (calls < BIG and r >= args.rounds):
+                continue
+            for name in rng.sample(CONTENDERS, len(CONTENDERS)):
+                per[name][calls].append(one_pair(name, root, calls))
+        for calls in (10, args.long):
+            if (calls >= BIG and r >= args.big_rounds) or (calls < BIG and r >= args.rounds):
+                continue
+            for name in rng.sample(RECOVERING, len(RECOVERING)):
+                rec[name][calls].append(recovery(name, root, calls))
+        print(f"round {r + 1} of {rounds} done", file=sys.stderr, flush=True)
+    medians = {
+        name: {
+            str(calls): {
+                key: round(statistics.median(m[key] for m in got), 3)
+                for key in ("ms", "commits", "bytes")
+            }
+            | {"rounds": len(got)}
+            for calls, got in by_size.items()
+        }
+        for name, by_size in per.items()
+    }
+    recovered = {
+        name: {str(calls): round(statistics.median(got), 3) for calls, got in by_calls.items()}
+        for name, by_calls in rec.items()
+    }
+    return {"sizes": sizes, "long": args.long, "per_call": medians, "recovery_s": recovered}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, one round")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds below 400 calls")
+    parser.add_argument("--big-rounds", type=int, default=2, help="rounds at 400 calls and more")
+    parser.add_argument("--sizes", default="10,100,1000")
+    parser.add_argument("--long", type=int, default=1000, help="the long run of the recovery")
+    parser.add_argument("--kills", type=int, default=20, help="random kills in the crash run")
+    parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--no-crash", action="store_true", help="skip the crash comparison")
+    parser.add_argument("--write-readme", action="store_true", help="rewrite its README section")
+    args = parser.parse_args()
+    if args.quick:
+        args.sizes, args.long, args.rounds, args.big_rounds, args.kills = "10,40", 40, 1, 1, 5
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="bd-bench-peers-") as tmp:
+        root = Path(tmp)
+        result = measure(args, root)
+        if not args.no_crash:
+            result["crash"] = peers_crash.crash_comparison(
+                root / "crash", kills=args.kills, seed=args.seed
+            )
+    result["load"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
+    result["rounds"] = [args.rounds, args.big_rounds]
+    stamp = (
+        f"Measured {date.today().isoformat()} on {os.cpu_count()} cores"
+        f"{' (quick sizes)' if args.quick else ''}, Python {sys.version.split()[0]}; load"
+        f" average {result['load'][0]} before, {result['load'][1]} after;"
+        f" {args.rounds} rounds below {BIG} calls, {args.big_rounds} from {BIG} on."
+    )
+    lines = peers_report.tables(result, pc.LABELS)
+    print("\n".join([stamp, "", *lines]))
+    print(json.dumps({"benchmark": "peers", **result}))
+    if args.write_readme:
+        peers_report.write_readme([stamp, "", *lines])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

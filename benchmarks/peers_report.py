@@ -1,0 +1,91 @@
+"""bench_peers.py's tables, and their section of benchmarks/README.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+README = Path(__file__).resolve().parent / "README.md"
+BEGIN, END = "<!-- bench-peers:begin -->", "<!-- bench-peers:end -->"
+
+
+def _n(calls: int) -> str:
+    return f"{calls:,}"
+
+
+def per_call_table(result: dict[str, Any], labels: dict[str, str]) -> list[str]:
+    sizes: list[int] = result["sizes"]
+    per = result["per_call"]
+    mid = "100" if "100" in per["bare"] else str(sizes[len(sizes) // 2])
+    head = ["contender"]
+    for calls in sizes:
+        head += [f"per call, N = {_n(calls)}", "ratio to bare"]
+    head += [f"growth, N = {_n(sizes[-1])} vs {_n(int(mid))}"]
+    head += [f"commits per call (N = {_n(int(mid))})", "DB bytes per call"]
+    rows = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for name, label in labels.items():
+        by = per[name]
+        cells = [label]
+        for calls in sizes:
+            ms, bare = by[str(calls)]["ms"], per["bare"][str(calls)]["ms"]
+            cells += [f"{ms:.2f} ms", f"{ms / bare:.2f}x" if bare > 0 else "-"]
+        growth = by[str(sizes[-1])]["ms"] / by[mid]["ms"] if by[mid]["ms"] > 0 else 0.0
+        cells.append(f"{growth:.2f}x")
+        cells.append(f"{by[mid]['commits']:.2f}")
+        cells.append(
+            " / ".join(f"{by[str(c)]['bytes'] / 1024:,.1f} KB" for c in sizes[1:])
+            + f" (N = {', '.join(_n(c) for c in sizes[1:])})"
+        )
+        rows.append("| " + " | ".join(cells) + " |")
+    return rows
+
+
+def recovery_table(result: dict[str, Any], labels: dict[str, str]) -> list[str]:
+    long = str(result["long"])
+    rows = [
+        f"| recovery after a SIGKILL at the last call | 10 calls in | {_n(int(long))} calls in"
+        " | ratio |",
+        "| --- | --- | --- | --- |",
+    ]
+    for name, got in result["recovery_s"].items():
+        short_s, long_s = got["10"], got[long]
+        rows.append(
+            f"| {labels[name]} | {short_s:.3f} s | {long_s:.3f} s | {long_s / short_s:.1f}x |"
+        )
+    rows.append(f"| {labels['bare']} | cannot continue: starts over | | |")
+    return rows
+
+
+def crash_table(result: dict[str, Any], labels: dict[str, str]) -> list[str]:
+    crash = result.get("crash")
+    if not crash:
+        return []
+    rows = [
+        "| 30 calls, each with an effect | random SIGKILLs | duplicates | lost"
+        " | kills right after the effect, before its record | duplicates | lost |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for name, got in crash.items():
+        cells = [labels[name]]
+        for kind in ("random", "worst_window"):
+            t = got[kind]
+            note = "" if t["finished"] else " (did not finish)"
+            cells += [f"{t['kills']}{note}", str(t["duplicates"]), str(t["lost"])]
+        rows.append("| " + " | ".join(cells) + " |")
+    return rows
+
+
+def tables(result: dict[str, Any], labels: dict[str, str]) -> list[str]:
+    out = [*per_call_table(result, labels), "", *recovery_table(result, labels)]
+    crash = crash_table(result, labels)
+    return out + (["", *crash] if crash else [])
+
+
+def write_readme(block: list[str]) -> None:
+    text = README.read_text(encoding="utf-8")
+    body = "\n".join([BEGIN, *block, END])
+    if BEGIN in text and END in text:
+        text = text[: text.index(BEGIN)] + body + text[text.index(END) + len(END) :]
+    else:
+        text = text.rstrip() + "\n\n" + body + "\n"
+    README.write_text(text, encoding="utf-8")
