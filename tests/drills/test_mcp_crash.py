@@ -27,6 +27,19 @@ pytestmark = pytest.mark.slow
 CRASH = {"BRIEFDESK_CRASH_AT": "after_mcp_call_before_confirm"}
 
 
+@pytest.fixture
+def cli(home: Path, capsys: pytest.CaptureFixture[str]) -> CliRunner:
+    """In this process (one SDK import for the file); only a command that must die runs as
+    its own process (`killed`)."""
+    return CliRunner(home, capsys)
+
+
+def killed(cli: CliRunner, *args: str) -> None:
+    """`briefdesk-cli ARGS` in a process of its own that SIGKILLs itself at the crash point."""
+    done = CliRunner(cli.home)(*args, env=CRASH)
+    assert done.code == KILLED_BY_SIGKILL, (done.code, done.stdout, done.stderr)
+
+
 def appending_run(
     cli: CliRunner,
     tmp_path: Path,
@@ -43,10 +56,11 @@ def appending_run(
     ]
     script = tmp_path / "append.json"
     script.write_text(json.dumps([*turns, {"say": "done"}]), encoding="utf-8")
-    done = cli("run", "--question", "append", "--model", f"scripted:{script}", *extra, env=env)
+    command = ("run", "--question", "append", "--model", f"scripted:{script}", *extra)
     if env is not None:  # killed at its crash point: the run is the home's only one
-        assert done.code == KILLED_BY_SIGKILL, (done.code, done.stderr)
+        killed(cli, *command)
         return str(cli("runs", check=True).body["runs"][0]["run_id"])
+    done = cli(*command)
     assert done.code == 0, done.body
     return str(done.body["run_id"])
 
@@ -72,8 +86,7 @@ def killed_after_the_call(cli: CliRunner, tmp_path: Path, out: Path) -> tuple[st
     asks the person again. Returns the run and that question."""
     run_id = appending_run(cli, tmp_path, out, ["one"])
     approve(cli, only_pending(cli, run_id)["id"])
-    killed = cli("resume", run_id, env=CRASH)
-    assert killed.code == KILLED_BY_SIGKILL, (killed.code, killed.stdout, killed.stderr)
+    killed(cli, "resume", run_id)
     assert lines_in(out) == ["one"]  # the server did it; the ledger does not know
     code, body = cli("resume", run_id)
     assert code == 0 and body["status"] == "waiting_approval", body
@@ -137,8 +150,7 @@ def test_a_trusted_idempotent_write_is_simply_run_again(cli: CliRunner, tmp_path
     script.write_text(json.dumps([{"call": "mcp__fs__write_file", "args": call}, {"say": "ok"}]))
     code, body = cli("run", "--question", "write", "--model", f"scripted:{script}")
     approve(cli, only_pending(cli, body["run_id"])["id"])
-    killed = cli("resume", body["run_id"], env=CRASH)
-    assert killed.code == KILLED_BY_SIGKILL, killed.stderr
+    killed(cli, "resume", body["run_id"])
     code, body = cli("resume", body["run_id"])  # write_file says idempotentHint: no question
     assert code == 0 and body["status"] == "succeeded", body
     assert note.read_text(encoding="utf-8") == "written\n"
@@ -189,8 +201,9 @@ def test_crash_sweep_over_mcp_writes_runs_no_call_twice_without_a_persons_word(
     for attempt in range(8):
         if answer_and_check_done():
             break
-        if attempt in (1, 4):
-            kills += cli("resume", run_id, env=CRASH).code == KILLED_BY_SIGKILL
+        if attempt in (1, 4):  # it may stop first at a question nobody has answered yet
+            crashed = CliRunner(cli.home)("resume", run_id, env=CRASH)
+            kills += crashed.code == KILLED_BY_SIGKILL
             continue
         proc = subprocess.Popen(
             cli_command("--home", str(cli.home), "--json", "resume", run_id),

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pyatspi  # the system Python's, see above (untyped: its objects are Any here)
+from gi.repository import GLib
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout, for its one wait
 from tests.support.waiting import wait_until
@@ -40,7 +41,10 @@ def wait_for(what: str, find: Callable[[], T | None], timeout: float) -> T:
     found: list[T] = []
 
     def look() -> bool:
-        now = find()
+        try:
+            now = find()
+        except GLib.GError:  # an object left the tree while it was walked: look again
+            return False
         if now is not None:
             found.append(now)
         return bool(found)

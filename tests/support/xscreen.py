@@ -138,10 +138,13 @@ def _wait_for_window_manager(screen: XScreen, wm: subprocess.Popen[bytes]) -> No
     )
 
 
-@contextmanager
-def x_screen(tmp: Path, size: tuple[int, int] = (1024, 768)) -> Iterator[XScreen]:
-    """Xvfb (with its framebuffer in a file) and openbox on a free display, stopped after."""
-    _need_programs()
+class _ScreenLost(AssertionError):
+    """Xvfb or openbox died while starting (another server took the display meanwhile)."""
+
+
+def _start_screen(
+    tmp: Path, size: tuple[int, int], procs: list[subprocess.Popen[bytes]]
+) -> XScreen:
     number = free_display()
     fbdir = tmp / "xfb"
     fbdir.mkdir(parents=True, exist_ok=True)
@@ -160,32 +163,59 @@ def x_screen(tmp: Path, size: tuple[int, int] = (1024, 768)) -> Iterator[XScreen
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    wm: subprocess.Popen[bytes] | None = None
+    procs.append(server)
+    socket = Path(f"/tmp/.X11-unix/X{number}")
+    wait_until(
+        lambda: socket.exists() or server.poll() is not None,
+        timeout=20,
+        interval=0.05,
+        message="Xvfb did not start",
+    )
+    if not socket.exists() or server.poll() is not None:
+        raise _ScreenLost(f"Xvfb did not start (it exited with {server.returncode})")
+    screen = XScreen(f":{number}", fbdir, size)
+    wm = subprocess.Popen(
+        ["openbox", "--sm-disable"],
+        env={**os.environ, "DISPLAY": screen.display},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    procs.append(wm)
     try:
-        socket = Path(f"/tmp/.X11-unix/X{number}")
-        wait_until(
-            lambda: socket.exists() or server.poll() is not None,
-            timeout=20,
-            interval=0.05,
-            message="Xvfb did not start",
-        )
-        if not socket.exists() or server.poll() is not None:
-            raise AssertionError(f"Xvfb did not start (it exited with {server.returncode})")
-        screen = XScreen(f":{number}", fbdir, size)
-        wm = subprocess.Popen(
-            ["openbox", "--sm-disable"],
-            env={**os.environ, "DISPLAY": screen.display},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
         _wait_for_window_manager(screen, wm)
+    except AssertionError as exc:
+        raise _ScreenLost(str(exc)) from None
+    return screen
+
+
+def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    for proc in reversed(procs):  # openbox first, then its server
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    procs.clear()
+
+
+@contextmanager
+def x_screen(tmp: Path, size: tuple[int, int] = (1024, 768)) -> Iterator[XScreen]:
+    """Xvfb (with its framebuffer in a file) and openbox on a free display, stopped after.
+
+    A display found free can be taken by another test's server before ours binds it (the
+    servers of other workers, or one that picks its own number): that start is given up and
+    tried again on another display, at most three times."""
+    _need_programs()
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        for attempt in range(3):
+            try:
+                screen = _start_screen(tmp, size, procs)
+                break
+            except _ScreenLost:
+                _stop(procs)
+                if attempt == 2:
+                    raise
         yield screen
     finally:
-        for proc in (wm, server):
-            if proc is None:
-                continue
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        _stop(procs)
