@@ -22,6 +22,7 @@ import pytest
 from agent_core.contract.errors import BriefDeskError
 from agent_core.tools.mcp.client import ServerSession, connect
 from agent_core.tools.mcp.specs import list_specs, result_text
+from agent_core.tools.mcp.tool_spec import mcp_tool_spec
 from tests.support.cli import CliRunner, cli_env
 from tests.support.mcp_servers.real import CALL_TOOL, FAULT_SERVER, RAW_SERVER, python_server
 from tests.support.waiting import wait_until
@@ -157,17 +158,18 @@ def test_no_server_process_outlives_its_block(ws: Any) -> None:
 
 def test_arguments_are_checked_against_the_closed_schema(ws: Any) -> None:
     ws.mcp_add("time", python_server("mcp-server-time"), [], trust_hints=True)
-    spec = next(
+    listed = next(
         s for s in asyncio.run(list_specs(ws.mcp_server("time"))) if s.tool == "get_current_time"
     )
-    assert spec.check_args({"timezone": "UTC"}) == {"timezone": "UTC"}
+    spec = mcp_tool_spec(listed.recorded(trust_hints=True))  # as a run offers it
+    assert spec.validate({"timezone": "UTC"}).to_json() == {"timezone": "UTC"}
     for bad, problem in (
         ({"timezone": "UTC", "evil": 1}, "evil"),
         ({"timezone": 3}, "not of type 'string'"),
         ({}, "'timezone' is a required property"),
     ):
         with pytest.raises(BriefDeskError) as caught:
-            spec.check_args(bad)
+            spec.validate(bad)
         assert caught.value.code == "invalid_arguments"
         assert problem in caught.value.message, caught.value.message
 

@@ -106,18 +106,7 @@ class RunServers:
             if spec is None:
                 log.warning("MCP server %s: tool %r left out (name not usable)", name, tool.name)
                 continue
-            tools.append(
-                RunMcpTool(
-                    model_name=spec.model_name,
-                    server=name,
-                    tool=spec.tool,
-                    description=spec.description,
-                    input_schema=spec.input_schema,
-                    annotations=spec.annotations,
-                    tier=str(spec.tier),
-                    trust_hints=row.trust_hints,
-                )
-            )
+            tools.append(spec.recorded(row.trust_hints))
         return tools
 
     async def _session(self, name: str) -> ServerSession:

@@ -7,7 +7,8 @@ but decide nothing.
 
 No real server closes its input schema (`additionalProperties: false`) and the ones measured
 accept undeclared keys silently, so the schema is closed here: the model is shown the closed
-schema and every call is checked against it (jsonschema) before it could run.
+schema and every call is checked against it (jsonschema, in `ToolSpec.validate`) before it
+could run.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.json_types import JsonObject
 from agent_core.contract.mcp_views import McpToolView
 from agent_core.storage.tables.mcp_servers import McpServerRow
+from agent_core.storage.tables.run_mcp_tools import RunMcpTool
 from agent_core.tools.mcp.servers import model_name
 from agent_core.tools.specs import Tier
 
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 OVERRIDE_TIERS: tuple[Tier, ...] = (Tier.READ, Tier.WRITE, Tier.NETWORK, Tier.INTERACTION)
-MAX_PROBLEM_CHARS = 200
 
 
 def tier_for(annotations: Mapping[str, object], trust_hints: bool, override: str | None) -> Tier:
@@ -63,23 +63,19 @@ class McpToolSpec:
     """Closed: see `closed_schema`."""
     description: str
 
-    def check_args(self, raw: Mapping[str, object]) -> JsonObject:
-        """The arguments as given, if the schema takes them; `invalid_arguments` naming the
-        first problem (an undeclared key, a wrong type, a missing key) otherwise."""
-        import jsonschema
-
-        args = dict(raw)
-        cls = jsonschema.validators.validator_for(
-            self.input_schema, default=jsonschema.Draft202012Validator
+    def recorded(self, trust_hints: bool) -> RunMcpTool:
+        """The tool as a run records and offers it (`run_mcp_tools`; tools/mcp/tool_spec.py
+        makes the ToolSpec that checks its arguments against the closed schema)."""
+        return RunMcpTool(
+            model_name=self.model_name,
+            server=self.server,
+            tool=self.tool,
+            description=self.description,
+            input_schema=self.input_schema,
+            annotations=self.annotations,
+            tier=str(self.tier),
+            trust_hints=trust_hints,
         )
-        error = jsonschema.exceptions.best_match(cls(self.input_schema).iter_errors(args))
-        if error is not None:
-            where = "/".join(map(str, error.absolute_path)) or "arguments"
-            raise BriefDeskError(
-                ErrorCode.INVALID_ARGUMENTS,
-                f"{self.model_name}: {where}: {error.message[:MAX_PROBLEM_CHARS]}",
-            )
-        return cast(JsonObject, args)
 
     def to_view(self) -> McpToolView:
         return McpToolView(
