@@ -226,13 +226,26 @@ def test_a_remembered_rule_approves_that_servers_tool_in_later_runs(
 
 
 def test_the_servers_a_run_started_are_stopped_with_it(cli: CliRunner, tmp_path: Path) -> None:
+    """On an event loop that lives on after the run (as the window's does): the run itself
+    stops its server; nothing that ends the loop does it for the run."""
+    import asyncio
+
+    from agent_core.facade.workspace import Workspace
+
     add_fault_server(cli, "faults", "--trust-hints")
-    finished = run(cli, script(tmp_path, {"call": "mcp__faults__pid", "args": {}}))
-    assert finished["status"] == "succeeded", finished
-    [(result,)] = db_rows(cli.home, "SELECT result_json FROM ledger")
-    pid = int(json.loads(result)["text"])
-    # The run stopped its server when it ended (stdin closed, then its process group killed).
-    wait_until(lambda: not alive(pid), timeout=15, message=f"server {pid} still running")
+    model = script(tmp_path, {"call": "mcp__faults__pid", "args": {}})
+    ws = Workspace(cli.home)
+    loop = asyncio.new_event_loop()
+    try:
+        finished = loop.run_until_complete(ws.drive_async(ws.create_run("which pid?", model=model)))
+        assert finished["status"] == "succeeded", finished
+        [(result,)] = db_rows(cli.home, "SELECT result_json FROM ledger")
+        pid = int(json.loads(result)["text"])
+        # stdin closed, then its process group killed; the loop still runs nothing of it
+        wait_until(lambda: not alive(pid), timeout=15, message=f"server {pid} still running")
+    finally:
+        loop.close()
+        ws.close()
 
 
 def alive(pid: int) -> bool:
