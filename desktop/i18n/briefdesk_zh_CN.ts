@@ -1041,6 +1041,14 @@ Its timeline, checkpoints and approvals are removed for good. Files it wrote sta
         <translation>访问网络：由人批准</translation>
     </message>
     <message>
+        <source>a tool of an MCP server that may change something: a person approves it</source>
+        <translation>MCP 服务器的工具可能改变某些内容：须由人批准</translation>
+    </message>
+    <message>
+        <source>outcome unknown: the call reached its server, no answer was recorded</source>
+        <translation>结果未知：调用已到达服务器，但没有记录到回应</translation>
+    </message>
+    <message>
         <source>approved as edited</source>
         <translation>按修改后的内容批准</translation>
     </message>

@@ -72,6 +72,12 @@ REASONS: dict[str, str] = {
     "reaches the network: a person approves it": QT_TRANSLATE_NOOP(
         "CoreWords", "reaches the network: a person approves it"
     ),
+    "a tool of an MCP server that may change something: a person approves it": QT_TRANSLATE_NOOP(
+        "CoreWords", "a tool of an MCP server that may change something: a person approves it"
+    ),
+    "outcome unknown: the call reached its server, no answer was recorded": QT_TRANSLATE_NOOP(
+        "CoreWords", "outcome unknown: the call reached its server, no answer was recorded"
+    ),
     "approved as edited": QT_TRANSLATE_NOOP("CoreWords", "approved as edited"),
     "cancelled by a person": QT_TRANSLATE_NOOP("CoreWords", "cancelled by a person"),
     "cancelled while running": QT_TRANSLATE_NOOP("CoreWords", "cancelled while running"),

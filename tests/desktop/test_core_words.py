@@ -5,12 +5,14 @@ core's real `decide`, so a sentence changed there shows up here, not as English 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
 from PySide6.QtWidgets import QApplication
 
 from agent_core.contract.statuses import ApprovalStatus, RunStatus
+from agent_core.runs.unknown_outcome import UNKNOWN_REASON
 from agent_core.tools.policy import Mode, Rule, decide
 from agent_core.tools.specs import Tier
 from desktop import i18n
@@ -25,7 +27,7 @@ def policy_reasons() -> list[str]:
     for tier in Tier:
         for mode in Mode:
             for rules in ([], [rule]):
-                for revision in (1, 2):
+                for revision, artifact_write in itertools.product((1, 2), (True, False)):
                     found.add(
                         decide(
                             tier,
@@ -35,9 +37,11 @@ def policy_reasons() -> list[str]:
                             run_id="run-1",
                             rules=rules,
                             revision=revision,
+                            artifact_write=artifact_write,  # False: an MCP server's tool
                         ).reason
                     )
     found.add("edited by 王芳: writes a file: a person approves every write")
+    found.add(UNKNOWN_REASON)  # an MCP write asked again after its outcome became unknown
     found.add("A person asked to revert approval ap-1: remove the file it created.")
     found.add("A person asked to revert approval ap-1: put back its content.")
     return sorted(found)
