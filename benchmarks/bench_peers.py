@@ -15,12 +15,15 @@ cancels out (each run in a fresh process); ratio to bare; growth = per call at N
 at 100; database bytes per call (pages in use, WAL folded in); commits per call (write
 transactions committed through any sqlite3 connection of the process, from a trace callback:
 peers_workload.CommitCounter). Recovery: a run killed (SIGKILL) at the start of its last call,
-10 or `--long` calls in, then timed from a fresh process opening its store to the final answer.
-The crash comparison is peers_crash.py. Contenders take turns in another order every round
-(the machine is noisy); figures are medians over rounds.
+10 or each of `--long` calls in, then timed from a fresh process opening its store to the final
+answer. The crash comparison is peers_crash.py. Contenders take turns in another order every
+round (the machine is noisy); figures are medians over rounds. Every measurement is appended to
+`--rounds-file` as it is made, so an interrupted run keeps what it measured: `--report-only`
+makes the tables from that file.
 
     python benchmarks/bench_peers.py [--quick] [--rounds 5] [--big-rounds 2]
-        [--sizes 10,100,1000] [--long 1000] [--kills 20] [--write-readme]
+        [--sizes 10,100,400,1000] [--long 400,1000] [--kills 20] [--write-readme]
+        [--rounds-file F] [--report-only]
 """
 
 from __future__ import annotations
@@ -90,12 +93,14 @@ def recovery(name: str, root: Path, calls: int) -> float:
     return float(outcome.result["seconds"])
 
 
-def measure(args: argparse.Namespace, root: Path) -> dict[str, Any]:
-    sizes = [int(s) for s in args.sizes.split(",")]
-    per: dict[str, dict[int, list[dict[str, float]]]] = {
-        n: {s: [] for s in sizes} for n in CONTENDERS
-    }
-    rec: dict[str, dict[int, list[float]]] = {n: {10: [], args.long: []} for n in RECOVERING}
+def _record(path: Path, entry: dict[str, Any]) -> None:
+    with path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(entry) + "\n")
+
+
+def measure(args: argparse.Namespace, root: Path) -> None:
+    """Every round's measurements, each appended to the rounds file as soon as it is made."""
+    sizes, longs = _ints(args.sizes), _ints(args.long)
     rounds = max(args.rounds, args.big_rounds)
     for r in range(rounds):
         rng = random.Random(args.seed + r)
@@ -103,13 +108,37 @@ def measure(args: argparse.Namespace, root: Path) -> dict[str, Any]:
             if (calls >= BIG and r >= args.big_rounds) or (calls < BIG and r >= args.rounds):
                 continue
             for name in rng.sample(CONTENDERS, len(CONTENDERS)):
-                per[name][calls].append(one_pair(name, root, calls))
-        for calls in (10, args.long):
+                got = one_pair(name, root, calls)
+                _record(args.rounds_file, {"per_call": name, "calls": calls, **got})
+        for calls in (10, *longs):
             if (calls >= BIG and r >= args.big_rounds) or (calls < BIG and r >= args.rounds):
                 continue
             for name in rng.sample(RECOVERING, len(RECOVERING)):
-                rec[name][calls].append(recovery(name, root, calls))
+                seconds = recovery(name, root, calls)
+                _record(args.rounds_file, {"recovery": name, "calls": calls, "s": seconds})
         print(f"round {r + 1} of {rounds} done", file=sys.stderr, flush=True)
+
+
+def _ints(text: str) -> list[int]:
+    return [int(s) for s in str(text).split(",")]
+
+
+def summarize(args: argparse.Namespace) -> dict[str, Any]:
+    """Medians of what the rounds file holds."""
+    sizes, longs = _ints(args.sizes), _ints(args.long)
+    per: dict[str, dict[int, list[dict[str, float]]]] = {
+        n: {s: [] for s in sizes} for n in CONTENDERS
+    }
+    rec: dict[str, dict[int, list[float]]] = {n: {c: [] for c in (10, *longs)} for n in RECOVERING}
+    crash: dict[str, Any] | None = None
+    for line in args.rounds_file.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if "per_call" in entry and entry["calls"] in sizes:
+            per[entry["per_call"]][entry["calls"]].append(entry)
+        elif "recovery" in entry and entry["calls"] in rec[entry["recovery"]]:
+            rec[entry["recovery"]][entry["calls"]].append(entry["s"])
+        elif "crash" in entry:
+            crash = entry["crash"]
     medians = {
         name: {
             str(calls): {
@@ -118,14 +147,18 @@ def measure(args: argparse.Namespace, root: Path) -> dict[str, Any]:
             }
             | {"rounds": len(got)}
             for calls, got in by_size.items()
+            if got
         }
         for name, by_size in per.items()
     }
     recovered = {
-        name: {str(calls): round(statistics.median(got), 3) for calls, got in by_calls.items()}
+        name: {
+            str(calls): round(statistics.median(got), 3) for calls, got in by_calls.items() if got
+        }
         for name, by_calls in rec.items()
     }
-    return {"sizes": sizes, "long": args.long, "per_call": medians, "recovery_s": recovered}
+    summary = {"sizes": sizes, "long": longs, "per_call": medians, "recovery_s": recovered}
+    return summary | ({"crash": crash} if crash is not None else {})
 
 
 def main() -> int:
@@ -133,23 +166,33 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="small sizes, one round")
     parser.add_argument("--rounds", type=int, default=5, help="rounds below 400 calls")
     parser.add_argument("--big-rounds", type=int, default=2, help="rounds at 400 calls and more")
-    parser.add_argument("--sizes", default="10,100,1000")
-    parser.add_argument("--long", type=int, default=1000, help="the long run of the recovery")
+    parser.add_argument("--sizes", default="10,100,400,1000")
+    parser.add_argument("--long", default="400,1000", help="the long runs of the recovery")
     parser.add_argument("--kills", type=int, default=20, help="random kills in the crash run")
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--no-crash", action="store_true", help="skip the crash comparison")
     parser.add_argument("--write-readme", action="store_true", help="rewrite its README section")
+    parser.add_argument(
+        "--rounds-file", type=Path, default=Path(tempfile.gettempdir()) / "bd-bench-peers.jsonl",
+        help="where each measurement is appended as it is made (started afresh unless"
+        " --report-only)",
+    )  # fmt: skip
+    parser.add_argument("--report-only", action="store_true", help="tables of the rounds file only")
     args = parser.parse_args()
     if args.quick:
-        args.sizes, args.long, args.rounds, args.big_rounds, args.kills = "10,40", 40, 1, 1, 5
+        args.sizes, args.long, args.rounds, args.big_rounds, args.kills = "10,40", "40", 1, 1, 5
     load_before = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory(prefix="bd-bench-peers-") as tmp:
-        root = Path(tmp)
-        result = measure(args, root)
-        if not args.no_crash:
-            result["crash"] = peers_crash.crash_comparison(
-                root / "crash", kills=args.kills, seed=args.seed
-            )
+    if not args.report_only:
+        args.rounds_file.write_text("", encoding="utf-8")
+        with tempfile.TemporaryDirectory(prefix="bd-bench-peers-") as tmp:
+            root = Path(tmp)
+            if not args.no_crash:  # first: the one part whose figures are counts, not times
+                crash = peers_crash.crash_comparison(
+                    root / "crash", kills=args.kills, seed=args.seed
+                )
+                _record(args.rounds_file, {"crash": crash})
+            measure(args, root)
+    result = summarize(args)
     result["load"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
     result["rounds"] = [args.rounds, args.big_rounds]
     stamp = (

@@ -20,7 +20,8 @@ def per_call_table(result: dict[str, Any], labels: dict[str, str]) -> list[str]:
     head = ["contender"]
     for calls in sizes:
         head += [f"per call, N = {_n(calls)}", "ratio to bare"]
-    head += [f"growth, N = {_n(sizes[-1])} vs {_n(int(mid))}"]
+    grown = [c for c in sizes if c > int(mid)]
+    head += [f"growth, N = {_n(c)} vs {_n(int(mid))}" for c in grown]
     head += [f"commits per call (N = {_n(int(mid))})", "DB bytes per call"]
     rows = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for name, label in labels.items():
@@ -29,8 +30,9 @@ def per_call_table(result: dict[str, Any], labels: dict[str, str]) -> list[str]:
         for calls in sizes:
             ms, bare = by[str(calls)]["ms"], per["bare"][str(calls)]["ms"]
             cells += [f"{ms:.2f} ms", f"{ms / bare:.2f}x" if bare > 0 else "-"]
-        growth = by[str(sizes[-1])]["ms"] / by[mid]["ms"] if by[mid]["ms"] > 0 else 0.0
-        cells.append(f"{growth:.2f}x")
+        for calls in grown:
+            ms = by[str(calls)]["ms"]
+            cells.append(f"{ms / by[mid]['ms']:.2f}x" if by[mid]["ms"] > 0 else "-")
         cells.append(f"{by[mid]['commits']:.2f}")
         cells.append(
             " / ".join(f"{by[str(c)]['bytes'] / 1024:,.1f} KB" for c in sizes[1:])
@@ -41,18 +43,19 @@ def per_call_table(result: dict[str, Any], labels: dict[str, str]) -> list[str]:
 
 
 def recovery_table(result: dict[str, Any], labels: dict[str, str]) -> list[str]:
-    long = str(result["long"])
-    rows = [
-        f"| recovery after a SIGKILL at the last call | 10 calls in | {_n(int(long))} calls in"
-        " | ratio |",
-        "| --- | --- | --- | --- |",
-    ]
+    longs = result["long"] if isinstance(result["long"], list) else [result["long"]]
+    head = ["recovery after a SIGKILL at the last call", "10 calls in"]
+    for calls in longs:
+        head += [f"{_n(calls)} calls in", "ratio to 10"]
+    rows = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for name, got in result["recovery_s"].items():
-        short_s, long_s = got["10"], got[long]
-        rows.append(
-            f"| {labels[name]} | {short_s:.3f} s | {long_s:.3f} s | {long_s / short_s:.1f}x |"
-        )
-    rows.append(f"| {labels['bare']} | cannot continue: starts over | | |")
+        short_s = got["10"]
+        cells = [labels[name], f"{short_s:.3f} s"]
+        for calls in longs:
+            long_s = got[str(calls)]
+            cells += [f"{long_s:.3f} s", f"{long_s / short_s:.1f}x"]
+        rows.append("| " + " | ".join(cells) + " |")
+    rows.append("| " + " | ".join([labels["bare"], "cannot continue: starts over"]) + " |")
     return rows
 
 
