@@ -9,35 +9,29 @@ never executed again, which is what makes resume after a crash safe.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 from agents import Agent, FunctionTool, RunConfig, Runner, RunState, Tool
-from agents.agent_output import AgentOutputSchemaBase
 from agents.exceptions import AgentsException
-from agents.handoffs import Handoff
-from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
-from agents.model_settings import ModelSettings
-from agents.models.interface import Model, ModelTracing
+from agents.items import TResponseInputItem
+from agents.models.interface import Model
 from agents.result import RunResult
-from openai.types.responses.response_prompt_param import ResponsePromptParam
 from sqlalchemy import Connection
 
 from agent_core import RUNTIME_VERSION
 from agent_core.contract.errors import BriefDeskError, ErrorCode, ErrorJSON
-from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import RunStatus
-from agent_core.home.door import mask_incoming, mask_model_response
+from agent_core.home.door import mask_incoming
 from agent_core.home.preferences import Settings
 from agent_core.models import registry as models
-from agent_core.models.endpoint import RetryNotice, TextDelta
 from agent_core.runs import lifecycle
 from agent_core.runs.context import BudgetExceeded, RunContext, StopRun
 from agent_core.runs.executor import ToolExecutor
 from agent_core.runs.gate import ToolGate
 from agent_core.runs.mcp_tools import RunMcp
-from agent_core.runs.model_bounds import TurnScreen, within_budget
+from agent_core.runs.model_bounds import TurnScreen
+from agent_core.runs.model_turns import ModelCallRecorder, RecordingModel
 from agent_core.runs.progress import RunProgress
 from agent_core.runs.record import RunRecord
 from agent_core.runs.transcript import OneTurn, Transcript, first_items
@@ -50,7 +44,6 @@ from agent_core.storage.tables.checkpoints import (
     save_state_string,
     state_digest,
 )
-from agent_core.storage.tables.timeline import append_event
 from agent_core.storage.team import leases
 from agent_core.storage.team.leases import Holder
 from agent_core.tools.mcp.tool_spec import McpOutcomeUnknown
@@ -89,107 +82,6 @@ INSTRUCTIONS = _WORDING.format(
 )
 
 
-class RecordingModel(Model):
-    """Wraps the provider: enforces budgets and records each model turn as it happens."""
-
-    def __init__(self, inner: Model, ctx: RunContext, gate: ToolGate, screen: TurnScreen) -> None:
-        self.inner = inner
-        self.ctx = ctx
-        self.gate = gate
-        self.screen = screen
-
-    async def get_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[None, Agent[None]]],
-        tracing: ModelTracing,
-        *,
-        previous_response_id: str | None,
-        conversation_id: str | None,
-        prompt: ResponsePromptParam | None,
-    ) -> ModelResponse:
-        self.ctx.check_budgets(next_turn=True)
-        async with within_budget(self.ctx):  # a stream that never ends is cut at the budget
-            response = await self.inner.get_response(
-                system_instructions,
-                input,
-                model_settings,
-                tools,
-                output_schema,
-                handoffs,
-                tracing,
-                previous_response_id=previous_response_id,
-                conversation_id=conversation_id,
-                prompt=prompt,
-            )
-        # The model's door: a key it echoes is masked before its text and calls are recorded,
-        # run, stored or sent back to it with the conversation.
-        response = mask_model_response(response)
-        screened = self.screen.screen(response)  # too many calls, a repeated call id
-        self.gate.record_model_turn(screened.response, screened)
-        return screened.response
-
-    def stream_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[None, Agent[None]]],
-        tracing: ModelTracing,
-        *,
-        previous_response_id: str | None,
-        conversation_id: str | None,
-        prompt: ResponsePromptParam | None,
-    ) -> AsyncIterator[TResponseStreamEvent]:
-        raise NotImplementedError("BriefDesk drives runs with Runner.run, not streamed")
-
-
-class ModelCallRecorder:
-    """Puts what a model call reports on the run's timeline, each in its own transaction so a
-    person sees it at once: `model_retry` (why the run is slow) and `model_delta` (the text the
-    model is writing). A wait before a retry stops early when the run is cancelled."""
-
-    POLL_S = 1.0
-
-    def __init__(self, ctx: RunContext) -> None:
-        self.ctx = ctx
-
-    def _turn(self) -> int:
-        return self.ctx.record.progress.turns + 1
-
-    def retrying(self, notice: RetryNotice) -> None:
-        data = {
-            "turn": self._turn(),
-            "attempt": notice.attempt,
-            "wait_s": notice.wait_s,
-            "reason": notice.reason,
-            "status": notice.status,
-        }
-        with self.ctx.write() as conn:
-            append_event(conn, self.ctx.run_id, EventKind.MODEL_RETRY, data=data)
-
-    def streamed(self, delta: TextDelta) -> None:
-        data = {"turn": self._turn(), "text": delta.text, "attempt": delta.attempt}
-        with self.ctx.write() as conn:
-            append_event(conn, self.ctx.run_id, EventKind.MODEL_DELTA, data=data)
-
-    async def wait(self, seconds: float) -> None:
-        # Counted in the sleeps themselves, not read from a clock: a test's manual clock
-        # stands still while the loop really waits.
-        left = seconds
-        while left > 0:
-            step = min(left, self.POLL_S)
-            await asyncio.sleep(step)
-            left -= step
-            self.ctx.check_budgets()  # a cancel request (or the wall-time budget) ends it here
-
-
 class RunDriver:
     """Drives one run in this process until it stops (waits, ends or fails)."""
 
@@ -213,9 +105,10 @@ class RunDriver:
         self.screen = TurnScreen(settings.max_parallel_calls)
         self.executor = ToolExecutor(self.ctx, admit=self.gate.admit_unpaused)
         self.checkpoints = CheckpointStore(store)
-        # The embedded models are pure functions of the conversation: replayed after a crash,
-        # they propose the very same calls, which the ledger answers, so reads need no pause
-        # (and no saved RunState). A remote model would propose new ones: every call pauses.
+        # The embedded models are pure functions of the conversation: asked again after a
+        # crash, they propose the very same calls, which the ledger answers. A remote model's
+        # response is kept with its turn's record and given again (runs/model_turns.py). So
+        # reads need no pause (and no saved RunState) with any model.
         self.replays_exactly = models.replays_exactly(self.ctx.facts.model)
         self.mcp = RunMcp(self.ctx, desk_store or store, log_dir=log_dir)
         self._built: tuple[Agent[None], Model] | None = None
@@ -228,14 +121,13 @@ class RunDriver:
                 description=spec.description,
                 params_json_schema=spec.json_schema(),
                 on_invoke_tool=self.screen.guard(
-                    self.executor.invoker(spec.name, unpaused=unpaused)
+                    self.executor.invoker(spec.name, unpaused=spec.runs_without_pause)
                 ),
-                needs_approval=False if unpaused else self.screen.pauses,
+                needs_approval=False if spec.runs_without_pause else self.screen.pauses,
                 # An MCP tool's own schema: strict mode would make its optional keys required.
                 strict_json_schema=spec.params_schema is None,
             )
             for spec in self.ctx.tools
-            for unpaused in [spec.runs_without_pause and self.replays_exactly]
         ]
         return Agent(name="BriefDesk", instructions=INSTRUCTIONS, tools=tools, model=model)
 
@@ -262,7 +154,9 @@ class RunDriver:
                 self.ctx.facts.model, self.run_id, self.ctx.settings, ModelCallRecorder(self.ctx),
                 self._full_history,
             )  # fmt: skip
-            model = RecordingModel(inner, self.ctx, self.gate, self.screen)
+            model = RecordingModel(
+                inner, self.ctx, self.gate, self.screen, replays_exactly=self.replays_exactly
+            )
             self._built = (self.build_agent(model), inner)
         return self._built
 

@@ -33,6 +33,7 @@ from agent_core.storage.tables import rules as rule_rows
 from agent_core.storage.tables import runs as run_rows
 from agent_core.storage.tables import tool_calls as call_rows
 from agent_core.storage.tables.timeline import append_event
+from agent_core.storage.tables.turn_responses import remember_response
 from agent_core.tools import network
 from agent_core.tools.mcp.servers import split_model_name
 from agent_core.tools.policy import Decision, Verdict, decide, risk_label, rules_from_rows
@@ -65,8 +66,14 @@ class ToolGate:
     # -- model turns ----------------------------------------------------------------------
 
     def record_model_turn(
-        self, response: ModelResponse, screened: ScreenedTurn | None = None
+        self,
+        response: ModelResponse,
+        screened: ScreenedTurn | None = None,
+        *,
+        kept_as: tuple[str, str] | None = None,
     ) -> None:
+        """The turn's calls, counts and event in one commit; `kept_as` (input digest, the
+        response's JSON) keeps a remote model's response for a resume (runs/model_turns.py)."""
         calls = [o for o in response.output if isinstance(o, ResponseFunctionToolCall)]
         texts = [
             part.text
@@ -117,6 +124,8 @@ class ToolGate:
                     "output_tokens": used.output,
                 },
             )
+            if kept_as is not None:
+                remember_response(conn, self.run_id, *kept_as)
             if screened is not None:
                 screened.record(conn, self.run_id, turn)
             for call in fresh:

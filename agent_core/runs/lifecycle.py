@@ -112,8 +112,8 @@ def claim(conn: Connection, run_id: str, owner: Owner, *, desk: str | None = Non
     data: JsonObject = {"question": row.question, "model": row.model, "mode": row.mode}
     append_event(conn, run_id, kind, data={**data, "runtime": RUNTIME_VERSION})
     # No saved RunState (the process died before the first pause that saves one, or reads
-    # ran without a pause): the run replays from its question; recorded results come back
-    # from the ledger, never executed again.
+    # ran without a pause): the run goes on from its stored conversation (runs/transcript.py);
+    # recorded results come back from the ledger, never executed again.
     return Claim(started=fresh, needs_input=row.state_digest is None)
 
 

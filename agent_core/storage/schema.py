@@ -343,3 +343,16 @@ run_mcp_tools = Table(
     Column("trust_hints", Integer, nullable=False),
     Column("schema_hash", String, nullable=False),
 )
+
+# The latest model response of a run whose model does not replay exactly (a remote endpoint),
+# keyed by a digest of the input it answered (revision 0013): written with the turn's record,
+# so a resume after a kill mid-turn is given the same response instead of asking again. One
+# row per run, replaced each turn. A team table, like the run's other rows.
+turn_responses = Table(
+    "turn_responses",
+    metadata,
+    Column("run_id", String, primary_key=True),
+    Column("input_digest", String, nullable=False),
+    Column("response_json", Text, nullable=False),
+    Column("created_at", String, nullable=False),
+)

@@ -19,11 +19,21 @@ from agent_core.storage.schema import (
     runs,
     session_items,
     tool_calls,
+    turn_responses,
 )
 from agent_core.storage.tables.blobs import release_run_blobs
 
 # Rows keyed by the run alone; they go before the run row they refer to.
-_RUN_OWNED = (checkpoints, events, approvals, tool_calls, ledger, session_items, run_mcp_tools)
+_RUN_OWNED = (
+    checkpoints,
+    events,
+    approvals,
+    tool_calls,
+    ledger,
+    session_items,
+    run_mcp_tools,
+    turn_responses,
+)
 
 
 def delete_run_rows(conn: Connection, run_id: str) -> None:

@@ -51,6 +51,7 @@ from agent_core.storage.schema import (
     session_items,
     settings,
     tool_calls,
+    turn_responses,
 )
 from agent_core.storage.store import Store
 from agent_core.storage.tables import runs as run_rows
@@ -64,6 +65,7 @@ TEAM_TABLES: tuple[Table, ...] = (
     approvals,
     ledger,
     run_mcp_tools,
+    turn_responses,
     blobs,
     rules,
     grants,
