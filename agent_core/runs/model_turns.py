@@ -55,7 +55,7 @@ def input_digest(system_instructions: str | None, input: str | list[TResponseInp
 def response_json(response: ModelResponse) -> str:
     """The response as kept: its output items and id (its usage is counted once, when it
     arrived, so a replay carries none)."""
-    items = _OUTPUT_ITEMS.dump_python(response.output, mode="json", exclude_none=True)
+    items = _OUTPUT_ITEMS.dump_python(response.output, mode="json", by_alias=True)
     return json.dumps({"output": items, "response_id": response.response_id})
 
 

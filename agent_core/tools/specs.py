@@ -259,10 +259,10 @@ class ToolSpec:
     @property
     def runs_without_pause(self) -> bool:
         """A read: allowed in every mode and without effect, so the SDK need not stop before
-        it (a pause costs a whole RunState round trip) when the model replays exactly (see
-        RunDriver). It is still validated, checkpointed (A) and recorded in the ledger when
-        it runs; after a crash only the interrupted turn is asked again (runs/transcript.py)
-        and the ledger answers the calls it had already made."""
+        it (a pause costs a whole RunState round trip). It is still validated, checkpointed
+        (A) and recorded in the ledger when it runs; after a crash the interrupted turn is
+        given its model's response again (runs/model_turns.py) and the ledger answers the
+        calls it had already made."""
         return self.tier is Tier.READ
 
     def parse(self, raw: str) -> ToolArgs:
