@@ -1,10 +1,12 @@
 """One run: an Agents SDK agent + BriefDesk tools + a checkpoint at every tool boundary.
 
-Every tool needs approval in SDK terms, so the SDK pauses before each tool call. At that pause
-the runner saves the RunState (checkpoint A), validates the raw call, asks policy, and then
-approves it, refuses it, or persists a proposal for a person and stops. A tool body runs
-inside the ledger: intent, effect, confirmation (checkpoint B). A recorded result is replayed,
-never executed again, which is what makes resume after a crash safe.
+Every tool that may need a decision needs approval in SDK terms, so the SDK pauses before its
+call. At that pause the runner saves the RunState (checkpoint A), validates the raw call, asks
+policy, and then approves it, refuses it, or persists a proposal for a person and stops. A read
+runs without a pause: the same checks and checkpoint A as it starts (ToolGate.admit_unpaused).
+A tool body runs inside the ledger: intent, effect, confirmation (checkpoint B). A recorded
+result is replayed, never executed again, which is what makes resume after a crash safe. The
+SDK runs one model turn per `Runner.run` on the stored conversation (runs/transcript.py).
 """
 
 from __future__ import annotations

@@ -50,14 +50,17 @@ def _rows(home: Path, query: str, *params: object) -> list[tuple[Any, ...]]:
         db.close()
 
 
+@pytest.mark.parametrize("killed_at", ["before_tool:1", "before_tool:2"])
 def test_a_remote_run_killed_mid_turn_resumes_that_turn_without_asking_again(
-    cli: CliRunner, ws: Any, home: Path
+    cli: CliRunner, ws: Any, home: Path, killed_at: str
 ) -> None:
+    """Call 1 is the first turn's (the run's first input stored with its checkpoint A), call
+    2 the second turn's first of several."""
     with FreshIdsOpenAI() as server:
         ws.set_setting("openai.base_url", server.base_url)
         killed = cli(
             "run", "--question", DEMO_QUESTION, "--model", "openai",
-            env={**KEY, "BRIEFDESK_CRASH_AT": "before_tool:2"},
+            env={**KEY, "BRIEFDESK_CRASH_AT": killed_at},
         )  # fmt: skip
         assert killed.code == KILLED_BY_SIGKILL, (killed.code, killed.stdout, killed.stderr)
         (run,) = ws.list_runs()
