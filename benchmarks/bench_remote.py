@@ -7,6 +7,9 @@ The same N `search_corpus` calls, then an answer, through BriefDesk with:
   speaking the chat-completions protocol (it plans the same calls from the conversation);
 - the bare Agents SDK `Runner` with its `OpenAIChatCompletionsModel` on the same endpoint and
   a function tool doing BriefDesk's corpus search (nothing durable: the floor of a remote run);
+- the bare Agents SDK `Runner` with the peers' scripted `agents.Model` (peers_workload.py) and
+  the same tool (the floor of an embedded run), so BriefDesk's own cost over each floor, the
+  remote path's and the embedded path's, can be read side by side;
 - optionally the remote model on an older commit of BriefDesk (`--before REV`, checked out
   into a temporary worktree), where every remote call paused and saved a RunState.
 
@@ -35,8 +38,11 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from peers_workload import LIMIT, QUERY, sdk_scripted_model, search_body  # noqa: E402
+
 LIMITS = {"max_turns": 100_000, "max_tool_calls": 100_000}
-SEARCH_ARGS = {"query": "checkpoint", "limit": 1}
+SEARCH_ARGS = {"query": QUERY, "limit": LIMIT}  # the peers' search: 7 hits, about 2.2 KB
 KEY = "sk-bench-remote-" + "k" * 24
 _CALLS = re.compile(r"calls=(\d+)")
 _CALL_ID = re.compile(r"^call_(\d+)$")
@@ -131,7 +137,8 @@ def _one_run(ws: Any, workdir: Path, model: str, calls: int) -> float:
     return seconds
 
 
-def _bare_run(search: Any, base_url: str, calls: int) -> float:
+def _bare_run(search: Any, base_url: str | None, calls: int) -> float:
+    """The bare SDK's run: on the endpoint, or (no base_url) with the peers' scripted model."""
     import asyncio
 
     from agents import Agent, RunConfig, Runner, function_tool
@@ -139,13 +146,17 @@ def _bare_run(search: Any, base_url: str, calls: int) -> float:
     from openai import AsyncOpenAI
 
     @function_tool
-    def search_corpus(query: str, limit: int) -> str:
-        """Search the corpus."""
+    def search_corpus(query: str, limit: int, call: int = 0) -> str:
+        """Search the corpus (`call` is the scripted model's call number, unused)."""
         return str(search(query, limit))
 
     async def run() -> float:
-        client = AsyncOpenAI(base_url=base_url, api_key=KEY, max_retries=0)
-        model = OpenAIChatCompletionsModel("bench", client)
+        client = AsyncOpenAI(base_url=base_url or "http://127.0.0.1:9", api_key=KEY, max_retries=0)
+        model = (
+            OpenAIChatCompletionsModel("bench", client)
+            if base_url
+            else sdk_scripted_model(calls, "search_corpus")
+        )
         agent = Agent(name="bare", instructions="Search.", tools=[search_corpus], model=model)
         config = RunConfig(tracing_disabled=True)
         started = time.perf_counter()
@@ -161,13 +172,11 @@ def _bare_run(search: Any, base_url: str, calls: int) -> float:
 
 
 def child(kind: str, calls: int, workdir: Path, base_url: str) -> None:
-    if kind == "bare":
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from peers_workload import search_body
-
+    if kind.startswith("bare"):
         search = search_body(workdir / "home")
-        _bare_run(search, base_url, 1)
-        one, many = _bare_run(search, base_url, 1), _bare_run(search, base_url, calls)
+        url = base_url if kind == "bare" else None
+        _bare_run(search, url, 1)
+        one, many = _bare_run(search, url, 1), _bare_run(search, url, calls)
         print(json.dumps({"per_call_ms": (many - one) / (calls - 1) * 1000}))
         return
     from agent_core.facade.workspace import Workspace
@@ -212,7 +221,7 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory(prefix="bd-bench-remote-") as tmp, Endpoint() as endpoint:
         root = Path(tmp)
-        trees = {"bare": REPO, "embedded": REPO, "remote": REPO}
+        trees = {"bare_scripted": REPO, "embedded": REPO, "bare": REPO, "remote": REPO}
         if args.before:
             before = root / "before"
             subprocess.run(
@@ -236,18 +245,26 @@ def main() -> int:
                     check=False,
                 )  # fmt: skip
     medians = {name: round(statistics.median(v), 3) for name, v in got.items()}
-    floor, bare = medians["embedded"], medians["bare"]
+    floors = {"embedded": "bare_scripted", "remote": "bare", "remote_before": "bare"}
     labels = {
-        "bare": "bare Agents SDK Runner, OpenAIChatCompletionsModel (nothing durable)",
+        "bare_scripted": "bare Agents SDK Runner, scripted agents.Model (nothing durable)",
         "embedded": "BriefDesk, embedded scripted model",
+        "bare": "bare Agents SDK Runner, OpenAIChatCompletionsModel (nothing durable)",
         "remote": "BriefDesk, remote model (HTTP on 127.0.0.1)",
         "remote_before": f"BriefDesk at {args.before}, remote model",
     }
-    print(f"| N = {args.calls}, {args.rounds} rounds | per call | to embedded | to bare remote |")
-    print("| --- | --- | --- | --- |")
+    print(f"| N = {args.calls}, {args.rounds} rounds | per call | BriefDesk over its floor |")
+    print("| --- | --- | --- |")
+    over: dict[str, float] = {}
     for name, ms in medians.items():
-        print(f"| {labels[name]} | {ms:.2f} ms | {ms / floor:.2f}x | {ms / bare:.2f}x |")
-    print(json.dumps({"benchmark": "remote", "calls": args.calls, "per_call_ms": medians}))
+        floor = floors.get(name)
+        if floor:
+            over[name] = round(ms - medians[floor], 3)
+        extra = f"{over[name]:+.2f} ms ({ms / medians[floor]:.2f}x)" if floor else "(the floor)"
+        print(f"| {labels[name]} | {ms:.2f} ms | {extra} |")
+    print(json.dumps({
+        "benchmark": "remote", "calls": args.calls, "per_call_ms": medians, "over_floor_ms": over,
+    }))  # fmt: skip
     return 0
 
 

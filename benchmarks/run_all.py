@@ -39,6 +39,9 @@ BENCHES = (
     # an hour on 2 busy cores). It rewrites its own README section (bench-peers markers)
     # unless --no-write.
     Bench("bench_peers.py", ("--write-readme",), ("--quick", "--write-readme"), timeout=3 * 3600),
+    # 65579ff: the last commit where a remote model paused and saved a RunState before a read.
+    Bench("bench_remote.py", ("--calls", "100", "--rounds", "3", "--before", "65579ff"),
+          ("--calls", "30", "--rounds", "1")),
     Bench("bench_checkpoint.py", (), ("--rounds", "3", "--saves", "100")),
     Bench("bench_run.py", (), ("--calls", "41", "--long", "200", "--rounds", "1")),
     Bench("bench_gui_events.py", (), ("--events", "100", "--flood", "3000")),
@@ -120,6 +123,8 @@ def ratio_rows(results: dict[str, dict[str, Any]]) -> list[tuple[str, str, str, 
         ))  # fmt: skip
     if peers := results.get("bench_peers.py"):
         rows.append(peers_row(peers))
+    if remote := results.get("bench_remote.py"):
+        rows.append(remote_row(remote))
     if live := results.get("bench_team_live.py"):
         team, poll = live["team_notify_ms"], live["sqlite_poll_300ms_ms"]
         rows.append((
@@ -143,6 +148,24 @@ def peers_row(peers: dict[str, Any]) -> tuple[str, str, str, str]:
         f"BriefDesk in-process {facade} ms = {facade / bare:.2f}x; CLI {cli} ms ="
         f" {cli / bare:.2f}x",
         "at most 2x bare, below DBOS",
+    )
+
+
+def remote_row(remote: dict[str, Any]) -> tuple[str, str, str, str]:
+    """Issue 29, item 3: the remote path costs BriefDesk no more than the embedded one does."""
+    ms, over = remote["per_call_ms"], remote["over_floor_ms"]
+    before = (
+        f"; before the change {ms['remote_before']} ms (+{over['remote_before']} ms)"
+        if "remote_before" in ms
+        else ""
+    )
+    return (
+        f"BriefDesk's own cost per call, remote model vs embedded (N = {remote['calls']})",
+        f"embedded: {ms['embedded']} ms, +{over['embedded']} ms over the bare SDK's"
+        f" {ms['bare_scripted']} ms",
+        f"remote: {ms['remote']} ms, +{over['remote']} ms over the bare SDK's {ms['bare']} ms"
+        f" on the same endpoint{before}",
+        "remote as cheap as embedded",
     )
 
 
