@@ -131,6 +131,7 @@ def summarize(args: argparse.Namespace) -> dict[str, Any]:
     }
     rec: dict[str, dict[int, list[float]]] = {n: {c: [] for c in (10, *longs)} for n in RECOVERING}
     crash: dict[str, Any] | None = None
+    ran: dict[str, Any] = {"load": [None, None]}
     for line in args.rounds_file.read_text(encoding="utf-8").splitlines():
         entry = json.loads(line)
         if "per_call" in entry and entry["calls"] in sizes:
@@ -139,6 +140,8 @@ def summarize(args: argparse.Namespace) -> dict[str, Any]:
             rec[entry["recovery"]][entry["calls"]].append(entry["s"])
         elif "crash" in entry:
             crash = entry["crash"]
+        elif "load" in entry:  # the run's load average before and after, and its date
+            ran = {"load": entry["load"], "date": entry["date"]}
     medians = {
         name: {
             str(calls): {
@@ -157,8 +160,21 @@ def summarize(args: argparse.Namespace) -> dict[str, Any]:
         }
         for name, by_calls in rec.items()
     }
-    summary = {"sizes": sizes, "long": longs, "per_call": medians, "recovery_s": recovered}
-    return summary | ({"crash": crash} if crash is not None else {})
+    mid = 100 if 100 in sizes else sizes[len(sizes) // 2]
+    pair = peers_report.paired
+    growth = {
+        name: {str(c): pair([m["ms"] for m in by[c]], [m["ms"] for m in by[mid]])
+               for c in sizes if c > mid and by[c]}
+        for name, by in per.items()
+    }  # fmt: skip
+    recovery_growth = {
+        name: {str(c): pair(by[c], by[10]) for c in longs if by[c]} for name, by in rec.items()
+    }
+    summary = {
+        "sizes": sizes, "long": longs, "per_call": medians, "growth": growth,
+        "recovery_s": recovered, "recovery_growth": recovery_growth,
+    }  # fmt: skip
+    return summary | ran | ({"crash": crash} if crash is not None else {})
 
 
 def main() -> int:
@@ -192,11 +208,12 @@ def main() -> int:
                 )
                 _record(args.rounds_file, {"crash": crash})
             measure(args, root)
+        load = [round(load_before, 2), round(os.getloadavg()[0], 2)]
+        _record(args.rounds_file, {"load": load, "date": date.today().isoformat()})
     result = summarize(args)
-    result["load"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
     result["rounds"] = [args.rounds, args.big_rounds]
     stamp = (
-        f"Measured {date.today().isoformat()} on {os.cpu_count()} cores"
+        f"Measured {result.get('date', '(date not recorded)')} on {os.cpu_count()} cores"
         f"{' (quick sizes)' if args.quick else ''}, Python {sys.version.split()[0]}; load"
         f" average {result['load'][0]} before, {result['load'][1]} after;"
         f" {args.rounds} rounds below {BIG} calls, {args.big_rounds} from {BIG} on."

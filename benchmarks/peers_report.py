@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 from typing import Any
 
 README = Path(__file__).resolve().parent / "README.md"
 BEGIN, END = "<!-- bench-peers:begin -->", "<!-- bench-peers:end -->"
+
+
+def paired(big: list[float], small: list[float]) -> float | None:
+    """The median over rounds of big / small, each pair measured in the same round (minutes
+    apart): a ratio of medians taken over different rounds would mix in how the machine's
+    speed drifted over the hour. The k-th record of a size is round k's (measure's order)."""
+    ratios = [b / s for b, s in zip(big, small, strict=False) if s > 0]
+    return round(statistics.median(ratios), 3) if ratios else None
 
 
 def _n(calls: int) -> str:
@@ -21,7 +30,7 @@ def per_call_table(result: dict[str, Any], labels: dict[str, str]) -> list[str]:
     for calls in sizes:
         head += [f"per call, N = {_n(calls)}", "ratio to bare"]
     grown = [c for c in sizes if c > int(mid)]
-    head += [f"growth, N = {_n(c)} vs {_n(int(mid))}" for c in grown]
+    head += [f"growth, N = {_n(c)} vs {_n(int(mid))} (same rounds)" for c in grown]
     head += [f"commits per call (N = {_n(int(mid))})", "DB bytes per call"]
     rows = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for name, label in labels.items():
@@ -31,8 +40,8 @@ def per_call_table(result: dict[str, Any], labels: dict[str, str]) -> list[str]:
             ms, bare = by[str(calls)]["ms"], per["bare"][str(calls)]["ms"]
             cells += [f"{ms:.2f} ms", f"{ms / bare:.2f}x" if bare > 0 else "-"]
         for calls in grown:
-            ms = by[str(calls)]["ms"]
-            cells.append(f"{ms / by[mid]['ms']:.2f}x" if by[mid]["ms"] > 0 else "-")
+            ratio = result.get("growth", {}).get(name, {}).get(str(calls))
+            cells.append(f"{ratio:.2f}x" if ratio is not None else "-")
         cells.append(f"{by[mid]['commits']:.2f}")
         cells.append(
             " / ".join(f"{by[str(c)]['bytes'] / 1024:,.1f} KB" for c in sizes[1:])
@@ -46,14 +55,15 @@ def recovery_table(result: dict[str, Any], labels: dict[str, str]) -> list[str]:
     longs = result["long"] if isinstance(result["long"], list) else [result["long"]]
     head = ["recovery after a SIGKILL at the last call", "10 calls in"]
     for calls in longs:
-        head += [f"{_n(calls)} calls in", "ratio to 10"]
+        head += [f"{_n(calls)} calls in", "ratio to 10 (same rounds)"]
     rows = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for name, got in result["recovery_s"].items():
         short_s = got["10"]
         cells = [labels[name], f"{short_s:.3f} s"]
         for calls in longs:
             long_s = got[str(calls)]
-            cells += [f"{long_s:.3f} s", f"{long_s / short_s:.1f}x"]
+            ratio = result.get("recovery_growth", {}).get(name, {}).get(str(calls))
+            cells += [f"{long_s:.3f} s", f"{ratio:.1f}x" if ratio is not None else "-"]
         rows.append("| " + " | ".join(cells) + " |")
     rows.append("| " + " | ".join([labels["bare"], "cannot continue: starts over"]) + " |")
     return rows

@@ -73,3 +73,15 @@ def test_line_counts_finds_duplicates_and_losses(tmp_path: Path) -> None:
     for line in (1, 2, 2, 4, 4, 4):
         wl.append_line(log, line)
     assert wl.line_counts(log, 5) == (3, 2)  # 2 once extra, 4 twice extra; 3 and 5 lost
+
+
+def test_growth_pairs_each_long_round_with_the_short_one_of_the_same_round() -> None:
+    from benchmarks import peers_report
+
+    # Two rounds ran both sizes (the machine slow, then fast); three more ran the short one only,
+    # fast. Each round's own ratio is 1.0; the medians' ratio would say 1.5.
+    short = [20.0, 10.0, 10.0, 10.0, 10.0]
+    long = [20.0, 10.0]
+    assert peers_report.paired(long, short) == 1.0
+    assert peers_report.paired([30.0, 10.0], short) == 1.25  # rounds of 1.5x and 1.0x
+    assert peers_report.paired([], short) is None
