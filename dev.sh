@@ -96,7 +96,9 @@ case "$cmd" in
     ;;
   bench)
     # Benchmarks (benchmarks/README.md): they need the `bench` extra (LangGraph's SQLite
-    # checkpointer to compare with, pyinstrument), never installed for the app itself.
+    # checkpointer to compare with, pyinstrument), never installed for the app itself; and
+    # the document tools bench_corpus makes its PDFs with (LibreOffice converts, qpdf joins).
+    DEB_PACKAGES="$DEB_PACKAGES libreoffice-writer-nogui qpdf"
     ensure_venv
     stamp="$VENV/.briefdesk-bench-installed"
     if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(cat "$VENV/.briefdesk-installed")" ]; then

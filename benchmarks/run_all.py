@@ -122,7 +122,7 @@ def ratio_rows(results: dict[str, dict[str, Any]]) -> list[tuple[str, str, str, 
             "report",
         ))  # fmt: skip
     if peers := results.get("bench_peers.py"):
-        rows.append(peers_row(peers))
+        rows += peers_rows(peers)
     if remote := results.get("bench_remote.py"):
         rows.append(remote_row(remote))
     if live := results.get("bench_team_live.py"):
@@ -135,20 +135,51 @@ def ratio_rows(results: dict[str, dict[str, Any]]) -> list[tuple[str, str, str, 
     return rows
 
 
-def peers_row(peers: dict[str, Any]) -> tuple[str, str, str, str]:
-    """Issue 29's budget: BriefDesk at most 2x the bare SDK per call at N = 100, below DBOS."""
+def peers_rows(peers: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """Issue 29's budgets: BriefDesk at most 2x the bare SDK per call at N = 100 and below
+    DBOS; its growth to the long runs within 1.3x; recovery within 2x; no duplicate effect."""
     per = peers["per_call"]
     at = "100" if "100" in per["bare"] else str(peers["sizes"][-1])
     bare, dbos, facade, cli = (
         per[n][at]["ms"] for n in ("bare", "dbos", "briefdesk", "briefdesk_cli")
     )
-    return (
+    rows = [(
         f"a whole run per tool call at N = {at}, beside its peers (section below)",
         f"bare Agents SDK {bare} ms; DBOS {dbos} ms = {dbos / bare:.2f}x",
         f"BriefDesk in-process {facade} ms = {facade / bare:.2f}x; CLI {cli} ms ="
         f" {cli / bare:.2f}x",
         "at most 2x bare, below DBOS",
-    )
+    )]  # fmt: skip
+    growth, grown = peers.get("growth", {}), peers.get("recovery_growth", {})
+    if growth.get("briefdesk"):
+        sizes = ", ".join(f"{int(c):,}" for c in growth["briefdesk"])
+        rows.append((
+            f"per call at N = {sizes} vs N = {at} (same rounds)",
+            "bare SDK " + ", ".join(f"{x:.2f}x" for x in growth["bare"].values())
+            + "; DBOS " + ", ".join(f"{x:.2f}x" for x in growth["dbos"].values()),
+            "BriefDesk in-process " + ", ".join(f"{x:.2f}x" for x in growth["briefdesk"].values())
+            + "; CLI " + ", ".join(f"{x:.2f}x" for x in growth["briefdesk_cli"].values()),
+            "within 1.3x",
+        ))  # fmt: skip
+    if grown.get("briefdesk"):
+        sizes = ", ".join(f"{int(c):,}" for c in grown["briefdesk"])
+        rows.append((
+            f"recovery after a SIGKILL {sizes} calls in vs 10 calls in (same rounds)",
+            "DBOS " + ", ".join(f"{x:.2f}x" for x in grown["dbos"].values())
+            + "; LangGraph " + ", ".join(f"{x:.2f}x" for x in grown["langgraph"].values()),
+            "BriefDesk " + ", ".join(f"{x:.2f}x" for x in grown["briefdesk"].values()),
+            "within 2x",
+        ))  # fmt: skip
+    if crash := peers.get("crash"):
+        ours, dbos_c, lg = crash["briefdesk"], crash["dbos"], crash["langgraph"]
+        rows.append((
+            "duplicate effects, 30 calls: random SIGKILLs and kills right after each effect",
+            f"DBOS {dbos_c['random']['duplicates']} and {dbos_c['worst_window']['duplicates']};"
+            f" LangGraph {lg['random']['duplicates']} and {lg['worst_window']['duplicates']}",
+            f"BriefDesk {ours['random']['duplicates']} and {ours['worst_window']['duplicates']}",
+            "0",
+        ))  # fmt: skip
+    return rows
 
 
 def remote_row(remote: dict[str, Any]) -> tuple[str, str, str, str]:
@@ -173,10 +204,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke run")
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument(
+        "--reuse-peers", action="store_true",
+        help="bench_peers.py's tables from its rounds file (its last run), not measured again",
+    )  # fmt: skip
     args = parser.parse_args()
     outputs: dict[str, str] = {}
     results: dict[str, dict[str, Any]] = {}
     for bench in BENCHES:
+        if args.reuse_peers and bench.script == "bench_peers.py":
+            bench = Bench(bench.script, (*bench.args, "--report-only"), bench.quick)
         print(f"== {bench.script}", flush=True)
         out, found = run(bench, args.quick, not args.no_write)
         print(out, flush=True)
