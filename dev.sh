@@ -97,8 +97,9 @@ case "$cmd" in
   bench)
     # Benchmarks (benchmarks/README.md): they need the `bench` extra (LangGraph's SQLite
     # checkpointer to compare with, pyinstrument), never installed for the app itself; and
-    # the document tools bench_corpus makes its PDFs with (LibreOffice converts, qpdf joins).
-    DEB_PACKAGES="$DEB_PACKAGES libreoffice-writer-nogui qpdf"
+    # the document tools bench_corpus makes its PDFs with (LibreOffice converts, qpdf joins)
+    # and what it makes them from (the SQLite documentation's HTML).
+    DEB_PACKAGES="$DEB_PACKAGES libreoffice-writer-nogui qpdf sqlite3-doc"
     ensure_venv
     stamp="$VENV/.briefdesk-bench-installed"
     if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(cat "$VENV/.briefdesk-installed")" ]; then

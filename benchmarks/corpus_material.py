@@ -35,6 +35,11 @@ def pages_of(pdf: Path) -> int:
 
 
 def convert(htmls: list[Path], outdir: Path) -> None:
+    if not htmls:  # soffice given no file waits forever instead of failing
+        raise SystemExit(
+            f"no SQLite documentation in {SQLITE_DOCS}: install Debian's sqlite3-doc"
+            " (./dev.sh bench does, as root)"
+        )
     outdir.mkdir(parents=True, exist_ok=True)
     profile = Path(f"/tmp/lo-bench-profile-{os.getpid()}")
     try:
