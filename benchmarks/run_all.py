@@ -155,19 +155,19 @@ def peers_rows(peers: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         sizes = ", ".join(f"{int(c):,}" for c in growth["briefdesk"])
         rows.append((
             f"per call at N = {sizes} vs N = {at} (same rounds)",
-            "bare SDK " + ", ".join(f"{x:.2f}x" for x in growth["bare"].values())
-            + "; DBOS " + ", ".join(f"{x:.2f}x" for x in growth["dbos"].values()),
-            "BriefDesk in-process " + ", ".join(f"{x:.2f}x" for x in growth["briefdesk"].values())
-            + "; CLI " + ", ".join(f"{x:.2f}x" for x in growth["briefdesk_cli"].values()),
+            "bare SDK " + ", ".join(_x(x) for x in growth["bare"].values())
+            + "; DBOS " + ", ".join(_x(x) for x in growth["dbos"].values()),
+            "BriefDesk in-process " + ", ".join(_x(x) for x in growth["briefdesk"].values())
+            + "; CLI " + ", ".join(_x(x) for x in growth["briefdesk_cli"].values()),
             "within 1.3x",
         ))  # fmt: skip
     if grown.get("briefdesk"):
         sizes = ", ".join(f"{int(c):,}" for c in grown["briefdesk"])
         rows.append((
             f"recovery after a SIGKILL {sizes} calls in vs 10 calls in (same rounds)",
-            "DBOS " + ", ".join(f"{x:.2f}x" for x in grown["dbos"].values())
-            + "; LangGraph " + ", ".join(f"{x:.2f}x" for x in grown["langgraph"].values()),
-            "BriefDesk " + ", ".join(f"{x:.2f}x" for x in grown["briefdesk"].values()),
+            "DBOS " + ", ".join(_x(x) for x in grown["dbos"].values())
+            + "; LangGraph " + ", ".join(_x(x) for x in grown["langgraph"].values()),
+            "BriefDesk " + ", ".join(_x(x) for x in grown["briefdesk"].values()),
             "within 2x",
         ))  # fmt: skip
     if crash := peers.get("crash"):
@@ -182,19 +182,23 @@ def peers_rows(peers: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     return rows
 
 
+def _x(ratio: float | None) -> str:
+    return "-" if ratio is None else f"{ratio:.2f}x"
+
+
 def remote_row(remote: dict[str, Any]) -> tuple[str, str, str, str]:
     """Issue 29, item 3: the remote path costs BriefDesk no more than the embedded one does."""
     ms, over = remote["per_call_ms"], remote["over_floor_ms"]
     before = (
-        f"; before the change {ms['remote_before']} ms (+{over['remote_before']} ms)"
+        f"; before the change {ms['remote_before']} ms ({over['remote_before']:+.2f} ms)"
         if "remote_before" in ms
         else ""
     )
     return (
         f"BriefDesk's own cost per call, remote model vs embedded (N = {remote['calls']})",
-        f"embedded: {ms['embedded']} ms, +{over['embedded']} ms over the bare SDK's"
+        f"embedded: {ms['embedded']} ms, {over['embedded']:+.2f} ms over the bare SDK's"
         f" {ms['bare_scripted']} ms",
-        f"remote: {ms['remote']} ms, +{over['remote']} ms over the bare SDK's {ms['bare']} ms"
+        f"remote: {ms['remote']} ms, {over['remote']:+.2f} ms over the bare SDK's {ms['bare']} ms"
         f" on the same endpoint{before}",
         "remote as cheap as embedded",
     )
@@ -213,7 +217,8 @@ def main() -> int:
     results: dict[str, dict[str, Any]] = {}
     for bench in BENCHES:
         if args.reuse_peers and bench.script == "bench_peers.py":
-            bench = Bench(bench.script, (*bench.args, "--report-only"), bench.quick)
+            only = "--report-only"
+            bench = Bench(bench.script, (*bench.args, only), (*bench.quick, only))
         print(f"== {bench.script}", flush=True)
         out, found = run(bench, args.quick, not args.no_write)
         print(out, flush=True)
