@@ -151,10 +151,10 @@ def _bare_run(search: Any, base_url: str | None, calls: int) -> float:
         return str(search(query, limit))
 
     async def run() -> float:
-        client = AsyncOpenAI(base_url=base_url or "http://127.0.0.1:9", api_key=KEY, max_retries=0)
+        client = AsyncOpenAI(base_url=base_url, api_key=KEY, max_retries=0) if base_url else None
         model = (
             OpenAIChatCompletionsModel("bench", client)
-            if base_url
+            if client
             else sdk_scripted_model(calls, "search_corpus")
         )
         agent = Agent(name="bare", instructions="Search.", tools=[search_corpus], model=model)
@@ -165,7 +165,8 @@ def _bare_run(search: Any, base_url: str | None, calls: int) -> float:
         )
         seconds = time.perf_counter() - started
         assert result.final_output == "done", result.final_output
-        await client.close()
+        if client:
+            await client.close()
         return seconds
 
     return asyncio.run(run())

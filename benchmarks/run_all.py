@@ -155,19 +155,16 @@ def peers_rows(peers: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         sizes = ", ".join(f"{int(c):,}" for c in growth["briefdesk"])
         rows.append((
             f"per call at N = {sizes} vs N = {at} (same rounds)",
-            "bare SDK " + ", ".join(_x(x) for x in growth["bare"].values())
-            + "; DBOS " + ", ".join(_x(x) for x in growth["dbos"].values()),
-            "BriefDesk in-process " + ", ".join(_x(x) for x in growth["briefdesk"].values())
-            + "; CLI " + ", ".join(_x(x) for x in growth["briefdesk_cli"].values()),
+            _ratios(growth, ("bare SDK", "bare"), ("DBOS", "dbos")),
+            _ratios(growth, ("BriefDesk in-process", "briefdesk"), ("CLI", "briefdesk_cli")),
             "within 1.3x",
         ))  # fmt: skip
     if grown.get("briefdesk"):
         sizes = ", ".join(f"{int(c):,}" for c in grown["briefdesk"])
         rows.append((
             f"recovery after a SIGKILL {sizes} calls in vs 10 calls in (same rounds)",
-            "DBOS " + ", ".join(_x(x) for x in grown["dbos"].values())
-            + "; LangGraph " + ", ".join(_x(x) for x in grown["langgraph"].values()),
-            "BriefDesk " + ", ".join(_x(x) for x in grown["briefdesk"].values()),
+            _ratios(grown, ("DBOS", "dbos"), ("LangGraph", "langgraph")),
+            _ratios(grown, ("BriefDesk", "briefdesk")),
             "within 2x",
         ))  # fmt: skip
     if crash := peers.get("crash"):
@@ -182,8 +179,12 @@ def peers_rows(peers: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     return rows
 
 
-def _x(ratio: float | None) -> str:
-    return "-" if ratio is None else f"{ratio:.2f}x"
+def _ratios(by: dict[str, dict[str, float | None]], *shown: tuple[str, str]) -> str:
+    """'LABEL 1.17x, 1.15x; LABEL ...': each (label, contender)'s ratios, size by size."""
+    return "; ".join(
+        label + " " + ", ".join("-" if x is None else f"{x:.2f}x" for x in by[name].values())
+        for label, name in shown
+    )
 
 
 def remote_row(remote: dict[str, Any]) -> tuple[str, str, str, str]:
