@@ -30,7 +30,7 @@ def xvfb_display() -> Iterator[str]:
         pytest.skip(message)
     number = free_display()
     server = subprocess.Popen(
-        [binary, f":{number}", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+        [binary, f":{number}", "-screen", "0", "1600x1000x24", "-nolisten", "tcp", "-noreset"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )

@@ -118,7 +118,17 @@ def _start_xvfb(procs: list[subprocess.Popen[bytes]], root: Path) -> str:
     read, write = os.pipe()
     try:
         xvfb = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(write), "-screen", "0", "800x600x24", "-nolisten", "tcp"],
+            [
+                "Xvfb",
+                "-displayfd",
+                str(write),
+                "-screen",
+                "0",
+                "800x600x24",
+                "-nolisten",
+                "tcp",
+                "-noreset",
+            ],
             pass_fds=(write,),
             stdout=subprocess.DEVNULL,
             stderr=(root / "xvfb.log").open("wb"),

@@ -157,6 +157,9 @@ def _start_screen(
             f"{size[0]}x{size[1]}x24",
             "-nolisten",
             "tcp",
+            # Without it the server resets when its last client leaves: an xdotool that asks
+            # before openbox has connected makes openbox fail to open the display (a CI failure).
+            "-noreset",
             "-fbdir",
             str(fbdir),
         ],
@@ -174,17 +177,20 @@ def _start_screen(
     if not socket.exists() or server.poll() is not None:
         raise _ScreenLost(f"Xvfb did not start (it exited with {server.returncode})")
     screen = XScreen(f":{number}", fbdir, size)
-    wm = subprocess.Popen(
-        ["openbox", "--sm-disable"],
-        env={**os.environ, "DISPLAY": screen.display},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    wm_log = tmp / f"openbox-{number}.log"
+    with wm_log.open("wb") as log:
+        wm = subprocess.Popen(
+            ["openbox", "--sm-disable"],
+            env={**os.environ, "DISPLAY": screen.display},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     procs.append(wm)
     try:
         _wait_for_window_manager(screen, wm)
     except AssertionError as exc:
-        raise _ScreenLost(str(exc)) from None
+        said = wm_log.read_text(errors="replace").strip()[-500:]
+        raise _ScreenLost(f"{exc} on {screen.display}: {said or 'it printed nothing'}") from None
     return screen
 
 
