@@ -20,8 +20,8 @@ from desktop.models.plain_errors import plain_error, plain_exception
 from desktop.models.run_state import NOT_FINISHED, words
 
 if TYPE_CHECKING:
+    from agent_core.facade.base import Settings  # what `settings()` returns
     from agent_core.facade.workspace import Workspace
-    from agent_core.home.preferences import Settings  # what `settings()` returns
 
 DEMO_QUESTION = QT_TRANSLATE_NOOP(
     "RunForm", "How do checkpoints make agent runs durable?"

@@ -12,7 +12,7 @@ from dataclasses import replace
 from agent_core.contract.usage import Prices
 from agent_core.facade.team import TeamStoreFacade
 from agent_core.home.config import Home, default_reviewer
-from agent_core.home.preferences import Settings
+from agent_core.home.preferences import Settings as Settings  # handed out: the window types it
 from agent_core.review.expiry import sweep_expired
 from agent_core.storage.tables import settings as settings_store
 

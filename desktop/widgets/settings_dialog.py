@@ -47,8 +47,8 @@ from desktop.widgets.whole_label import WholeLabel
 from desktop.widgets.window_fit import WholeScroll, fit_dialog
 
 if TYPE_CHECKING:
+    from agent_core.facade.base import Settings  # what `settings()` returns
     from agent_core.facade.workspace import Workspace
-    from agent_core.home.preferences import Settings  # what `settings()` returns
     from desktop.bridge import Bridge
 
 KEY_NAME = "openai"
