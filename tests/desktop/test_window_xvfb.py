@@ -15,7 +15,7 @@ from PySide6.QtGui import QImage
 from tests.desktop.test_app_helpers import run_app
 from tests.support.ci import in_ci
 from tests.support.waiting import within
-from tests.support.xscreen import free_display
+from tests.support.xscreen import XVFB_OPTIONS, free_display
 
 pytestmark = pytest.mark.xvfb
 
@@ -30,7 +30,7 @@ def xvfb_display() -> Iterator[str]:
         pytest.skip(message)
     number = free_display()
     server = subprocess.Popen(
-        [binary, f":{number}", "-screen", "0", "1600x1000x24", "-nolisten", "tcp", "-noreset"],
+        [binary, f":{number}", "-screen", "0", "1600x1000x24", *XVFB_OPTIONS],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )

@@ -33,6 +33,7 @@ from tests.support.secret_service import (
     stop_process,
 )
 from tests.support.waiting import WaitTimeout, wait_until
+from tests.support.xscreen import XVFB_OPTIONS
 
 PROGRAMS = ("dbus-daemon", "dbus-monitor", "dunst", "dunstctl", "Xvfb")
 SERVICE = "org.freedesktop.Notifications"
@@ -125,9 +126,7 @@ def _start_xvfb(procs: list[subprocess.Popen[bytes]], root: Path) -> str:
                 "-screen",
                 "0",
                 "800x600x24",
-                "-nolisten",
-                "tcp",
-                "-noreset",
+                *XVFB_OPTIONS,
             ],
             pass_fds=(write,),
             stdout=subprocess.DEVNULL,

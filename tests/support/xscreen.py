@@ -22,6 +22,10 @@ from tests.support.ci import in_ci
 from tests.support.waiting import wait_until
 
 PROGRAMS = {"Xvfb": "xvfb", "openbox": "openbox", "xdotool": "xdotool"}
+# Every test's Xvfb: local clients only, and -noreset, without which the server resets when its
+# last client leaves: an xdotool that asks before openbox has connected made openbox fail to
+# open the display (a CI failure).
+XVFB_OPTIONS = ("-nolisten", "tcp", "-noreset")
 
 
 def free_display() -> int:
@@ -155,11 +159,7 @@ def _start_screen(
             "-screen",
             "0",
             f"{size[0]}x{size[1]}x24",
-            "-nolisten",
-            "tcp",
-            # Without it the server resets when its last client leaves: an xdotool that asks
-            # before openbox has connected makes openbox fail to open the display (a CI failure).
-            "-noreset",
+            *XVFB_OPTIONS,
             "-fbdir",
             str(fbdir),
         ],
