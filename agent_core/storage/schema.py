@@ -232,6 +232,9 @@ rules = Table(
     Column("created_by", String, nullable=False),
     Column("created_at", String, nullable=False),
     Column("revoked_at", String, nullable=True),
+    # For an MCP rule (revision 0014): the digest of the server it was made for (desk, command,
+    # arguments, env keys); it decides only while that very server is the one called.
+    Column("server_digest", String, nullable=True),
 )
 
 grants = Table(
@@ -324,6 +327,11 @@ mcp_servers = Table(
     Column("trust_hints", Integer, nullable=False, server_default=text("0")),
     Column("tiers_json", Text, nullable=False, server_default=text("'{}'")),
     Column("created_at", String, nullable=False),
+    # The sandbox (revision 0014): folders granted read-write besides those named as arguments,
+    # whether the network is granted, and 0 only for a server added with --no-sandbox.
+    Column("roots_json", Text, nullable=False, server_default=text("'[]'")),
+    Column("network", Integer, nullable=False, server_default=text("0")),
+    Column("sandbox", Integer, nullable=False, server_default=text("1")),
 )
 
 # The MCP tools a run offered its model, as listed when it started (revision 0012): what a

@@ -41,6 +41,12 @@ class McpServerRow:
     created_at: str
     tiers: dict[str, str] = field(default_factory=dict)
     """Tool name to tier, as `mcp tier` set it."""
+    roots: tuple[str, ...] = ()
+    """Absolute folders granted read-write by `--root`, besides those named as arguments."""
+    network: bool = False
+    """The server may reach the network (`--network`); otherwise only a loopback of its own."""
+    sandbox: bool = True
+    """False only for a server added with `--no-sandbox`."""
 
 
 def _corrupt(name: object, what: str) -> BriefDeskError:
@@ -60,10 +66,13 @@ def _stored(row: RowMapping) -> McpServerRow:
     args = _json(row, "args_json")
     env = _json(row, "env_json")
     tiers = _json(row, "tiers_json")
+    roots = _json(row, "roots_json")
     if not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
         raise _corrupt(row["name"], "argument list")
     if not isinstance(env, dict) or not isinstance(tiers, dict):
         raise _corrupt(row["name"], "environment or tier list")
+    if not (isinstance(roots, list) and all(isinstance(r, str) for r in roots)):
+        raise _corrupt(row["name"], "list of granted folders")
     entries: dict[str, EnvEntry] = {}
     for key, spec in env.items():
         if not (isinstance(spec, dict) and len(spec) == 1):
@@ -80,6 +89,9 @@ def _stored(row: RowMapping) -> McpServerRow:
         trust_hints=bool(row["trust_hints"]),
         created_at=str(row["created_at"]),
         tiers={str(k): str(v) for k, v in tiers.items()},
+        roots=tuple(roots),
+        network=bool(row["network"]),
+        sandbox=bool(row["sandbox"]),
     )
 
 
@@ -100,6 +112,9 @@ def add(conn: Connection, row: McpServerRow) -> None:
             trust_hints=int(row.trust_hints),
             tiers_json=json.dumps(row.tiers),
             created_at=row.created_at,
+            roots_json=json.dumps(list(row.roots)),
+            network=int(row.network),
+            sandbox=int(row.sandbox),
         )
     )
 

@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.home import secrets
@@ -112,6 +113,20 @@ def new_server(
         trust_hints=trust_hints,
         created_at=now_iso(),
     )
+
+
+def granted_folders(row: McpServerRow) -> tuple[Path, ...]:
+    """The folders a server may write in, in order: each argument after `--` that names an
+    existing folder by an absolute path, then each `--root`. The first one is where a
+    relative `path` of a whole-file write lands (the contract's "first granted folder")."""
+    found: list[Path] = []
+    for candidate in (*row.args, *row.roots):
+        path = Path(candidate)
+        if path.is_absolute() and path.is_dir():
+            resolved = path.resolve()
+            if resolved not in found:
+                found.append(resolved)
+    return tuple(found)
 
 
 def inherited_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
