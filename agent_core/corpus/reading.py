@@ -16,8 +16,8 @@ from sqlalchemy import Connection
 from agent_core.contract.documents import INDEXED_TYPES, PLAIN_TYPES
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.corpus.pages import PageRange, defang_markers, page_marker
+from agent_core.home.door import mask_incoming
 from agent_core.home.sandbox import read_text_nofollow, resolve_inside
-from agent_core.home.secrets import REDACTOR
 from agent_core.storage.tables import corpus as corpus_table
 
 MAX_READ_CHARS = 60_000
@@ -95,7 +95,7 @@ def read_document(
                 ErrorCode.INVALID_ARGUMENTS, f"{source_id} has no pages: read it without pages."
             )
         raw, truncated = read_text_nofollow(root, source_id, max_bytes=MAX_READ_CHARS)
-        raw = REDACTOR.redact_text(raw)  # a key inside a document never reaches a model
+        raw = mask_incoming(raw)  # a key inside a document never reaches a model
         return ReadText(wrap_untrusted(source_id, raw), raw, truncated, None, None)
     if conn is None:
         raise ValueError(f"reading {source_id} needs the index")
@@ -108,7 +108,7 @@ def read_document(
                 ErrorCode.INVALID_ARGUMENTS, f"{source_id} has no pages: read it without pages."
             )
         texts = corpus_table.page_texts(conn, str(root), source_id, 0, 0)
-        body = REDACTOR.redact_text(texts[0][1] if texts else "")
+        body = mask_incoming(texts[0][1] if texts else "")
         raw = body[:MAX_READ_CHARS]
         return ReadText(wrap_untrusted(source_id, raw), raw, len(body) > len(raw), None, None)
     return _read_pages(conn, root, source_id, row.pages, pages)
@@ -129,7 +129,7 @@ def _read_pages(
     last = wanted.first
     truncated = False
     for number, body in texts:
-        text = defang_markers(REDACTOR.redact_text(body))
+        text = defang_markers(mask_incoming(body))
         piece = f"{page_marker(number)}\n{text}"
         if parts and used + len(piece) > MAX_READ_CHARS:
             truncated = True

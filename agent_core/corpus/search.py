@@ -14,7 +14,7 @@ from typing import TypedDict
 
 from sqlalchemy import Connection
 
-from agent_core.home.secrets import REDACTOR
+from agent_core.home.door import mask_incoming
 from agent_core.storage import cjk_text
 from agent_core.storage.tables import corpus as corpus_table
 
@@ -123,9 +123,9 @@ def search(conn: Connection, root: Path, query: str, limit: int) -> list[SearchH
         {
             "source_id": m.source_id,
             # Indexed before a key was known (another process): masked on the way out too.
-            "title": REDACTOR.redact_text(m.title),
+            "title": mask_incoming(m.title),
             "page": m.page,
-            "snippet": REDACTOR.redact_text(make_snippet(m.head, words + grams)),
+            "snippet": mask_incoming(make_snippet(m.head, words + grams)),
             "score": round(-m.rank, 4),
         }
         for m in found

@@ -68,7 +68,7 @@ class ReviewCommands(WorkspaceBase):
             self.store,
             approval_id,
             reviewer=reviewer,
-            reason=person_door.decision_note(self.store, approval_id, reason),
+            reason=person_door.decision_note(reason),
             remember=remember,
             desk=self.team_desk,
         )
@@ -78,7 +78,7 @@ class ReviewCommands(WorkspaceBase):
     ) -> ApprovalView:
         """Reject (the run ends `cancelled`); with `revise`, request changes: the note `reason`
         goes back to the model when the run is resumed, and it may propose again."""
-        note = person_door.decision_note(self.store, approval_id, reason)  # capped, masked
+        note = person_door.decision_note(reason)  # capped, masked
         return decisions.reject(
             self.store, approval_id, reviewer=reviewer, reason=note, revise=revise,
             desk=self.team_desk,
@@ -92,7 +92,7 @@ class ReviewCommands(WorkspaceBase):
             self.store,
             approval_id,
             reviewer=reviewer,
-            reason=person_door.decision_note(self.store, approval_id, reason),
+            reason=person_door.decision_note(reason),
             desk=self.team_desk,
         )
 
@@ -103,7 +103,7 @@ class ReviewCommands(WorkspaceBase):
         again (review/outcome_resolution.py); `resume` goes on from it."""
         from agent_core.review.outcome_resolution import resolve_done
 
-        note = person_door.decision_note(self.store, approval_id, reason)
+        note = person_door.decision_note(reason)
         return resolve_done(self.store, approval_id, reviewer=reviewer, reason=note)
 
     def edit(self, approval_id: str, *, reviewer: str, args: JsonMapping | str) -> ApprovalView:
@@ -113,7 +113,7 @@ class ReviewCommands(WorkspaceBase):
             self.settings(),
             approval_id,
             reviewer=reviewer,
-            args=person_door.edited_args(self.store, approval_id, _typed(args)),
+            args=person_door.edited_args(_typed(args)),
             desk=self.team_desk,
         )
 
@@ -125,9 +125,7 @@ class ReviewCommands(WorkspaceBase):
 
     def validate_edit(self, approval_id: str, args: JsonMapping) -> EditCheckView:
         """Check edited arguments exactly as `edit` would, changing nothing (the dialog)."""
-        masked = person_door.edited_args(
-            self.store, approval_id, _typed(args)
-        )  # what edit would store
+        masked = person_door.edited_args(_typed(args))  # what edit would store
         return editing.validate_edit(self.store, self.settings(), approval_id, masked)
 
     def approve_edited(
@@ -144,8 +142,8 @@ class ReviewCommands(WorkspaceBase):
             self.settings(),
             approval_id,
             reviewer=reviewer,
-            args=person_door.edited_args(self.store, approval_id, _typed(args)),
-            reason=person_door.decision_note(self.store, approval_id, reason),
+            args=person_door.edited_args(_typed(args)),
+            reason=person_door.decision_note(reason),
             desk=self.team_desk,
         )
 

@@ -34,7 +34,6 @@ from agent_core.home.config import existing_folder, prepare_folder
 from agent_core.home.door import mask_incoming
 from agent_core.home.mounts import refuse_system_folder
 from agent_core.home.secrets import load_known_secrets
-from agent_core.review import person_door
 from agent_core.review.run_views import run_json, runs_json
 from agent_core.runs import lifecycle, ownership, revert_run, transitions
 from agent_core.runs.progress import RunLimits, RunProgress
@@ -79,7 +78,7 @@ class RunCommands(WorkspaceBase):
         model = model or str(prefs["model"])
         validate_model_spec(model)
         # A key pasted into the question is masked before it is stored or sent to a model.
-        question = mask_incoming(question, person_door.provider_of(model))
+        question = mask_incoming(question)
         mode = mode or str(prefs["mode"])
         if mode not in settings_store.MODES:
             raise BriefDeskError(
@@ -173,8 +172,9 @@ class RunCommands(WorkspaceBase):
             return self.get_run(run_id)
         from agent_core.runs.driver import RunDriver
 
-        # Known keys are masked in what the corpus tools hand the model (a thread: the keyring).
-        await asyncio.to_thread(load_known_secrets, person_door.provider_of(row.model))
+        # The secrets BriefDesk holds, loaded off the loop (the keyring): masking in the run
+        # (its tools, the corpus, MCP results) then never waits on D-Bus.
+        await asyncio.to_thread(load_known_secrets)
         live = run_rows.effective_status(row) is RunStatus.RUNNING  # claim answers run_in_progress
         owner = Owner.current()
         holder = Holder(self.desk, owner) if self.team_mode else None
@@ -255,8 +255,8 @@ class RunCommands(WorkspaceBase):
         if not text or not text.strip():
             raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "The answer must not be empty.")
         with self.store.read() as conn:
-            model = run_rows.get_run_row(conn, run_id).model
-        text = mask_incoming(text.strip(), person_door.provider_of(model))  # as the question is
+            run_rows.get_run_row(conn, run_id)  # not_found before the keyring is asked
+        text = mask_incoming(text.strip())  # as the question is
         with self.store.write() as conn:
             lifecycle.answer(conn, run_id, text)  # the first answer wins
         return self.get_run(run_id)

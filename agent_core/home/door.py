@@ -2,10 +2,13 @@
 
 A person's text (a question, an answer, a note or reason, edited arguments) and a model's (its
 answer, its tool-call arguments) pass `mask_incoming` / `mask_model_output` before they are
-stored or sent to a model; the storage boundary masks again what it keeps whole (session items,
-the RunState blob), so a door forgotten upstream still stores nothing unmasked. Masked are the
-keys BriefDesk knows (`load_known_secrets`: the provider's key, every `BRIEFDESK_*_API_KEY`,
-the team database's password) and anything shaped like a key (secrets.py).
+stored or sent to a model; so do an MCP server's results and a corpus document's text before
+it is indexed. The storage boundary masks again what it keeps whole (session items, the
+RunState blob), so a door forgotten upstream still stores nothing unmasked. Masked by value is
+every secret BriefDesk holds, whatever the run's model (`KNOWN_SECRETS`: the keyring's model
+key, every `BRIEFDESK_*_API_KEY`, each `keyring:` value of the desk's MCP servers, the team
+database's password), loaded at the first mask of a process and a no-op after it; and anything
+shaped like a key (secrets.py).
 
 Masking is idempotent and keeps JSON valid: a masked RunState still resumes, and a masked call
 gets the same arguments and `arg_hash` however many times it is masked on its way.
@@ -17,7 +20,7 @@ import dataclasses
 import json
 from typing import TYPE_CHECKING, TypeVar, cast
 
-from agent_core.home.secrets import REDACTOR, load_known_secrets
+from agent_core.home.secrets import KNOWN_SECRETS, REDACTOR
 
 if TYPE_CHECKING:
     from agents.items import ModelResponse, TResponseOutputItem
@@ -25,10 +28,10 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 
 
-def mask_incoming(value: _T, provider: str | None = None) -> _T:
+def mask_incoming(value: _T) -> _T:
     """`value` (a text, or JSON-like: dicts, lists, strings; keys too) with every known key
-    masked. `provider`: also mask that provider's key from the keyring (asked once a process)."""
-    load_known_secrets(provider)
+    masked."""
+    KNOWN_SECRETS.load()
     return cast("_T", _mask(value))  # strings stay strings, containers keep their kind
 
 
@@ -49,7 +52,7 @@ def mask_json_text(text: str) -> str:
     forms too); should that break the JSON (a key that ends inside an escape), it is decoded,
     masked and written again. Text that is not JSON is masked as text. Nothing to mask: the
     very same text, byte for byte."""
-    load_known_secrets()
+    KNOWN_SECRETS.load()
     masked = REDACTOR.redact_text(text)
     if masked == text:
         return text
@@ -69,6 +72,7 @@ def mask_arguments(raw: str) -> str:
     """A tool call's raw JSON arguments, masked in their decoded values: a key written with JSON
     escapes (`\\u0073k-...`) is found too. Unchanged when there is nothing to mask; not JSON:
     masked as text (the call is refused anyway)."""
+    KNOWN_SECRETS.load()
     try:
         decoded = json.loads(raw)
     except (ValueError, RecursionError):
@@ -81,7 +85,7 @@ def mask_model_output(items: list[TResponseOutputItem]) -> list[TResponseOutputI
     """A model response's output items (the SDK's pydantic models, or dicts) with every known
     key masked in their text and tool-call arguments; an item with nothing to mask is returned
     as it is (the same object)."""
-    load_known_secrets()
+    KNOWN_SECRETS.load()
     return [_mask_item(item) for item in items]
 
 

@@ -8,9 +8,10 @@ keyring when it is set and non-empty.
 The keyring is reached lazily and in a worker thread with a timeout: a hung D-Bus or a keyring
 prompt nobody answers must surface as `keyring_unavailable`, not freeze the caller.
 
-Redaction is the second line of defence: every key this module hands out is registered with
-`REDACTOR`, and `install_log_redaction()` scrubs registered keys (and anything shaped like one)
-from log output.
+Redaction is the second line of defence: every key this module hands out or stores is
+registered with `REDACTOR`, `KNOWN_SECRETS` registers every secret BriefDesk holds by value
+(once a process, at the first mask: home/door.py), and `install_log_redaction()` scrubs
+registered keys (and anything shaped like one) from log output.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import re
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, TypeVar, cast
 from urllib.parse import urlsplit
 
@@ -331,32 +332,86 @@ class Redactor:
 
 REDACTOR = Redactor()
 
-# Providers whose keyring entry this process has already registered (or failed to reach).
-_asked_keyring: set[str] = set()
-_asked_lock = threading.Lock()
 
+class KnownSecrets:
+    """Every secret BriefDesk holds, registered with a `Redactor` by value, whatever its shape.
 
-def load_known_secrets(provider: str | None = None, *, timeout: float = 2.0) -> None:
-    """Register every key BriefDesk knows of with `REDACTOR`, so redaction at the door catches
-    one pasted anywhere: each `BRIEFDESK_*_API_KEY` set in the environment, the team
-    database's password (`PGPASSWORD`, or in `BRIEFDESK_DB`; the keyring's is registered when
-    the store opens with it), and, for a run of `provider`, its key in the keyring (asked once
-    per process; a keyring that cannot be reached adds nothing and refuses nothing: the
-    key-shaped patterns still apply)."""
-    for variable, value in os.environ.items():
-        if variable.startswith("BRIEFDESK_") and variable.endswith("_API_KEY"):
-            REDACTOR.add(value.strip())
-    REDACTOR.add(os.environ.get("PGPASSWORD"))
-    with contextlib.suppress(ValueError):  # a malformed URL: the store refuses it, not this
-        REDACTOR.add(urlsplit(os.environ.get("BRIEFDESK_DB", "")).password)
-    if provider is None:
-        return
-    with _asked_lock:
-        if provider in _asked_keyring:
+    Held are: each `BRIEFDESK_*_API_KEY` in the environment, the team database's password
+    (`PGPASSWORD`, or in `BRIEFDESK_DB`), and the keyring entries named by `watch` (the model
+    key, each `keyring:` value of the desk's MCP servers, the team database's entry): those are
+    read from the keyring itself, not from their environment overrides, so a keyring key
+    shadowed by an override is masked too. Loaded once a process, at the first mask (`load`),
+    so commands that mask nothing never reach D-Bus; loaded again only for names watched
+    since (an `mcp add` naming a new secret). A key stored in this process (`set_key`) is
+    registered as it is stored; a deleted one stays masked. Otherwise `load` is one attribute
+    read.
+    """
+
+    def __init__(self, redactor: Redactor) -> None:
+        self._redactor = redactor
+        self._lock = threading.Lock()
+        self._names: set[str] = set()
+        self._read: set[str] = set()  # watched names already asked (a keyring that fails too)
+        self._environment_read = False
+        self._current = False  # everything known is registered: the hot path returns at once
+
+    def watch(self, names: Iterable[str]) -> None:
+        """Keyring entries that hold secrets (names only: nothing is read until `load`)."""
+        new = {name for name in names if _NAME_RE.fullmatch(name)}
+        with self._lock:
+            if new - self._names:
+                self._names |= new
+                self._current = False
+
+    def load(self, *, timeout: float = 2.0) -> None:
+        """Register what is not registered yet. A keyring that cannot be reached within
+        `timeout` adds nothing and refuses nothing (the key-shaped patterns still apply), and
+        is not asked again for the same names."""
+        if self._current:
             return
-        _asked_keyring.add(provider)
-    with contextlib.suppress(BriefDeskError):
-        get_key(provider, timeout=timeout)  # registers the key it finds
+        with self._lock:  # a second caller waits: it must not mask before the keys are known
+            if self._current:
+                return
+            if not self._environment_read:
+                self._register_environment()
+                self._environment_read = True
+            unread = sorted(self._names - self._read)
+            self._read |= set(unread)
+            if unread:
+                with contextlib.suppress(BriefDeskError):
+                    for secret in _in_worker(
+                        unread[0], timeout, "reading secrets", lambda: _keyring_values(unread)
+                    ):
+                        self._redactor.add(secret)
+            self._current = True
+
+    def _register_environment(self) -> None:
+        for variable, value in os.environ.items():
+            if variable.startswith("BRIEFDESK_") and variable.endswith("_API_KEY"):
+                self._redactor.add(value.strip())
+        self._redactor.add(os.environ.get("PGPASSWORD"))
+        with contextlib.suppress(ValueError):  # a malformed URL: the store refuses it, not this
+            self._redactor.add(urlsplit(os.environ.get("BRIEFDESK_DB", "")).password)
+
+
+def _keyring_values(names: list[str]) -> list[str]:
+    backend = _usable_backend(names[0])
+    values = (backend.get_password(SERVICE, name) for name in names)
+    return [value.strip() for value in values if value]
+
+
+KNOWN_SECRETS = KnownSecrets(REDACTOR)
+
+
+def watch_secret_names(names: Iterable[str]) -> None:
+    """Name keyring entries whose values are masked by value from the next mask on."""
+    KNOWN_SECRETS.watch(names)
+
+
+def load_known_secrets() -> None:
+    """Register every secret BriefDesk holds with `REDACTOR` (once a process; see
+    `KnownSecrets`). Blocking at most a couple of seconds the first time: off the event loop."""
+    KNOWN_SECRETS.load()
 
 
 class RedactingLogFilter(logging.Filter):

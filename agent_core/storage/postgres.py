@@ -19,15 +19,20 @@ from __future__ import annotations
 import select
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import QueuePool
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.home.secrets import REDACTOR
 from agent_core.storage import store
 from agent_core.storage.location import StoreLocation
 from agent_core.storage.team import changes
+
+if TYPE_CHECKING:
+    import psycopg
 
 # pg_advisory_xact_lock keys: "BDW1" (one writer at a time), "BDM1" (migrations).
 WRITER_LOCK_KEY = 0x42445731
@@ -71,6 +76,12 @@ def make_engine(location: StoreLocation, *, writer: bool) -> Engine:
     )
 
     store.refuse_inherited_connections(engine)
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: psycopg.Connection[object], _record: object) -> None:
+        # The password libpq logged in with, wherever it found it (the URL, PGPASSWORD, a
+        # passfile): a secret BriefDesk holds, so it is masked by value at every door.
+        REDACTOR.add(dbapi_conn.info.password)
 
     if writer:
 
