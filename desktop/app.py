@@ -334,6 +334,9 @@ def start_language(app: QCoreApplication, lang: str | None, qsettings: QSettings
 
 
 def main(argv: list[str] | None = None) -> int:
+    from agent_core.facade.process import make_undumpable
+
+    make_undumpable()  # no child of ours reads our environment through /proc
     multiprocessing.freeze_support()  # the bundle's corpus parsers run as spawned workers
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.version:

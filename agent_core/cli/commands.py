@@ -207,7 +207,14 @@ def _mcp(ws: Workspace, args: argparse.Namespace) -> Mapping[str, object]:
     if args.action == "add":
         command, *server_args = args.server_command or [""]
         server = ws.mcp_add(
-            args.name, command, server_args, env=args.env, trust_hints=args.trust_hints
+            args.name,
+            command,
+            server_args,
+            env=args.env,
+            trust_hints=args.trust_hints,
+            roots=args.root,
+            network=args.network,
+            sandbox=args.sandbox,
         )
         return {"server": server}
     if args.action == "tools":

@@ -29,6 +29,7 @@ from agent_core.cli.preflight import refuse_early
 from agent_core.cli.text import render_text
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.terminal_text import terminal_block, terminal_line
+from agent_core.facade.process import make_undumpable
 from agent_core.home.version import version
 
 __all__ = ["build_parser", "execute", "main"]
@@ -145,6 +146,7 @@ def _outcome(argv: list[str]) -> tuple[Mapping[str, object], Callable[[], str], 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    make_undumpable()  # no child of ours reads our environment through /proc
     multiprocessing.freeze_support()  # the bundle's corpus parsers run as spawned workers
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in before_separator(argv)  # after `--`: a server's own option

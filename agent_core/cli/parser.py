@@ -328,7 +328,7 @@ def _mcp_parser(mcp: argparse.ArgumentParser) -> None:
         "add",
         help="register a stdio MCP server (it is not started)",
         usage="briefdesk-cli mcp add NAME [--env KEY=VALUE|KEY=keyring:SECRET_NAME]... "
-        "[--trust-hints] -- COMMAND [ARG...]",
+        "[--root DIR]... [--network] [--no-sandbox] [--trust-hints] -- COMMAND [ARG...]",
     )
     add.add_argument("name")
     add.add_argument(
@@ -340,6 +340,22 @@ def _mcp_parser(mcp: argparse.ArgumentParser) -> None:
     )
     add.add_argument(
         "--trust-hints", action="store_true", help="let its readOnlyHint make a tool read-tier"
+    )
+    add.add_argument(
+        "--root",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder it may read and write (besides folders named as its arguments)",
+    )
+    add.add_argument(
+        "--network", action="store_true", help="let it reach the network (otherwise none)"
+    )
+    add.add_argument(
+        "--no-sandbox",
+        dest="sandbox",
+        action="store_false",
+        help="run it unconfined: it can read your home and BriefDesk's secrets",
     )
     add.set_defaults(server_command=[])
     mcp_sub.add_parser("list", help="the registered servers (never an env value)")

@@ -311,7 +311,15 @@ def _server_row(server: Body) -> Body:
         "command": command,
         "env_keys": ", ".join(map(str, _objects_or_strings(server["env_keys"]))),
         "trust_hints": "yes" if server["trust_hints"] else "no",
+        "roots": ", ".join(map(str, _objects_or_strings(server.get("roots")))),
+        "confined": _confinement(server),
     }
+
+
+def _confinement(server: Body) -> str:
+    if not server.get("sandbox", True):
+        return "no sandbox"
+    return "sandbox, network" if server.get("network") else "sandbox"
 
 
 def _objects_or_strings(value: object) -> list[object]:
@@ -322,14 +330,15 @@ def _mcp_text(body: Body) -> str | None:
     """`mcp list / add / tools / tier / remove`; None for any other result. Env values are
     never in the result, so never here."""
     if "servers" in body:
-        columns = ["name", "status", "trust_hints", "env_keys", "command"]
+        columns = ["name", "status", "confined", "trust_hints", "env_keys", "roots", "command"]
         return table([_server_row(s) for s in _objects(body["servers"])], columns)
     if "server" in body:
         s = _server_row(_object(body["server"]))
         keys = f", env {_line(s['env_keys'])}" if s["env_keys"] else ""
         return (
             f"MCP server {_line(s['name'])} registered (not started): {_line(s['command'])}"
-            f"{keys}, trusts hints: {s['trust_hints']}\n"
+            f"{keys}, trusts hints: {s['trust_hints']}, {s['confined']}"
+            f"{', writes in ' + _line(s['roots']) if s['roots'] else ''}\n"
             f"  its tools: briefdesk-cli mcp tools {_line(s['name'])}"
         )
     if "tools" in body:

@@ -45,6 +45,7 @@ class ErrorCode(StrEnum):
     INTERRUPTED = "interrupted"
     MCP_SERVER_UNAVAILABLE = "mcp_server_unavailable"  # does not start, exits, breaks protocol
     TOOL_TIMEOUT = "tool_timeout"  # an MCP call past mcp.call_timeout
+    SANDBOX_UNAVAILABLE = "sandbox_unavailable"  # no sandbox for a server without --no-sandbox
 
 
 class ErrorJSON(TypedDict):

@@ -5,7 +5,7 @@ No view holds an environment value: a server's environment shows as its keys onl
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from agent_core.contract.json_types import JsonObject
 
@@ -19,6 +19,12 @@ class McpServerView(TypedDict):
     trust_hints: bool
     status: str
     """`configured`: registered; whether it starts is found out when it is used."""
+    roots: list[str]
+    """Its granted folders (read-write), absolute: folders named as arguments, then `--root`s."""
+    network: bool
+    """It may reach the network (`--network`); otherwise it has only a loopback of its own."""
+    sandbox: bool
+    """False only for a server added with `--no-sandbox` (it runs unconfined)."""
 
 
 class McpToolView(TypedDict):
@@ -32,6 +38,9 @@ class McpToolView(TypedDict):
     """The hints the server declared (readOnlyHint, destructiveHint, ...), as it sent them."""
     input_schema: JsonObject
     """The arguments' JSON Schema as the model is shown it: undeclared keys refused."""
+    error: NotRequired[str]
+    """Only for a tool no run offers: why (its input schema cannot be checked: a `$ref` loop,
+    nesting past 64 levels, past 1 MiB)."""
 
 
 class McpTierView(TypedDict):

@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.mcp_views import McpServerView, McpTierView, McpToolView
 from agent_core.facade.base import WorkspaceBase
+from agent_core.home.secrets import watch_secret_names
 from agent_core.storage.tables import mcp_servers
 from agent_core.storage.tables.mcp_servers import McpServerRow
+from agent_core.tools.mcp.servers import granted_folders
 
 
 def _view(row: McpServerRow) -> McpServerView:
@@ -23,6 +25,9 @@ def _view(row: McpServerRow) -> McpServerView:
         env_keys=sorted(row.env),
         trust_hints=row.trust_hints,
         status="configured",
+        roots=[str(folder) for folder in granted_folders(row)],
+        network=row.network,
+        sandbox=row.sandbox,
     )
 
 
@@ -37,14 +42,38 @@ class McpCommands(WorkspaceBase):
         *,
         env: Sequence[str] = (),
         trust_hints: bool = False,
+        roots: Sequence[str] = (),
+        network: bool = False,
+        sandbox: bool = True,
     ) -> McpServerView:
-        """Register a stdio server (`invalid_arguments` on a bad name, env or command)."""
+        """Register a stdio server (`invalid_arguments` on a bad name, env, command or root).
+        `roots`: folders it may write in besides those named as arguments; `network`: it may
+        reach the network; `sandbox=False`: it runs unconfined (--no-sandbox)."""
         from agent_core.tools.mcp.servers import new_server
 
-        row = new_server(name, command, args, env, trust_hints=trust_hints)
+        row = new_server(
+            name,
+            command,
+            args,
+            env,
+            trust_hints=trust_hints,
+            roots=roots,
+            network=network,
+            sandbox=sandbox,
+        )
         with self.desk_store.write() as conn:
             mcp_servers.add(conn, row)
+        watch_secret_names(_keyring_names([row]))  # its secrets are masked from now on
         return _view(row)
+
+    def mcp_secret_names(self) -> list[str]:
+        """The keyring entries this desk's servers take `keyring:` values from (names only).
+        A server whose row cannot be read is left out: it cannot start either."""
+        try:
+            with self.desk_store.read() as conn:
+                return _keyring_names(mcp_servers.list_all(conn))
+        except BriefDeskError:
+            return []
 
     def mcp_servers(self) -> list[McpServerView]:
         with self.desk_store.read() as conn:
@@ -92,6 +121,10 @@ class McpCommands(WorkspaceBase):
             if not mcp_servers.remove(conn, name):
                 raise _not_found(name)
         return name
+
+
+def _keyring_names(rows: Sequence[McpServerRow]) -> list[str]:
+    return sorted({e.text for row in rows for e in row.env.values() if e.kind == "keyring"})
 
 
 def _not_found(name: str) -> BriefDeskError:

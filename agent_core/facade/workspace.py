@@ -30,6 +30,8 @@ from agent_core.facade.runs import RunCommands
 from agent_core.facade.team import team_db_url
 from agent_core.home.config import Home, resolve_home_dir
 from agent_core.home.logs import configure_logging
+from agent_core.home.secrets import watch_secret_names
+from agent_core.models.endpoint import KEY_NAME
 from agent_core.storage.location import checked_db_option, parse_db_url, with_password
 from agent_core.storage.migrate.home import open_store
 from agent_core.storage.store import Store
@@ -51,20 +53,36 @@ class Workspace(
         self.desk = desk_id()  # a bad $BRIEFDESK_DESK is refused before anything is created
         self.db_option = checked_db_option(db)  # as given: the setting cannot move this store
         self.home = Home(resolve_home_dir(home))
-        self.home.ensure()
-        configure_logging(self.home.logs)
-        self.desk_store: Store = open_store(self.home.db_path)
+        # A new home is made only once its team database (--db, $BRIEFDESK_DB) has answered:
+        # a call refused for an unreachable or refusing server creates no home.
+        team_first = None if self.home.db_path.exists() else self._team_store(db, None)
         try:
-            self.store: Store = self._open_team_store(db)
+            self.home.ensure()
+            configure_logging(self.home.logs)
+            self.desk_store: Store = open_store(self.home.db_path)
+        except BaseException:
+            if team_first is not None:
+                team_first.dispose()
+            raise
+        try:
+            team = team_first or self._team_store(db, self.desk_store)
         except BaseException:
             self.desk_store.dispose()
             raise
+        self.store: Store = team or self.desk_store
+        # The keyring entries holding this desk's secrets: masked by value at every door,
+        # whatever a run's model (names only now; read at the first mask, home/secrets.py).
+        watch_secret_names([KEY_NAME, *self.mcp_secret_names()])
 
-    def _open_team_store(self, explicit: str | None) -> Store:
-        url = team_db_url(explicit, self.desk_store)
+    def _team_store(self, explicit: str | None, desk_store: Store | None) -> Store | None:
+        """The team database this home uses, opened; None when the home's file is the store."""
+        url = team_db_url(explicit, desk_store)
         if url is None:
-            return self.desk_store
-        return open_store(with_password(parse_db_url(url)))
+            return None
+        location = parse_db_url(url)
+        if location.key_name is not None:
+            watch_secret_names([location.key_name])
+        return open_store(with_password(location))
 
     def close(self) -> None:
         if self.team_mode:

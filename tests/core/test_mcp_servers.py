@@ -69,6 +69,9 @@ def test_add_list_tier_remove_round_trip_never_prints_an_env_value(
         "env_keys": ["ROOT_HINT", "TOKEN"],
         "trust_hints": True,
         "status": "configured",
+        "roots": ["/srv"] if Path("/srv").is_dir() else [],  # a folder named: granted
+        "network": False,
+        "sandbox": True,
     }
     assert added["server"] == expected
     listed = here("mcp", "list")

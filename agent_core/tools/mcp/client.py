@@ -1,9 +1,10 @@
 """Talk to one registered MCP server over stdio with the official `mcp` SDK.
 
 `connect(row)` starts the server through launch.py (the minimal environment of servers.py,
-killed with BriefDesk) and yields a `ServerSession` that lists tools and calls one with a
-timeout. Leaving it stops the server: the SDK closes its stdin, then SIGTERMs and SIGKILLs its
-process group, so nothing is left behind.
+killed with BriefDesk), inside bubblewrap (sandbox.py) unless it was added with --no-sandbox,
+and yields a `ServerSession` that lists tools and calls one with a timeout. Leaving it stops
+the server: the SDK closes its stdin, then SIGTERMs and SIGKILLs its process group; in the
+sandbox, everything the server started dies with its PID namespace.
 
 Faults come back as stable codes, never as the SDK's nested exception groups:
 - the server does not start, exits, answers with something that is not JSON-RPC, or does
@@ -11,17 +12,20 @@ Faults come back as stable codes, never as the SDK's nested exception groups:
 - a call past its timeout: `tool_timeout` (the server may still be working on it);
 - a JSON-RPC error answer (the server refused; nothing ran): `McpRefused`.
 
-The server's stderr is kept in an unnamed temporary file while it runs; its tail is then
-masked (keyring values, key-shaped strings) and appended to the home's `logs/mcp-NAME.log`.
+The server's stderr is kept to its last 64 KiB in memory while it runs; that tail is then
+masked (keyring values, key-shaped strings) and appended to the home's `logs/mcp-NAME.log`,
+itself cut to its last 64 KiB.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import select
 import sys
-import tempfile
-from collections.abc import AsyncIterator, Awaitable, Mapping
+import threading
+from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar, cast
@@ -30,6 +34,7 @@ from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.terminal_text import terminal_line
 from agent_core.home.secrets import REDACTOR
 from agent_core.storage.tables.mcp_servers import McpServerRow
+from agent_core.tools.mcp.sandbox import SANDBOX_TMP, require_bwrap, sandbox_argv
 from agent_core.tools.mcp.servers import resolve_command, server_env
 
 if TYPE_CHECKING:
@@ -39,7 +44,9 @@ if TYPE_CHECKING:
 LAUNCHER = Path(__file__).with_name("launch.py")
 START_TIMEOUT_S = 30.0
 """Start and handshake (node through npx can take a while on a cold cache)."""
-MAX_LOG_TAIL = 64_000
+MAX_LOG_TAIL = 64 * 1024
+"""What is kept of a server's stderr, in memory and in its log (contract: its last 64 KiB)."""
+_KEEP_BYTES = MAX_LOG_TAIL + 4096
 _T = TypeVar("_T")
 
 
@@ -66,34 +73,86 @@ def unavailable(server: str, why: str) -> BriefDeskError:
 
 
 class _Stderr:
-    """The server's stderr: a real file (the child needs a descriptor), never a pipe nobody
-    drains, masked before any of it is kept or shown."""
+    """The server's stderr: a pipe whose reader thread keeps only its last `MAX_LOG_TAIL`
+    bytes (a server flooding it costs neither memory nor disk), masked before any of it is
+    kept or shown. The home's `logs/mcp-NAME.log` is cut to the same size."""
 
     def __init__(self, log_dir: Path | None, server: str) -> None:
-        # Closed in close(), which connect() always reaches.
-        self.file = cast(TextIO, tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace"))  # noqa: SIM115
+        read_end, write_end = os.pipe()
+        self._read_end = read_end
+        # Handed to the SDK as the child's fd 2; our copy is closed once the server started.
+        self.writer = cast(TextIO, os.fdopen(write_end, "w", encoding="utf-8"))
         self.log = None if log_dir is None else log_dir / f"mcp-{server}.log"
+        self._kept = bytearray()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._reader = threading.Thread(
+            target=self._drain, name=f"mcp-{server}-stderr", daemon=True
+        )
+        self._reader.start()
 
-    def tail(self) -> str:
-        self.file.flush()
-        size = self.file.seek(0, 2)
-        self.file.seek(max(0, size - MAX_LOG_TAIL))
-        return REDACTOR.redact_text(self.file.read())
+    def _drain(self) -> None:
+        poller = select.poll()  # not select(): a busy process may hold fds past 1024
+        poller.register(self._read_end, select.POLLIN)
+        try:
+            while not self._stop.is_set():
+                if not poller.poll(200):
+                    continue
+                chunk = os.read(self._read_end, 65536)
+                if not chunk:
+                    return  # every holder of the write end is gone
+                with self._lock:
+                    self._kept += chunk
+                    if len(self._kept) > _KEEP_BYTES:
+                        del self._kept[: len(self._kept) - _KEEP_BYTES]
+        except OSError:
+            return
+
+    def started(self) -> None:
+        """The child holds its own copy of the write end: close ours, so the reader sees the
+        end of the stream when the server (and all it started) is gone."""
+        self.writer.close()
+
+    def tail(self, *, settle: float = 0.0) -> str:
+        """The last MAX_LOG_TAIL characters, masked; `settle`: wait that long for the stream
+        to end first (the last words of a server that just exited)."""
+        if settle:
+            self._reader.join(settle)
+        with self._lock:
+            raw = bytes(self._kept)
+        # Masked with a margin before the cut, so a secret is never cut in half unmasked.
+        return REDACTOR.redact_text(raw.decode("utf-8", "replace"))[-MAX_LOG_TAIL:]
 
     def last_line(self) -> str:
-        lines = [line for line in self.tail().splitlines() if line.strip()]
+        lines = [line for line in self.tail(settle=1.0).splitlines() if line.strip()]
         return terminal_line(lines[-1])[:200] if lines else ""
 
     def close(self) -> None:
-        try:
-            text = self.tail()
-            if text and self.log is not None:
-                with contextlib.suppress(OSError):
-                    self.log.parent.mkdir(parents=True, exist_ok=True)
-                    with self.log.open("a", encoding="utf-8") as out:
-                        out.write(text if text.endswith("\n") else text + "\n")
-        finally:
-            self.file.close()
+        if not self.writer.closed:
+            self.writer.close()
+        self._reader.join(1.0)
+        self._stop.set()  # a leftover holder of the pipe (unsandboxed): stop listening
+        self._reader.join()
+        os.close(self._read_end)
+        text = self.tail()
+        if text and self.log is not None:
+            with contextlib.suppress(OSError):
+                _append_bounded(self.log, text if text.endswith("\n") else text + "\n")
+
+
+def _append_bounded(log: Path, text: str) -> None:
+    """Append to `log`, keeping only its last MAX_LOG_TAIL bytes (written whole, then moved
+    into place: a reader never sees it half-cut)."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        old = log.read_bytes()[-MAX_LOG_TAIL:]
+    except FileNotFoundError:
+        old = b""
+    data = (old + text.encode("utf-8", "replace"))[-MAX_LOG_TAIL:]
+    cut = data.find(b"\n") + 1 if len(data) == MAX_LOG_TAIL else 0  # start at a whole line
+    temp = log.with_name(f".{log.name}.{os.getpid()}.tmp")
+    temp.write_bytes(data[cut:])
+    os.replace(temp, log)
 
 
 @dataclass
@@ -195,6 +254,26 @@ def _translated(
     return exc
 
 
+def _server_command(
+    row: McpServerRow, env: dict[str, str], private: Sequence[Path] = ()
+) -> list[str]:
+    """The command line that starts `row`: the launcher (minimal environment, killed with
+    BriefDesk) and the server, inside bubblewrap unless the server was added with
+    --no-sandbox (`private`: folders the sandbox hides). `env` is adjusted to what the
+    server will see."""
+    command = resolve_command(row, env)
+    python = sys.executable
+    if row.sandbox:
+        bwrap = require_bwrap(row.name)
+        env["TMPDIR"] = SANDBOX_TMP  # its own tmpfs: the host's temp folders are hidden
+    launcher = [python, "-I", "-S", str(LAUNCHER), ",".join(sorted(env)), "--", command]
+    launcher += row.args
+    if not row.sandbox:
+        return launcher
+    files: list[str | Path] = [python, LAUNCHER, command]
+    return sandbox_argv(bwrap, row, launcher, env, program_files=files, private=private)
+
+
 @contextlib.asynccontextmanager
 async def connect(
     row: McpServerRow, *, log_dir: Path | None = None, start_timeout: float = START_TIMEOUT_S
@@ -205,19 +284,10 @@ async def connect(
     if getattr(sys, "frozen", False):  # no Python to run launch.py with (issue 28's next step)
         raise unavailable(row.name, "the app bundle cannot start MCP servers yet")
     env = await asyncio.to_thread(server_env, row)  # the keyring is asked off the loop
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=[
-            "-I",  # the launcher reads no PYTHON* variable and no user site
-            "-S",
-            str(LAUNCHER),
-            ",".join(sorted(env)),
-            "--",
-            resolve_command(row, env),
-            *row.args,
-        ],
-        env=env,
-    )
+    # The home the logs lie in is BriefDesk's: hidden from the server wherever it lies.
+    private = [] if log_dir is None else [log_dir.parent]
+    argv = await asyncio.to_thread(_server_command, row, env, private)  # bwrap's probe waits
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=env)
     stderr = _Stderr(log_dir, row.name)
     broken = asyncio.Event()
 
@@ -227,11 +297,12 @@ async def connect(
 
     try:
         async with (
-            stdio_client(params, errlog=stderr.file) as (read, write),
+            stdio_client(params, errlog=stderr.writer) as (read, write),
             ClientSession(
                 read, write, read_timeout_seconds=start_timeout, message_handler=on_message
             ) as session,
         ):
+            stderr.started()
             live = ServerSession(row, session, stderr, broken)
             await live._guarded(session.initialize(), "initialize")
             yield live

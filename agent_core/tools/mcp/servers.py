@@ -5,10 +5,10 @@ unambiguous: lower-case letters, digits, `-` and `_`, starting and ending with a
 digit and never holding `__` (the split at the first `__` after `mcp__` is then the only one).
 
 A server starts with `PATH`, `HOME`, `LANG`, `LC_*` and `TMPDIR` of BriefDesk's environment
-and its own `--env` values, nothing else: no provider key or other secret of the parent can
-reach it. A `keyring:SECRET_NAME` value is read from the OS keyring when the server starts
-(never stored, never printed) and registered with the redactor, so anything that echoes it
-is masked.
+(in a sandbox, TMPDIR is its own temp folder) and its own `--env` values, nothing else: no
+provider key or other secret of the parent can reach it. A `keyring:SECRET_NAME` value is
+read from the OS keyring when the server starts (never stored, never printed) and registered
+with the redactor, so anything that echoes it is masked.
 """
 
 from __future__ import annotations
@@ -97,9 +97,18 @@ def parse_env(items: Iterable[str]) -> dict[str, EnvEntry]:
 
 
 def new_server(
-    name: str, command: str, args: Iterable[str], env: Iterable[str], *, trust_hints: bool
+    name: str,
+    command: str,
+    args: Iterable[str],
+    env: Iterable[str],
+    *,
+    trust_hints: bool,
+    roots: Iterable[str] = (),
+    network: bool = False,
+    sandbox: bool = True,
 ) -> McpServerRow:
-    """A server row as `mcp add` would store it, every part checked (`invalid_arguments`)."""
+    """A server row as `mcp add` would store it, every part checked (`invalid_arguments`):
+    each `--root` made absolute and required to be an existing folder."""
     if not command.strip() or "\0" in command:
         raise _invalid("mcp add needs the server's command after '--' (for example -- uvx X).")
     arguments = tuple(args)
@@ -112,7 +121,27 @@ def new_server(
         env=parse_env(env),
         trust_hints=trust_hints,
         created_at=now_iso(),
+        roots=_roots(roots),
+        network=network,
+        sandbox=sandbox,
     )
+
+
+def _roots(roots: Iterable[str]) -> tuple[str, ...]:
+    found: list[str] = []
+    for root in roots:
+        if not root.strip() or "\0" in root:
+            raise _invalid("--root needs a folder.")
+        try:
+            folder: Path | None = Path(root).expanduser().resolve()
+            exists = folder is not None and folder.is_dir()
+        except (OSError, RuntimeError, ValueError):  # a name too long, a symlink loop
+            folder, exists = None, False
+        if folder is None or not exists:
+            raise _invalid(f"--root {root[:200]!r} is not an existing folder.")
+        if str(folder) not in found:
+            found.append(str(folder))
+    return tuple(found)
 
 
 def granted_folders(row: McpServerRow) -> tuple[Path, ...]:
