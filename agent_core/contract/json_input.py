@@ -16,6 +16,7 @@ from agent_core.contract.json_types import JsonObject, JsonValue
 
 MAX_DEPTH = 64
 """Far above any argument or setting BriefDesk knows (they nest two or three levels)."""
+TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels"
 
 
 def loads(text: str | bytes) -> JsonValue:
@@ -25,16 +26,26 @@ def loads(text: str | bytes) -> JsonValue:
         value: JsonValue = json.loads(text)
     except RecursionError:
         raise _too_deep(doc) from None
-    if _deeper_than(value, MAX_DEPTH):
+    if deeper_than(value, MAX_DEPTH):
         raise _too_deep(doc)
     return value
 
 
+def too_deep(text: str) -> bool:
+    """`text` is JSON nested deeper than MAX_DEPTH (or too deep for the parser at all); other
+    malformed JSON is not (a parser on the way reads it as malformed, not crashing)."""
+    try:
+        loads(text)
+    except json.JSONDecodeError as exc:
+        return exc.msg == TOO_DEEP
+    return False
+
+
 def _too_deep(doc: str) -> json.JSONDecodeError:
-    return json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels", doc, 0)
+    return json.JSONDecodeError(TOO_DEEP, doc, 0)
 
 
-def _deeper_than(value: JsonValue, limit: int) -> bool:
+def deeper_than(value: JsonValue, limit: int) -> bool:
     """Without recursion: the check must not fail the way it guards against."""
     stack: list[tuple[JsonValue, int]] = [(value, 0)]
     while stack:

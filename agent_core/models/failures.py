@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from openai import APIConnectionError, APIError, APIStatusError, APITimeoutError
 
 from agent_core.home.secrets import REDACTOR, env_override_name
+from agent_core.models.answer_checks import AnswerMalformed
 from agent_core.models.endpoint import EndpointConfig
 from agent_core.models.retries import is_retryable_status, retry_after_seconds
 
@@ -93,6 +94,22 @@ def classify(exc: BaseException, endpoint: EndpointConfig) -> CallFailure | None
     if isinstance(exc, StreamCorrupt | json.JSONDecodeError):
         reason = "the stream sent a chunk that is not valid JSON"
         return CallFailure(True, reason, f"The endpoint {endpoint.base_url}: {reason}.")
+    if isinstance(exc, AnswerMalformed):
+        reason = f"a malformed answer ({exc.reason})"
+        return CallFailure(
+            False,
+            reason,
+            f"The endpoint {endpoint.base_url} sent a malformed answer: {exc.reason}. "
+            "Trying again would fetch the same.",
+        )
+    if isinstance(exc, RecursionError):  # a JSON parser on the way gave out (no BriefDesk bug)
+        reason = "an answer nested too deep to read"
+        return CallFailure(
+            False,
+            reason,
+            f"The endpoint {endpoint.base_url} sent an answer nested too deep to read; it was "
+            "refused. Trying again would fetch the same.",
+        )
     if isinstance(exc, APIError):  # an error event inside a stream
         reason = "the endpoint reported an error in the stream"
         detail = _server_text(getattr(exc, "body", None)) or _clip(exc.message)

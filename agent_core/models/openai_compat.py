@@ -38,6 +38,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from openai.types.responses import Response, ResponseOutputItem, ResponseStreamEvent
 from openai.types.responses.response_prompt_param import ResponsePromptParam
 
+from agent_core.models.answer_checks import bounded_arguments, check_usage
 from agent_core.models.bounded_http import BoundedAsyncClient
 from agent_core.models.endpoint import (
     KEY_NAME,
@@ -121,7 +122,11 @@ class _CheckedChatModel(OpenAIChatCompletionsModel):
     ) -> ChatCompletion | tuple[Response, AsyncStream[ChatCompletionChunk]]:
         call = (system_instructions, input, model_settings, tools, output_schema, handoffs)
         if not stream:
-            return await super()._fetch_response(*call, span, tracing, stream=False, prompt=prompt)
+            completion = await super()._fetch_response(
+                *call, span, tracing, stream=False, prompt=prompt
+            )
+            check_usage(completion.usage)  # before the SDK copies it into its Usage
+            return completion
         response, raw = await super()._fetch_response(
             *call, span, tracing, stream=True, prompt=prompt
         )
@@ -177,9 +182,11 @@ class _CheckedResponsesModel(OpenAIResponsesModel):
     ) -> Response | AsyncIterator[ResponseStreamEvent]:
         call = (system_instructions, input, model_settings, tools, output_schema, handoffs)
         if not stream:
-            return await super()._fetch_response(
+            response = await super()._fetch_response(
                 *call, previous_response_id, conversation_id, stream=False, prompt=prompt
             )
+            check_usage(response.usage)  # before the SDK copies it into its Usage
+            return response
         events = await super()._fetch_response(
             *call, previous_response_id, conversation_id, stream=True, prompt=prompt
         )
@@ -251,13 +258,15 @@ class OpenAICompatModel(Model):
             attempt += 1
             try:
                 if self.endpoint.stream:
-                    return await self._streamed(inner, attempt, call, previous_response_id)
-                return await inner.get_response(
-                    *call,
-                    previous_response_id=previous_response_id,
-                    conversation_id=conversation_id,
-                    prompt=prompt,
-                )
+                    answer = await self._streamed(inner, attempt, call, previous_response_id)
+                else:
+                    answer = await inner.get_response(
+                        *call,
+                        previous_response_id=previous_response_id,
+                        conversation_id=conversation_id,
+                        prompt=prompt,
+                    )
+                return bounded_arguments(answer)  # before the SDK parses any arguments
             except ModelBehaviorError as exc:
                 raise provider_error(
                     unusable_answer_message(self.endpoint, str(exc)), retryable=False

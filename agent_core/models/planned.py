@@ -31,6 +31,7 @@ from openai.types.responses import (
 from openai.types.responses.response_prompt_param import ResponsePromptParam
 
 from agent_core.contract.json_types import JsonObject
+from agent_core.models.answer_checks import bounded_arguments
 from agent_core.models.views import is_windowed
 
 # The whole conversation of the run, for a model that reads older results than a bounded view
@@ -157,7 +158,8 @@ def plan_to_response(plan: TurnPlan, call_prefix: str, step: int) -> ModelRespon
                 ],
             )
         )
-    return ModelResponse(output=output, usage=Usage(), response_id=None)
+    # A script's raw arguments are as hostile as a remote model's: bounded the same way.
+    return bounded_arguments(ModelResponse(output=output, usage=Usage(), response_id=None))
 
 
 class PlannedModel(Model):

@@ -2,7 +2,9 @@
 
 FILE is a JSON array of turns: {"call": TOOL, "args": {...}}, {"calls": [...]} or {"say": TEXT}.
 A call may carry `"id": N` (an integer from 0): calls of one turn with the same N share one call
-id, as a faulty model's may.
+id, as a faulty model's may, and `"raw_args": TEXT` in place of `args`: the arguments string sent
+exactly as written, JSON or not (a remote model's call carries a string; a script parsed whole
+could not hold arguments nested deeper than the parser's bound).
 The turn played is the number of turns this run already took, so a resumed run continues the
 script where its checkpoint left it.
 """
@@ -41,11 +43,12 @@ def load_script(path: Path) -> list[JsonObject]:
 def _planned(call: JsonObject) -> PlannedCall:
     args = call.get("args", {})
     slot = call.get("id")
+    raw = call.get("raw_args")
     # Send exactly what the script says, even if no schema would accept it.
     return PlannedCall(
         str(call.get("call")),
         args if isinstance(args, dict) else {},
-        json.dumps(args),
+        raw if isinstance(raw, str) else json.dumps(args),
         slot if isinstance(slot, int) and not isinstance(slot, bool) and slot >= 0 else None,
     )
 

@@ -28,6 +28,7 @@ from openai.types.responses import (
     ResponseStreamEvent,
 )
 
+from agent_core.models.answer_checks import check_usage
 from agent_core.models.endpoint import CallObserver, TextDelta
 from agent_core.models.failures import StreamCorrupt, StreamIncomplete
 
@@ -62,6 +63,7 @@ class CheckedChatStream:
             raise
         except json.JSONDecodeError:
             raise StreamCorrupt() from None
+        check_usage(chunk.usage)  # before the SDK's stream handler copies it
         if any(choice.finish_reason for choice in chunk.choices or []):
             self.finished = True
         return chunk
@@ -133,6 +135,8 @@ class _JsonOrEvents:
         response = self._source.response
         if not _is_json(response.headers):
             async for event in self._source:
+                # Before the SDK reads it: it builds its Usage from the final response's.
+                check_usage(getattr(getattr(event, "response", None), "usage", None))
                 yield event
             return
         try:
@@ -144,6 +148,7 @@ class _JsonOrEvents:
         # Built leniently, as the client builds a response that was not streamed: servers
         # leave out fields that strict validation would ask for.
         answer = Response.model_construct(**payload)
+        check_usage(answer.usage)
         if answer.status == "failed":
             yield ResponseFailedEvent(type="response.failed", response=answer, sequence_number=0)
         elif answer.status == "incomplete":

@@ -24,6 +24,7 @@ from agent_core.tools.mcp.client import ServerSession, connect
 from agent_core.tools.mcp.specs import list_specs, result_text
 from agent_core.tools.mcp.tool_spec import mcp_tool_spec
 from tests.support.cli import CliRunner, cli_env
+from tests.support.mcp_servers.processes import server_process
 from tests.support.mcp_servers.real import CALL_TOOL, FAULT_SERVER, RAW_SERVER, python_server
 from tests.support.waiting import wait_until
 
@@ -59,7 +60,9 @@ def gone(pid: int) -> bool:
 
 
 async def server_pid(server: ServerSession) -> int:
-    return int(result_text(await server.call("pid", {}, timeout=30)))
+    """The server's pid as the host sees it (in its sandbox it has a PID namespace of its own)."""
+    await server.call("pid", {}, timeout=30)  # it is up and serving
+    return server_process(psutil.Process(), str(FAULT_SERVER))
 
 
 def test_a_server_sees_only_the_minimal_environment_and_its_own_values(
@@ -178,7 +181,13 @@ def test_a_killed_briefdesk_leaves_no_server_behind(ws: Any, home: Any, tmp_path
     """SIGKILL mid-call: nothing of ours runs to stop the server (busy, it would not notice its
     stdin closing); PR_SET_PDEATHSIG, armed by the launcher, kills it."""
     marker = tmp_path / "busy.pid"
-    add_fault_server(ws, "faults", f"MARKER={marker}")
+    ws.mcp_add(
+        "faults",
+        sys.executable,
+        [str(FAULT_SERVER)],
+        env=[f"MARKER={marker}"],
+        roots=[str(tmp_path)],
+    )
     caller = subprocess.Popen(
         [sys.executable, str(CALL_TOOL), str(home), "faults", "slow", '{"seconds": 300}'],
         env=cli_env(),
@@ -188,7 +197,7 @@ def test_a_killed_briefdesk_leaves_no_server_behind(ws: Any, home: Any, tmp_path
     pid = 0
     try:
         wait_until(lambda: marker.exists() and marker.read_text(), timeout=30, message="no call")
-        pid = int(marker.read_text())
+        pid = server_process(psutil.Process(caller.pid), str(FAULT_SERVER))
         caller.kill()
         caller.wait(timeout=30)
         wait_until(lambda: gone(pid), timeout=15, message="the server outlived BriefDesk")

@@ -15,9 +15,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from tests.support.cli import CliRunner, db_rows
+from tests.support.mcp_servers.processes import descendants_running
 from tests.support.mcp_servers.real import FAULT_SERVER, filesystem_server_bin, python_server
 from tests.support.waiting import wait_until
 
@@ -121,7 +123,9 @@ def test_the_offline_model_keeps_its_six_tools_and_starts_no_server(
 def test_a_git_commit_asks_a_person_even_in_accept_edits_and_commits_once(
     cli: CliRunner, tmp_path: Path, repo: Path
 ) -> None:
-    code, body = cli("mcp", "add", "git", "--", python_server("mcp-server-git"))
+    code, body = cli(
+        "mcp", "add", "git", "--root", str(repo), "--", python_server("mcp-server-git")
+    )
     assert code == 0, body
     call = {"repo_path": str(repo), "message": "from the agent"}
     model = script(tmp_path, {"call": "mcp__git__git_commit", "args": call})
@@ -204,7 +208,7 @@ def test_a_server_that_cannot_start_is_refused_as_unavailable_and_the_run_goes_o
 def test_a_remembered_rule_approves_that_servers_tool_in_later_runs(
     cli: CliRunner, tmp_path: Path
 ) -> None:
-    add_fault_server(cli)
+    add_fault_server(cli, "faults", "--root", str(tmp_path))  # it writes lines.txt there
     out = tmp_path / "lines.txt"
     call = {"path": str(out), "line": "one"}
     model = script(tmp_path, {"call": "mcp__faults__append_line", "args": call})
@@ -239,21 +243,16 @@ def test_the_servers_a_run_started_are_stopped_with_it(cli: CliRunner, tmp_path:
     try:
         finished = loop.run_until_complete(ws.drive_async(ws.create_run("which pid?", model=model)))
         assert finished["status"] == "succeeded", finished
-        [(result,)] = db_rows(cli.home, "SELECT result_json FROM ledger")
-        pid = int(json.loads(result)["text"])
-        # stdin closed, then its process group killed; the loop still runs nothing of it
-        wait_until(lambda: not alive(pid), timeout=15, message=f"server {pid} still running")
+        # stdin closed, then its process group killed; the loop still runs nothing of it (the
+        # pid it reported is its own PID namespace's: it is looked for from outside)
+        wait_until(
+            lambda: not descendants_running(psutil.Process(), str(FAULT_SERVER)),
+            timeout=15,
+            message="the server is still running",
+        )
     finally:
         loop.close()
         ws.close()
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
 
 
 def test_a_remote_model_is_offered_the_mcp_tools_and_calls_one(
@@ -287,7 +286,7 @@ def test_a_remote_model_is_offered_the_mcp_tools_and_calls_one(
 def test_an_edited_mcp_call_is_validated_against_its_schema_and_runs_as_edited(
     cli: CliRunner, tmp_path: Path
 ) -> None:
-    add_fault_server(cli)
+    add_fault_server(cli, "faults", "--root", str(tmp_path))  # it writes lines.txt there
     out = tmp_path / "lines.txt"
     waiting = run(cli, script(tmp_path, {"call": "mcp__faults__append_line",
                                          "args": {"path": str(out), "line": "model"}}))  # fmt: skip

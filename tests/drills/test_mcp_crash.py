@@ -48,7 +48,10 @@ def appending_run(
     *extra: str,
     env: dict[str, str] | None = None,
 ) -> str:
-    code, body = cli("mcp", "add", "faults", "--", sys.executable, str(FAULT_SERVER))
+    # The server writes `out`: its folder is granted (the sandbox writes nowhere else).
+    code, body = cli(
+        "mcp", "add", "faults", "--root", str(out.parent), "--", sys.executable, str(FAULT_SERVER)
+    )
     assert code == 0, body
     turns = [
         {"call": "mcp__faults__append_line", "args": {"path": str(out), "line": line}}

@@ -5,13 +5,20 @@ Each started server lives in a task of its own on the run's event loop: the `mcp
 connection must be entered and left in the same task, while calls come from tool bodies in
 worker threads (`call_from_thread` hops onto the loop). `aclose()` ends every task, which
 stops its server (stdin closed, then SIGTERM/SIGKILL of its process group by the SDK).
+
+A server is stopped by letting its task leave the SDK's context, never by cancelling the task:
+the SDK's shutdown (close stdin, wait 2 s, kill the group) is shielded only from anyio's
+cancel scopes. A native `Task.cancel()` (asyncio.run cancels every task still running when
+the run's coroutine returns) cuts it short before the kill, and the SDK's stdout reader then
+waits, shielded, for an end of file the live server never sends: the server lives on and
+`asyncio.run` never returns. So `aclose()` waits, without cancelling, for every server that
+is stopping, including one dropped earlier after a timeout.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -33,6 +40,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 HOP_MARGIN_S = 5.0
 """The session's own timeout fires first; this only bounds a loop that stopped answering."""
+STOP_WAIT_S = 30.0
+"""The SDK's shutdown is bounded (flush 0.5 s, stdin grace 2 s, SIGTERM 2 s, reap 2 s); this
+only bounds a wait that should never be reached."""
 
 
 @dataclass
@@ -40,8 +50,8 @@ class Listing:
     """What a run's start found: the tools it offers, the servers that did not start."""
 
     tools: list[RunMcpTool] = field(default_factory=list)
-    unavailable: dict[str, str] = field(default_factory=dict)
-    """Server name -> why it is unavailable (one sentence)."""
+    unavailable: dict[str, BriefDeskError] = field(default_factory=dict)
+    """Server name -> why it is unavailable (its code and one sentence)."""
 
 
 class _Running:
@@ -64,6 +74,7 @@ class RunServers:
         self.call_timeout = call_timeout
         self.loop: asyncio.AbstractEventLoop | None = None
         self._running: dict[str, _Running] = {}
+        self._stopping: set[asyncio.Task[None]] = set()
         self._locks: dict[str, asyncio.Lock] = {}
         self._listed: dict[str, list[RunMcpTool]] = {}
         self._expected: dict[str, str] = {}
@@ -87,7 +98,7 @@ class RunServers:
         listing = Listing()
         for name, tools in zip(names, found, strict=True):
             if isinstance(tools, BriefDeskError):
-                listing.unavailable[name] = tools.message
+                listing.unavailable[name] = tools
             elif isinstance(tools, BaseException):
                 raise tools
             else:
@@ -105,6 +116,9 @@ class RunServers:
             spec = spec_for_tool(row, tool)
             if spec is None:
                 log.warning("MCP server %s: tool %r left out (name not usable)", name, tool.name)
+                continue
+            if spec.error is not None:  # its schema cannot be checked: never offered
+                log.warning("MCP server %s: tool %r left out (%s)", name, tool.name, spec.error)
                 continue
             tools.append(spec.recorded(row.trust_hints))
         return tools
@@ -170,18 +184,24 @@ class RunServers:
             )
 
     def _forget(self, server: str) -> None:
+        """Stop `server` (a later call starts it again); `aclose` waits until it has stopped."""
         running = self._running.pop(server, None)
         if running is not None:
             running.stop.set()
+            if not running.task.done():
+                self._stopping.add(running.task)
+                running.task.add_done_callback(self._stopping.discard)
 
     async def aclose(self) -> None:
-        """Stop every server this run started (each leaves its own task)."""
-        running, self._running = list(self._running.values()), {}
-        for server in running:
-            server.stop.set()
-        for server in running:
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(server.task, timeout=10)
+        """Stop every server this run started and wait until each has stopped (each leaves
+        its own task; none is cancelled, see the module's docstring)."""
+        for server in list(self._running):
+            self._forget(server)
+        if not self._stopping:
+            return
+        _done, late = await asyncio.wait(set(self._stopping), timeout=STOP_WAIT_S)
+        for task in late:
+            log.warning("MCP server task %s did not stop in %g s", task.get_name(), STOP_WAIT_S)
 
     # -- from a tool body's worker thread ---------------------------------------------
 

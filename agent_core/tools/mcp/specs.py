@@ -8,7 +8,8 @@ but decide nothing.
 No real server closes its input schema (`additionalProperties: false`) and the ones measured
 accept undeclared keys silently, so the schema is closed here: the model is shown the closed
 schema and every call is checked against it (jsonschema, in `ToolSpec.validate`) before it
-could run.
+could run. A schema that cannot be checked (schema_check.py) makes its tool unavailable: listed
+with an `error`, never offered to a model.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from agent_core.contract.json_types import JsonObject
 from agent_core.contract.mcp_views import McpToolView
 from agent_core.storage.tables.mcp_servers import McpServerRow
 from agent_core.storage.tables.run_mcp_tools import RunMcpTool
+from agent_core.tools.mcp.schema_check import schema_problem
 from agent_core.tools.mcp.servers import model_name
 from agent_core.tools.specs import Tier
 
@@ -62,6 +64,8 @@ class McpToolSpec:
     input_schema: JsonObject
     """Closed: see `closed_schema`."""
     description: str
+    error: str | None = None
+    """Why the tool is unavailable (its input schema cannot be checked), or None."""
 
     def recorded(self, trust_hints: bool) -> RunMcpTool:
         """The tool as a run records and offers it (`run_mcp_tools`; tools/mcp/tool_spec.py
@@ -78,13 +82,16 @@ class McpToolSpec:
         )
 
     def to_view(self) -> McpToolView:
-        return McpToolView(
+        view = McpToolView(
             name=self.tool,
             model_name=self.model_name,
             tier=str(self.tier),
             annotations=self.annotations,
             input_schema=self.input_schema,
         )
+        if self.error is not None:
+            view["error"] = self.error
+        return view
 
 
 def spec_for_tool(row: McpServerRow, tool: Tool) -> McpToolSpec | None:
@@ -99,14 +106,17 @@ def spec_for_tool(row: McpServerRow, tool: Tool) -> McpToolSpec | None:
             JsonObject, tool.annotations.model_dump(mode="json", by_alias=True, exclude_none=True)
         )
     )
+    problem = schema_problem(tool.input_schema)
     return McpToolSpec(
         server=row.name,
         tool=tool.name,
         model_name=name,
         tier=tier_for(annotations, row.trust_hints, row.tiers.get(tool.name)),
         annotations=annotations,
-        input_schema=closed_schema(tool.input_schema),
+        # An unusable schema is not shown (it may be a MiB, or too deep to print).
+        input_schema=closed_schema(tool.input_schema if problem is None else {}),
         description=tool.description or "",
+        error=None if problem is None else f"unavailable: {problem}",
     )
 
 

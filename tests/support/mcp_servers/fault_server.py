@@ -6,12 +6,15 @@ Started by the tests as `python fault_server.py` through `mcp add --env FAULT=..
 - tools: `echo` (read-only hint), `slow` (sleeps: past a timeout; writes its pid to $MARKER
   first), `die` (exits mid-call), `show_env` (its whole environment: the minimal-environment
   and canary tests), `pid` (its process id), `cmdline` (its argv: the canary test),
-  `append_line` (appends one line to a file: a write whose every execution can be counted).
+  `append_line` (appends one line to a file: a write whose every execution can be counted),
+  `stall` (read-only hint: starts a child that sleeps, then sleeps itself: a read past any
+  timeout whose server has started something).
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import time
 
@@ -41,6 +44,13 @@ def slow(seconds: float) -> str:
             out.write(str(os.getpid()))
     time.sleep(seconds)
     return f"slept {seconds}"
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True, idempotentHint=True))
+def stall(seconds: float) -> str:
+    subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({seconds!r})"])
+    time.sleep(seconds)
+    return f"stalled {seconds}"
 
 
 @server.tool(annotations=ToolAnnotations(readOnlyHint=False, idempotentHint=False))
