@@ -13,6 +13,7 @@ from agent_core.storage.location import StoreKind
 from agent_core.storage.store import Store
 from agent_core.storage.tables import grants as grant_rows
 from agent_core.storage.team import desk_roles
+from agent_core.tools.mcp.servers import model_name, split_model_name
 from agent_core.tools.registry import TOOLS
 
 MAX_REVIEWER_CHARS = 80  # a decision keeps this much of a reviewer's name (review.py)
@@ -59,10 +60,11 @@ def check_grant(
             ErrorCode.INVALID_ARGUMENTS,
             f"--reviewer needs a name of 1 to {MAX_REVIEWER_CHARS} characters.",
         )
-    if tool is not None and tool not in TOOLS:
+    if tool is not None and tool not in TOOLS and not _mcp_tool_name(tool):
         raise BriefDeskError(
             ErrorCode.UNKNOWN_TOOL,
-            f"There is no tool named {tool!r} (tools: {', '.join(sorted(TOOLS))}).",
+            f"There is no tool named {tool!r} (tools: {', '.join(sorted(TOOLS))}, or an MCP "
+            "server's tool as mcp__SERVER__TOOL).",
         )
     where = grant_rows.normal_folder(folder) if folder is not None else None
     if role is not None and not team:
@@ -72,6 +74,13 @@ def check_grant(
             "--role out, or give --db postgresql://... (the team database).",
         )
     return name, where
+
+
+def _mcp_tool_name(tool: str) -> bool:
+    """`mcp__SERVER__TOOL` as the model and proposals name an MCP tool: a grant may name one
+    whose server is not registered on this desk (or not yet): the tool is another desk's."""
+    split = split_model_name(tool)
+    return split is not None and model_name(*split) == tool
 
 
 def revoke_grant(store: Store, grant_id: str) -> GrantView:

@@ -1,6 +1,12 @@
 """Remembered rules: `approve --remember run|home` turns one decision into a rule that approves
 later calls of the same tool under the same folder (tools/policy.py applies them); `rules list`
 and `rules revoke` show and end them. Stored in `rules` (storage/tables/rules.py).
+
+A rule for an MCP tool (`mcp:SERVER/TOOL`) records the server the call was proposed for, as
+the run's desk registered it (its digest, on the proposal's `approval_requested` event: a
+reviewer on another desk cannot see that desk's servers), and decides only for that server
+(tools/mcp/server_identity.py): another program registered under the same name, or the same
+name on another desk, is asked about again.
 """
 
 from __future__ import annotations
@@ -12,12 +18,14 @@ from sqlalchemy import Connection
 
 from agent_core.contract.approvals import Approval
 from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.events import EventKind
 from agent_core.contract.views import RuleView
 from agent_core.home.clock import now_iso
 from agent_core.storage.store import Store
-from agent_core.storage.tables import audit
+from agent_core.storage.tables import audit, authority
 from agent_core.storage.tables import grants as grant_rows
 from agent_core.storage.tables import rules as rule_rows
+from agent_core.storage.tables.timeline import read_events
 from agent_core.tools.mcp.servers import split_model_name
 from agent_core.tools.policy import MCP_RULE_PREFIX, Rule
 
@@ -34,6 +42,7 @@ def remember(conn: Connection, approval: Approval, reviewer: str, scope: str) ->
     folder = rule_folder(approval.tool, approval.target)
     # A rule decides every later call under its folder: the grant must cover all of it.
     grant_rows.require(conn, reviewer=reviewer, tool=approval.tool, path=folder, doing="remember")
+    mcp = folder.startswith(MCP_RULE_PREFIX)
     rule = rule_rows.RuleRow(
         id="rule-" + uuid.uuid4().hex[:10],
         tool=approval.tool,
@@ -42,9 +51,30 @@ def remember(conn: Connection, approval: Approval, reviewer: str, scope: str) ->
         run_id=approval.run_id if scope == "run" else None,
         created_by=reviewer,
         created_at=now_iso(),
+        server_digest=_proposed_server(conn, approval) if mcp else None,
     )
     rule_rows.insert_rule(conn, rule)
     return rule.id
+
+
+def _proposed_server(conn: Connection, approval: Approval) -> str:
+    """The digest of the server the call was proposed for, as its run's desk recorded it when
+    it first proposed the call (any version of one call goes to the same server)."""
+    chain = {a.id for a in authority.call_chain(conn, approval.run_id, approval.call_id)}
+    for event in read_events(conn, run_id=approval.run_id):
+        digest = event.data.get("server_digest")
+        if (
+            event.kind == EventKind.APPROVAL_REQUESTED
+            and event.data.get("approval_id") in chain
+            and isinstance(digest, str)
+        ):
+            return digest
+    raise BriefDeskError(
+        ErrorCode.INVALID_ARGUMENTS,
+        f"Approval {approval.id} does not say which server {approval.tool} was proposed for "
+        "(its server was not registered when the run proposed it, or it was proposed before "
+        "rules were bound to servers): approve it without --remember.",
+    )
 
 
 def rule_folder(tool: str, target: str) -> str:

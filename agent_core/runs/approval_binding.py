@@ -13,7 +13,8 @@ authorises a call only when:
 - each later version is a person's edit of the one before, which it superseded;
 - its arg_hash and target are those of the arguments that will run (the write goes to the
   row's target, so a moved target is a different write);
-- a person decided it, or a live rule that covers it, or the policy of the run's stored mode.
+- a person decided it, or a live rule that covers it (an MCP rule: made for the very server
+  this process calls), or the policy of the run's stored mode.
   A rule or a mode decides only when a call is first proposed: never a later version, nor
   a revision (a proposal made after a person asked for changes in the run).
 """
@@ -31,6 +32,7 @@ from agent_core.contract.statuses import ApprovalStatus
 from agent_core.storage.tables import authority
 from agent_core.storage.tables import rules as rule_rows
 from agent_core.storage.tables import runs as run_rows
+from agent_core.tools.mcp.server_identity import rules_that_hold
 from agent_core.tools.policy import Mode, Verdict, decide, rules_from_rows
 from agent_core.tools.registry import BUILTIN, ToolSet
 from agent_core.tools.specs import ArgsJSON, ToolScope, ToolSpec
@@ -113,10 +115,12 @@ def _check(
         raise _Unbound("its arg_hash is not that of the arguments it would run")
     if target != approval.target:
         raise _Unbound("its target is not where its arguments lead")
-    _check_decider(conn, approval, run_id, tools.spec_for(tool))
+    _check_decider(conn, approval, run_id, tools.spec_for(tool), tools)
 
 
-def _check_decider(conn: Connection, approval: Approval, run_id: str, spec: ToolSpec) -> None:
+def _check_decider(
+    conn: Connection, approval: Approval, run_id: str, spec: ToolSpec, tools: ToolSet
+) -> None:
     tool = spec.name
     decided_by = approval.decided_by_rule
     if decided_by is None:
@@ -139,7 +143,9 @@ def _check_decider(conn: Connection, approval: Approval, run_id: str, spec: Tool
             raise _Unbound(f"{decided_by} does not approve {tool} in its {stored} run")
         return
     row = rule_rows.get_rule(conn, decided_by)
-    live = rules_from_rows([row]) if row is not None else []  # a revoked rule is not live
+    # A revoked rule is not live; nor is an MCP rule made for another server than this one.
+    held = rules_that_hold([row], tools.server_digests) if row is not None else []
+    live = rules_from_rows(held)
     if not live or not live[0].covers(tool, approval.target, run_id):
         raise _Unbound(f"no live rule {decided_by!r} covers it")
 

@@ -49,6 +49,7 @@ from agent_core.storage.tables.checkpoints import (
 from agent_core.storage.team import leases
 from agent_core.storage.team.leases import Holder
 from agent_core.tools.mcp.tool_spec import McpOutcomeUnknown
+from agent_core.tools.mcp.whole_file import McpTargetChanged
 from agent_core.tools.registry import TOOLS
 from agent_core.tools.specs import Tier
 
@@ -191,8 +192,8 @@ class RunDriver:
             raise
         try:
             while not await self._run_until_stop(agent, agent_input):
-                # An MCP write's outcome became unknown: the run goes back to that call's
-                # pause (its checkpoint A), where the gate asks a person whether it happened.
+                # An MCP write's outcome became unknown, or its file changed: the run goes back
+                # to that call's pause (its checkpoint A), where the gate asks a person again.
                 await self.executor.drain()
                 agent_input = None
         except (StopRun, BriefDeskError, AgentsException) as raised:
@@ -233,7 +234,8 @@ class RunDriver:
     async def _run_until_stop(
         self, agent: Agent[None], agent_input: list[TResponseInputItem] | None
     ) -> bool:
-        """Drive until the run waits or ends (True), or an MCP write's outcome is unknown."""
+        """Drive until the run waits or ends (True), or an MCP write's outcome is unknown or
+        its file changed since it was approved (False: back to that call's pause)."""
         config = RunConfig(tracing_disabled=True, tool_not_found_behavior="return_error_to_model")
         one_turn = OneTurn()
         state = await self._state_to_resume(agent)
@@ -258,8 +260,8 @@ class RunDriver:
                     error_handlers=one_turn.handlers,
                 )  # fmt: skip
             except (AgentsException, BriefDeskError) as raised:
-                if isinstance(_our_cause(raised), McpOutcomeUnknown):
-                    return False
+                if isinstance(_our_cause(raised), (McpOutcomeUnknown, McpTargetChanged)):
+                    return False  # back to the call's pause, where a person is asked
                 raise
             if result.interruptions:
                 paused = result.to_state()

@@ -29,12 +29,14 @@ from agent_core.runs import approval_binding
 from agent_core.runs.call_records import clip, refuse, tool_result
 from agent_core.runs.checkpointing import save_checkpoint
 from agent_core.runs.context import RunContext
+from agent_core.runs.reproposal import mcp_base_moved
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import ledger
 from agent_core.storage.tables.blobs import get_blob, put_blob
 from agent_core.storage.tables.timeline import append_event
 from agent_core.tools import network
 from agent_core.tools.mcp.tool_spec import McpOutcomeUnknown
+from agent_core.tools.mcp.whole_file import McpTargetChanged
 from agent_core.tools.specs import ArgsJSON, ToolArgs, ToolEnv, ToolResult, ToolSpec
 
 if TYPE_CHECKING:
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
 
     from agent_core.runs.model_bounds import Invoke
 
+STARTED = SideEffectStatus.STARTED
 OFFLOAD_CHARS = 8_000  # larger results go to a blob; the ledger keeps the digest
 
 
@@ -56,6 +59,17 @@ def _called(spec: ToolSpec, call_id: str, normalized: ArgsJSON) -> JsonMapping:
     if spec.source is not None:
         called["server"] = spec.source
     return called
+
+
+def _require_base(spec: ToolSpec, approval: Approval) -> None:
+    """Just before an approved call goes out: a whole-file MCP write whose file changed since
+    the person saw its diff is not sent; the run goes back to the call's pause, where the
+    gate shows a person the new diff (runs/reproposal.py)."""
+    if mcp_base_moved(spec, approval):
+        raise McpTargetChanged(
+            ErrorCode.TARGET_CHANGED,
+            f"{approval.target} changed since it was approved; it was not sent.",
+        )
 
 
 class ToolExecutor:
@@ -169,6 +183,8 @@ class ToolExecutor:
         else:
             with self.ctx.write() as conn:
                 entry = ledger.get_entry(conn, key)
+                if approval is not None and (entry is None or entry.status is STARTED):
+                    _require_base(spec, approval)  # raises before anything is recorded
                 if entry is None:
                     self._write_intent(conn, spec, call_id, key, args, target, approval_id)
                 elif entry.status is not SideEffectStatus.STARTED:

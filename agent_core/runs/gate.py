@@ -23,6 +23,7 @@ from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus, RunStatus, ToolOutcomeStatus
 from agent_core.home import crash
 from agent_core.home.clock import now_iso, utcnow
+from agent_core.runs import reproposal
 from agent_core.runs import unknown_outcome as unknown
 from agent_core.runs.call_records import clip, refuse, tool_result
 from agent_core.runs.checkpointing import save_checkpoint
@@ -35,6 +36,7 @@ from agent_core.storage.tables import tool_calls as call_rows
 from agent_core.storage.tables.timeline import append_event
 from agent_core.storage.tables.turn_responses import remember_response
 from agent_core.tools import network
+from agent_core.tools.mcp.server_identity import rules_that_hold
 from agent_core.tools.mcp.servers import split_model_name
 from agent_core.tools.policy import Decision, Verdict, decide, risk_label, rules_from_rows
 from agent_core.tools.proposal_base import keep_base
@@ -135,12 +137,12 @@ class ToolGate:
                     refuse(conn, self.run_id, call.call_id, name, error, resource=name)
 
     def _not_offered(self, name: str) -> BriefDeskError:
-        """`mcp_server_unavailable` for a tool of a registered server that did not start when
-        the run listed its tools; `unknown_tool` for any other name."""
+        """Why the server of a tool did not start when the run listed its tools
+        (`mcp_server_unavailable`, `sandbox_unavailable`); `unknown_tool` for any other name."""
         server, _tool = split_model_name(name) or ("", "")
         why = self.ctx.tools.unavailable.get(server)
         if why is not None:
-            return BriefDeskError(ErrorCode.MCP_SERVER_UNAVAILABLE, why, server=server)
+            return BriefDeskError(why.code, why.message, server=server)
         return BriefDeskError(ErrorCode.UNKNOWN_TOOL, f"There is no tool named {name[:80]!r}.")
 
     # -- the pause ------------------------------------------------------------------------
@@ -219,7 +221,9 @@ class ToolGate:
         if spec.tier is Tier.INTERACTION:
             return self._question(state, item, call_id, spec, args, index)
         with self.store.read() as conn:
-            rules = rules_from_rows(rule_rows.list_rules(conn))
+            # An MCP rule holds only for the server it was made for (server_identity.py).
+            held = rules_that_hold(rule_rows.list_rules(conn), self.ctx.tools.server_digests)
+            rules = rules_from_rows(held)
             revision = approval_rows.next_revision(conn, self.run_id).revision  # > 1: a person
         decision = decide(
             spec.tier, tool, mode=self.ctx.mode, target=target, run_id=self.run_id, rules=rules,
@@ -347,7 +351,9 @@ class ToolGate:
             return None
         if approval.status is ApprovalStatus.APPROVED:
             with self.ctx.write() as conn:
-                if unknown.ask_again(conn, self.ctx, spec, approval):
+                # Its outcome is unknown, or its file changed since the person saw it.
+                asked = unknown.ask_again(conn, self.ctx, spec, approval)
+                if asked or reproposal.ask_if_target_changed(conn, self.ctx, spec, approval):
                     save_checkpoint(self.ctx, conn, "A", call_id, f"wait for approval of {tool}")
                     return RunStatus.WAITING_APPROVAL
         self._approve(state, item, call_id, tool, index)
@@ -395,9 +401,12 @@ class ToolGate:
             revision_note=revision.note,
         )
         approval_rows.insert_approval(conn, approval)
+        # The server it goes to, for a rule a person may remember from it (on any desk).
+        server = {} if spec.source is None else {"server_digest": self._server_digest(spec)}
         approval_rows.append_approval_event(
-            conn, approval, EventKind.APPROVAL_REQUESTED, reviewer=approval.reviewer, target=target
-        )
+            conn, approval, EventKind.APPROVAL_REQUESTED, reviewer=approval.reviewer,
+            target=target, **server,
+        )  # fmt: skip
         if auto:
             approval_rows.append_approval_event(
                 conn, approval, EventKind.APPROVAL_DECIDED, reviewer=approval.reviewer,
@@ -420,6 +429,9 @@ class ToolGate:
             next_step=f"run {spec.name}" if auto else f"wait for approval of {spec.name}",
         )
         return approval
+
+    def _server_digest(self, spec: ToolSpec) -> str | None:
+        return self.ctx.tools.server_digests.get(spec.source or "")
 
 
 @dataclass(frozen=True)

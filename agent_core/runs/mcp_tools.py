@@ -20,8 +20,10 @@ from agent_core.contract.model_spec import ModelKind, ModelSpec
 from agent_core.runs.context import RunContext
 from agent_core.storage.store import Store
 from agent_core.storage.tables import mcp_servers as server_rows
+from agent_core.storage.tables.mcp_servers import McpServerRow
 from agent_core.storage.tables.run_mcp_tools import RunMcpTool, record_tools, tools_of_run
 from agent_core.tools.mcp.run_servers import RunServers
+from agent_core.tools.mcp.server_identity import ServerFacts, server_facts
 from agent_core.tools.mcp.tool_spec import run_toolset
 
 if TYPE_CHECKING:
@@ -36,13 +38,14 @@ class RunMcp:
         self.servers: RunServers | None = None
         self._prepared = False
         self._recorded: list[RunMcpTool] = []
+        self._registered: dict[str, McpServerRow] | None = None
 
     def use_recorded(self) -> bool:
         """Offer the MCP tools the run recorded when it started; False when it has none."""
         with self.ctx.store.read() as conn:
             recorded = tools_of_run(conn, self.ctx.run_id)
         if recorded:
-            self.ctx.tools = run_toolset(recorded, self._call)
+            self.ctx.tools = run_toolset(recorded, self._call, servers=self._facts())
             self._recorded = recorded
         return bool(recorded)
 
@@ -63,13 +66,25 @@ class RunMcp:
         servers.expect(listing.tools)
         with self.ctx.write() as conn:
             record_tools(conn, self.ctx.run_id, listing.tools)
-        self.ctx.tools = run_toolset(listing.tools, self._call, listing.unavailable)
+        self.ctx.tools = run_toolset(
+            listing.tools, self._call, listing.unavailable, servers=self._facts()
+        )
         return True
+
+    def _rows(self) -> dict[str, McpServerRow]:
+        """The desk's registered servers, read once: the ones this process calls, and the
+        ones its gate binds rules and relative paths to (tools/mcp/server_identity.py)."""
+        if self._registered is None:
+            with self.desk_store.read() as conn:
+                self._registered = {row.name: row for row in server_rows.list_all(conn)}
+        return self._registered
+
+    def _facts(self) -> dict[str, ServerFacts]:
+        return server_facts(self._rows().values(), self.ctx.desk)
 
     def _servers(self) -> RunServers | None:
         if self.servers is None:
-            with self.desk_store.read() as conn:
-                rows = {row.name: row for row in server_rows.list_all(conn)}
+            rows = self._rows()
             if not rows:
                 return None
             self.servers = RunServers(

@@ -4,27 +4,22 @@ An MCP write that reached its server and never had its answer recorded (the app 
 after the server answered, a call timed out, the server died mid-call) is left `started` in the
 ledger under the approval it ran with. It is never run again on its own (the server's effect
 cannot be looked up the way a file's hash can): at the call's pause the gate asks a person,
-with a new version of the proposal, whether to run it again. Approving that version runs it
-once more; rejecting it records it as not executed; `approvals resolve --done` records that it
-did happen (review/outcome_resolution.py). A read, and a tool whose trusted server says it is
-idempotent, simply run again (`ToolSpec.reruns_after_unknown`).
+with a new version of the proposal (runs/reproposal.py), whether to run it again. Approving
+that version runs it once more; rejecting it records it as not executed; `approvals resolve
+--done` records that it did happen (review/outcome_resolution.py). A read, and a tool whose
+trusted server says it is idempotent, simply run again (`ToolSpec.reruns_after_unknown`).
 """
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 from sqlalchemy import Connection
 
 from agent_core.contract.approvals import Approval
 from agent_core.contract.canonical import idempotency_key
-from agent_core.contract.events import EventKind
-from agent_core.contract.statuses import ApprovalStatus, SideEffectStatus, ToolOutcomeStatus
-from agent_core.home.clock import now_iso
+from agent_core.contract.statuses import SideEffectStatus, ToolOutcomeStatus
 from agent_core.runs.context import RunContext
-from agent_core.storage.tables import approvals as approval_rows
+from agent_core.runs.reproposal import propose_again
 from agent_core.storage.tables import ledger
-from agent_core.tools.proposal_base import keep_base
 from agent_core.tools.specs import ToolSpec
 
 UNKNOWN_REASON = "outcome unknown: the call reached its server, no answer was recorded"
@@ -50,32 +45,7 @@ def ask_again(conn: Connection, ctx: RunContext, spec: ToolSpec, approval: Appro
     entry = unsettled(conn, spec, approval)
     if entry is None or entry.approval_id != approval.id:
         return False
-    approval_rows.transition(conn, approval, replace(approval, status=ApprovalStatus.SUPERSEDED))
-    base_hash = spec.base_hash(approval.target)  # the file as it is now: did the write land?
-    again = replace(
-        approval,
-        id=approval_rows.new_approval_id(),
-        version=approval.version + 1,
-        status=ApprovalStatus.PENDING,
-        reason=UNKNOWN_REASON,
-        base_hash=base_hash,
-        base_digest=keep_base(conn, spec, approval.target, base_hash, run_id=ctx.run_id),
-        created_at=now_iso(),
-        reviewer=None,
-        decided_at=None,
-        decided_by_rule=None,
-        decision_reason=None,
-    )
-    approval_rows.insert_approval(conn, again)
-    approval_rows.append_approval_event(
-        conn, approval, EventKind.APPROVAL_DECIDED, reviewer=approval.reviewer,
-        status="superseded", by=again.id,
-    )  # fmt: skip
-    approval_rows.append_approval_event(
-        conn, again, EventKind.APPROVAL_REQUESTED, reviewer=None, target=again.target,
-        version=again.version, outcome_unknown=True,
-    )  # fmt: skip
-    ctx.record.advance(conn, next_step=f"wait for approval of {spec.name}")
+    propose_again(conn, ctx, spec, approval, reason=UNKNOWN_REASON, why="outcome_unknown")
     return True
 
 

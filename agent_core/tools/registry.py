@@ -43,8 +43,12 @@ class ToolSet:
     are the run's, recorded in `run_mcp_tools`, so another process sees the same specs)."""
 
     mcp: Mapping[str, ToolSpec] = field(default_factory=dict)
-    unavailable: Mapping[str, str] = field(default_factory=dict)
-    """Registered MCP servers that did not start when the run listed them: server -> why."""
+    unavailable: Mapping[str, BriefDeskError] = field(default_factory=dict)
+    """Registered MCP servers that did not start when the run listed them: server -> why
+    (`mcp_server_unavailable`, or `sandbox_unavailable` when no sandbox could be made)."""
+    server_digests: Mapping[str, str | None] = field(default_factory=dict)
+    """Each MCP server as the calling process registered it (tools/mcp/server_identity.py):
+    a remembered rule decides only for the server it was made for."""
 
     def get(self, tool: str) -> ToolSpec | None:
         return TOOLS.get(tool) or self.mcp.get(tool)

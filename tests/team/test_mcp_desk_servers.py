@@ -38,7 +38,10 @@ def test_another_desk_reviews_an_mcp_call_it_has_no_server_for_and_the_owner_run
     """The run's MCP tools are recorded in the team database (`run_mcp_tools`): desk-b, which
     has no such server, shows and decides the proposal from them; desk-a's resume calls it."""
     a, b = two_desks
-    assert a("mcp", "add", "faults", "--", sys.executable, str(FAULT_SERVER)).code == 0
+    added = a(
+        "mcp", "add", "faults", "--root", str(tmp_path), "--", sys.executable, str(FAULT_SERVER)
+    )
+    assert added.code == 0, added.stdout
     out = tmp_path / "lines.txt"
     script = tmp_path / "append.json"
     call = {"path": str(out), "line": "from desk-a's run"}

@@ -2,6 +2,7 @@
 
 A rule decides later calls of one tool under one folder, for one run or the whole home
 (tools/policy.py reads it as a `Rule`). A revoked rule keeps its row: `revoked_at` says when.
+An MCP rule also names the server it was made for (`server_digest`, migration 0014).
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ class RuleRow:
     created_by: str
     created_at: str
     revoked_at: str | None = None
+    server_digest: str | None = None
+    """An MCP rule's server as registered on its desk (tools/mcp/server_identity.py); it
+    decides only for that server. None for a folder rule (and an MCP rule made before 0014,
+    which then never decides)."""
 
 
 def _stored(row: RowMapping) -> RuleRow:
@@ -38,6 +43,7 @@ def _stored(row: RowMapping) -> RuleRow:
         created_by=str(row["created_by"]),
         created_at=str(row["created_at"]),
         revoked_at=_text_or_none(row["revoked_at"]),
+        server_digest=_text_or_none(row["server_digest"]),
     )
 
 

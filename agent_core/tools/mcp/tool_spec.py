@@ -7,8 +7,9 @@ its body reach a server. The rest is the spec's:
 - arguments: checked against the tool's closed input schema (undeclared keys refused), and kept
   exactly as given;
 - target: for a call that writes a whole file (its input has a string `path` and a string
-  `content`, as a filesystem server's `write_file`) the absolute path, hashed as its base and
-  shown as a diff like `save_brief`'s; otherwise `mcp:SERVER`;
+  `content`, as a filesystem server's `write_file`) the absolute path (a relative one under
+  the server's first granted folder), hashed as its base, shown as a diff like `save_brief`'s
+  and checked again before the call is sent (tools/mcp/whole_file.py); otherwise `mcp:SERVER`;
 - an unknown outcome (a crash after the server answered, a timeout, a server that died mid-call)
   runs again on its own only for a read, or for a tool that says `idempotentHint` of a server
   whose hints are trusted; any other call waits for a person's word (runs/gate.py).
@@ -30,6 +31,8 @@ from agent_core.contract.statuses import ToolOutcomeStatus
 from agent_core.home.door import mask_incoming
 from agent_core.home.sandbox import file_sha256
 from agent_core.storage.tables.run_mcp_tools import RunMcpTool, tools_of_run
+from agent_core.tools.mcp.server_identity import UNREGISTERED, ServerFacts
+from agent_core.tools.mcp.whole_file import require_unchanged, sent_arguments, whole_file_target
 from agent_core.tools.registry import ToolSet
 from agent_core.tools.specs import SchemaArgs, Tier, ToolEnv, ToolResult, ToolScope, ToolSpec
 
@@ -66,15 +69,17 @@ def reruns_after_unknown(tool: RunMcpTool) -> bool:
     )
 
 
-def mcp_tool_spec(tool: RunMcpTool, caller: Caller | None = None) -> ToolSpec:
+def mcp_tool_spec(
+    tool: RunMcpTool, caller: Caller | None = None, server: ServerFacts | None = None
+) -> ToolSpec:
+    """`server`: the facts of its server as this process registered it (None: a process that
+    does not know it, a reviewer's; it never calls it)."""
     whole_file = writes_whole_file(tool.input_schema)
 
     def target_of(args: SchemaArgs, scope: ToolScope) -> str | None:
-        given = args.to_json()
-        path = given.get(PATH_FIELD)
-        if whole_file and isinstance(path, str) and os.path.isabs(path) and "\x00" not in path:
-            return os.path.normpath(path)
-        return f"mcp:{tool.server}"
+        if not whole_file:
+            return f"mcp:{tool.server}"
+        return whole_file_target(tool.server, args.to_json().get(PATH_FIELD), server)
 
     def base_hash(target: str | None) -> str | None:
         if target is None or not os.path.isabs(target):
@@ -94,7 +99,11 @@ def mcp_tool_spec(tool: RunMcpTool, caller: Caller | None = None) -> ToolSpec:
             )
         from agent_core.tools.mcp.specs import result_text
 
-        result = caller(tool.server, tool.tool, args.to_json())
+        sent = args.to_json()
+        if whole_file:  # the last moment before the request goes out
+            require_unchanged(env.target, env.base_hash, expected_hash(args))
+            sent = sent_arguments(sent, PATH_FIELD, env.target)
+        result = caller(tool.server, tool.tool, sent)
         failed = bool(result.is_error)
         return ToolResult(
             outcome=ToolOutcomeStatus.PROVIDER_ERROR if failed else ToolOutcomeStatus.SUCCESS,
@@ -139,12 +148,21 @@ def _tier(tool: RunMcpTool) -> Tier:
 def run_toolset(
     tools: list[RunMcpTool],
     caller: Caller | None = None,
-    unavailable: Mapping[str, str] | None = None,
+    unavailable: Mapping[str, BriefDeskError] | None = None,
+    servers: Mapping[str, ServerFacts] | None = None,
 ) -> ToolSet:
-    """BriefDesk's own tools and these MCP tools (callable only with a `caller`)."""
+    """BriefDesk's own tools and these MCP tools (callable only with a `caller`). `servers`:
+    the registered servers' facts on the run's desk (None: unknown in this process)."""
+    facts = None
+    if servers is not None:
+        facts = {t.server: servers.get(t.server, UNREGISTERED) for t in tools}
     return ToolSet(
-        mcp={t.model_name: mcp_tool_spec(t, caller) for t in tools},
+        mcp={
+            t.model_name: mcp_tool_spec(t, caller, None if facts is None else facts[t.server])
+            for t in tools
+        },
         unavailable=dict(unavailable or {}),
+        server_digests={} if facts is None else {n: f.digest for n, f in facts.items()},
     )
 
 
