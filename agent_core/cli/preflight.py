@@ -35,11 +35,17 @@ def refuse_early(args: argparse.Namespace, g: GlobalOptions) -> argparse.Namespa
     if name in _WITHOUT_HOME or args.command in _WITHOUT_HOME:
         return args  # `db status` and `db password` check the URL they are given themselves
     from agent_core.facade.team import TeamStoreFacade
-    from agent_core.home.config import Home, resolve_home_dir
+    from agent_core.home.config import Home, check_path_names, resolve_home_dir
     from agent_core.storage.location import checked_db_option
 
     checked_db_option(g.get("db"))  # --db, else $BRIEFDESK_DB: a malformed URL creates nothing
-    home = Home(resolve_home_dir(g.get("home")))
+    home = Home(resolve_home_dir(g.get("home")))  # a name too long for the system is refused
+    for folder, what in (
+        (g.get("corpus"), "corpus folder"),
+        (g.get("artifacts"), "artifacts folder"),
+    ):
+        if folder:
+            check_path_names(folder, what)
     home.check()
     team = TeamStoreFacade.chosen_team_db(g.get("home"), db=g.get("db")) is not None
     check = _CHECKS.get(name)
@@ -181,7 +187,16 @@ def _mcp_add(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool)
     from agent_core.tools.mcp.servers import new_server
 
     command, *server_args = args.server_command or [""]
-    new_server(args.name, command, server_args, args.env, trust_hints=args.trust_hints)
+    new_server(
+        args.name,
+        command,
+        server_args,
+        args.env,
+        trust_hints=args.trust_hints,
+        roots=args.root,
+        network=args.network,
+        sandbox=args.sandbox,
+    )
 
 
 def _mcp_tier(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
@@ -227,26 +242,26 @@ _CHECKS: dict[str, Check] = {
 
 
 def _refuse_lookup_in_new_home(name: str, args: argparse.Namespace) -> None:
-    """A new home has nothing to find: the store's own not_found, before it is created."""
-    run_id = getattr(args, "run_id", None)
-    if name in ("resume", "cancel", "answer", "runs delete", "timeline") and run_id:
-        raise BriefDeskError(ErrorCode.NOT_FOUND, f"No run {run_id!r} in this home.")
-    if name in (
-        "approvals show",
-        "approvals approve",
-        "approvals reject",
-        "approvals edit",
-        "approvals revert",
-        "approvals resolve",
-    ):
-        raise BriefDeskError(ErrorCode.NOT_FOUND, f"No approval {args.id!r} in this home.")
-    if name == "rules revoke":
-        raise BriefDeskError(ErrorCode.NOT_FOUND, f"No rule {args.id!r}.")
-    if name == "grants revoke":
-        raise BriefDeskError(ErrorCode.NOT_FOUND, f"No grant {args.id!r}.")
-    if name in ("mcp tools", "mcp tier", "mcp remove"):
+    """A new home has nothing to find: the store's own not_found, before it is created.
+
+    Read from what the line names, not from a list of commands: a RUN_ID or a `--run` filter
+    (`approvals list --run`, `audit --run`), an approval's, rule's or grant's ID, an MCP
+    server's NAME. An empty name (`resume ''`) finds nothing either.
+    """
+    command = str(args.command)
+    for attribute in ("run_id", "run"):
+        run_id = getattr(args, attribute, None)
+        if run_id is not None:
+            raise BriefDeskError(ErrorCode.NOT_FOUND, f"No run {run_id!r} in this home.")
+    found_by_id = {"approvals": "approval", "rules": "rule", "grants": "grant"}
+    item_id = getattr(args, "id", None)
+    if item_id is not None and command in found_by_id:
+        suffix = " in this home" if command == "approvals" else ""
+        raise BriefDeskError(ErrorCode.NOT_FOUND, f"No {found_by_id[command]} {item_id!r}{suffix}.")
+    server = getattr(args, "name", None)
+    if command == "mcp" and name != "mcp add" and server is not None:
         raise BriefDeskError(
             ErrorCode.NOT_FOUND,
-            f"No MCP server named {args.name[:40]!r} is registered on this desk "
+            f"No MCP server named {server[:40]!r} is registered on this desk "
             "(briefdesk-cli mcp list).",
         )

@@ -54,6 +54,9 @@ class DocumentErrorCode(StrEnum):
     """It opens but has no text to index: a scanned PDF with no text layer, an empty file."""
     TOO_LARGE = "document_too_large"
     """Past the setting `corpus.max_document_mb` (or it unpacks past its bound)."""
+    NAME_REFUSED = "document_name_refused"
+    """Its name holds a control, bidi or zero-width character (what a path may not hold): it
+    could show as another name, so it is never read nor indexed."""
 
 
 class DocumentError(Exception):

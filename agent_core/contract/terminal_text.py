@@ -13,17 +13,21 @@ import re
 
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
-# C0 and C1 controls and DEL; bidi embeddings, overrides and isolates (U+202A-202E,
-# U+2066-2069: "Trojan Source"); line and paragraph separators; lone surrogates, which a
-# UTF-8 terminal cannot even encode (argv bytes that are not UTF-8 arrive as such).
+# C0 and C1 controls and DEL; bidi marks, embeddings, overrides and isolates (U+200E-200F,
+# U+202A-202E, U+2066-2069: "Trojan Source"); invisible characters that make two names look
+# alike (zero-width space, word joiner and invisible operators, byte order mark); line and
+# paragraph separators; lone surrogates, which a UTF-8 terminal cannot even encode (argv
+# bytes that are not UTF-8 arrive as such). Zero-width (non-)joiners join emoji and Indic
+# letters inside prose, so only a line (a name, a path) escapes them.
 _OTHER_UNSAFE = (
     r"\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 but tab and newline, DEL, C1
+    r"\u200b\u200e\u200f\u2060-\u2064\ufeff"
     r"\u202a-\u202e\u2066-\u2069"
     r"\u2028\u2029"
     r"\ud800-\udfff"
 )
 _UNSAFE_IN_BLOCK = re.compile(f"[{_OTHER_UNSAFE}]")
-_UNSAFE_IN_LINE = re.compile(rf"[\t\n{_OTHER_UNSAFE}]")
+_UNSAFE_IN_LINE = re.compile(rf"[\t\n\u200c\u200d{_OTHER_UNSAFE}]")
 
 
 def _escape(match: re.Match[str]) -> str:

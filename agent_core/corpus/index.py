@@ -36,6 +36,7 @@ from agent_core.contract.documents import (
 from agent_core.contract.errors import BriefDeskError
 from agent_core.corpus.extraction import ExtractionBounds, ExtractionPool, Job
 from agent_core.home.clock import monotonic
+from agent_core.home.door import mask_incoming
 from agent_core.home.preferences import Settings
 from agent_core.home.sandbox import (
     open_inside,
@@ -43,7 +44,6 @@ from agent_core.home.sandbox import (
     refuse_hostile_name,
     resolve_inside,
 )
-from agent_core.home.secrets import REDACTOR
 from agent_core.storage.store import Store
 from agent_core.storage.tables import corpus as corpus_table
 from agent_core.storage.tables.corpus import IndexedFile
@@ -77,17 +77,31 @@ def document_title(source_id: str, body: str) -> str:
     return source_id
 
 
-def walk(root: Path) -> dict[str, OnDisk]:
+@dataclass(frozen=True)
+class RefusedName:
+    """A file of an indexed type whose name the corpus refuses: never read, listed as failed."""
+
+    disk: OnDisk
+    message: str
+
+
+def walk(root: Path, refused: dict[str, RefusedName] | None = None) -> dict[str, OnDisk]:
     """Source ids (relative POSIX paths) of indexable files; hidden files and folders are
     skipped, folders that are symlinks are not entered, and a file that is a symlink counts
-    only when it resolves to a regular file inside the root (as `resolve_inside` decides)."""
+    only when it resolves to a regular file inside the root (as `resolve_inside` decides).
+
+    A regular file whose name holds a control, bidi or zero-width character (what the sandbox
+    refuses of a name) is never indexed; with `refused`, it is collected there, so a listing
+    shows it as failed instead of leaving it out without a word."""
     found: dict[str, OnDisk] = {}
     with contextlib.suppress(OSError):  # the folder went away: nothing to index
-        _walk_into(root, "", root, found)
+        _walk_into(root, "", root, found, {} if refused is None else refused)
     return dict(sorted(found.items()))
 
 
-def _walk_into(folder: Path, prefix: str, root: Path, found: dict[str, OnDisk]) -> None:
+def _walk_into(
+    folder: Path, prefix: str, root: Path, found: dict[str, OnDisk], refused: dict[str, RefusedName]
+) -> None:
     with os.scandir(folder) as entries:
         listed = sorted(entries, key=lambda e: e.name)
     for entry in listed:
@@ -96,20 +110,34 @@ def _walk_into(folder: Path, prefix: str, root: Path, found: dict[str, OnDisk]) 
         source_id = prefix + entry.name
         try:
             if entry.is_dir(follow_symlinks=False):
-                _walk_into(Path(entry.path), source_id + "/", root, found)
+                _walk_into(Path(entry.path), source_id + "/", root, found, refused)
                 continue
             doc_type = INDEXED_TYPES.get(Path(entry.name).suffix.lower())
             if doc_type is None:
                 continue
+            try:
+                refuse_hostile_name(source_id)
+            except BriefDeskError as hostile:
+                st = entry.stat(follow_symlinks=False)
+                if stat_mode.S_ISREG(st.st_mode):
+                    disk = OnDisk(doc_type, st.st_mtime_ns, st.st_size)
+                    refused[source_id] = RefusedName(disk, _name_refused_message(hostile))
+                continue
             if entry.is_symlink():  # rare: resolved and checked like any path from outside
                 st = resolve_inside(root, source_id, must_exist=True).stat()
             else:  # a regular file reached through real folders: inside by construction
-                refuse_hostile_name(source_id)
                 st = entry.stat(follow_symlinks=False)
         except (BriefDeskError, OSError):
-            continue  # outside the root, a special file, a hostile name: not indexed
+            continue  # outside the root, a special file: not indexed
         if stat_mode.S_ISREG(st.st_mode):
             found[source_id] = OnDisk(doc_type, st.st_mtime_ns, st.st_size)
+
+
+def _name_refused_message(hostile: BriefDeskError) -> str:
+    return (
+        f"Its name is refused ({hostile.message}): a name with control, bidi or zero-width "
+        "characters can show as another, so it is not read. Rename the file to index it."
+    )
 
 
 def bounds_of(settings: Settings | None) -> ExtractionBounds:
@@ -163,9 +191,10 @@ def _plain(root: Path, source_id: str) -> ExtractedDocument:
 def _indexed(
     source_id: str, doc_type: str, file: IndexedFile, doc: ExtractedDocument
 ) -> corpus_table.IndexedDocument:
-    # The index is in state.db: no known key goes there.
-    sections = tuple(REDACTOR.redact_text(s) for s in doc.sections)
-    title = REDACTOR.redact_text(doc.title.strip()) or document_title(source_id, sections[0])
+    # The index is in state.db: no secret BriefDesk holds goes there, nor into the FTS index
+    # and the CJK grams built from these sections.
+    sections = tuple(mask_incoming(s) for s in doc.sections)
+    title = mask_incoming(doc.title.strip()) or document_title(source_id, sections[0])
     return corpus_table.IndexedDocument(source_id, doc_type, title[:200], file, sections, doc.paged)
 
 
@@ -177,7 +206,8 @@ def reindex(
 ) -> CorpusStatusView:
     """Bring the index of `root` up to date with the folder; the status afterwards."""
     key = str(root)
-    on_disk = walk(root)
+    refused_names: dict[str, RefusedName] = {}  # never indexed; listed as failed (_documents)
+    on_disk = walk(root, refused_names)
     with store.read() as conn:
         known = corpus_table.indexed_files(conn, key)
     gone = [sid for sid in known if sid not in on_disk]
@@ -238,7 +268,7 @@ def reindex(
             for job, outcome in pool.extract(jobs):
                 _record(writer, key, job.source_id, job.doc_type, parse[job.source_id], outcome)
     writer.flush()
-    return _status(store, root, on_disk)
+    return _status(store, root, (on_disk, refused_names))
 
 
 def _too_large(disk: OnDisk, prefs: Settings) -> DocumentError:
@@ -282,15 +312,44 @@ def _status_of(disk: OnDisk, row: corpus_table.DocumentRow | None) -> DocumentSt
     return DocumentStatus.FAILED if row.status == "failed" else DocumentStatus.INDEXED
 
 
+Walked = tuple[dict[str, OnDisk], dict[str, RefusedName]]
+
+
 def _documents(
-    store: Store, root: Path, on_disk: dict[str, OnDisk] | None = None
+    store: Store, root: Path, walked: Walked | None = None
 ) -> Iterator[tuple[str, OnDisk, DocumentStatus, corpus_table.DocumentRow | None]]:
-    on_disk = walk(root) if on_disk is None else on_disk
+    """Every file of the folder, by path, with its status and index row; a refused name is
+    failed with `document_name_refused` (a row made here, never stored: the index holds
+    nothing of it)."""
+    if walked is None:
+        refused: dict[str, RefusedName] = {}
+        walked = walk(root, refused), refused
+    on_disk, refused = walked
     with store.read() as conn:
         rows = corpus_table.document_rows(conn, str(root))
-    for source_id, disk in on_disk.items():
-        row = rows.get(source_id)
-        yield source_id, disk, _status_of(disk, row), row
+    listed = [
+        (sid, disk, _status_of(disk, rows.get(sid)), rows.get(sid)) for sid, disk in on_disk.items()
+    ]
+    listed += [
+        (sid, name.disk, DocumentStatus.FAILED, _refused_row(sid, name))
+        for sid, name in refused.items()
+    ]
+    yield from sorted(listed, key=lambda entry: entry[0])
+
+
+def _refused_row(source_id: str, name: RefusedName) -> corpus_table.DocumentRow:
+    file = IndexedFile(name.disk.mtime_ns, name.disk.size, "")
+    return corpus_table.DocumentRow(
+        source_id=source_id,
+        doc_type=name.disk.doc_type,
+        title=source_id,
+        file=file,
+        status="failed",
+        pages=None,
+        chars=None,
+        error_code=DocumentErrorCode.NAME_REFUSED.value,
+        error_message=name.message,
+    )
 
 
 def corpus_status(store: Store, root: Path) -> CorpusStatusView:
@@ -298,7 +357,7 @@ def corpus_status(store: Store, root: Path) -> CorpusStatusView:
     return _status(store, root, None)
 
 
-def _status(store: Store, root: Path, on_disk: dict[str, OnDisk] | None) -> CorpusStatusView:
+def _status(store: Store, root: Path, walked: Walked | None) -> CorpusStatusView:
     view: CorpusStatusView = {
         "root": str(root),
         "documents": 0,
@@ -307,7 +366,7 @@ def _status(store: Store, root: Path, on_disk: dict[str, OnDisk] | None) -> Corp
         "failed": 0,
         "by_type": {},
     }
-    for _sid, disk, status, _row in _documents(store, root, on_disk):
+    for _sid, disk, status, _row in _documents(store, root, walked):
         view["documents"] += 1
         if status is DocumentStatus.INDEXED:
             view["indexed"] += 1

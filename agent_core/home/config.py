@@ -45,6 +45,31 @@ def default_home_dir() -> Path:
     return user_data_path("BriefDesk", appauthor=False)
 
 
+NAME_MAX = 255  # bytes in one name of a path (ext4, xfs, btrfs, tmpfs: all the same)
+PATH_MAX = 4096  # bytes in a whole path the kernel takes, its final NUL included
+
+
+def check_path_names(path: str | os.PathLike[str], what: str) -> None:
+    """Refuse a path no file system here can hold (a name over 255 bytes, a path over 4,095),
+    before anything is created: stat() and mkdir() answer such a path with ENAMETOOLONG."""
+    raw = os.fsencode(os.path.expanduser(os.fspath(path)))
+    longest = max(raw.split(b"/"), key=len)
+    if len(longest) <= NAME_MAX and len(raw) < PATH_MAX:
+        return
+    name = os.fsdecode(longest)
+    shown = name if len(name) <= 40 else name[:40] + "…"
+    raise BriefDeskError(
+        ErrorCode.INVALID_ARGUMENTS,
+        f"The {what} cannot be there: "
+        + (
+            f"its name {shown!r} has {len(longest)} bytes, over the {NAME_MAX} a file system "
+            "allows."
+            if len(longest) > NAME_MAX
+            else f"its path has {len(raw)} bytes, over the {PATH_MAX - 1} the system allows."
+        ),
+    )
+
+
 def resolve_home_dir(explicit: str | os.PathLike[str] | None) -> Path:
     """The home folder: `explicit` (--home), else $BRIEFDESK_HOME, else the user data folder.
 
@@ -58,9 +83,11 @@ def resolve_home_dir(explicit: str | os.PathLike[str] | None) -> Path:
                 "The home folder is empty: give a folder with --home DIR, or leave --home out "
                 "to use $BRIEFDESK_HOME or the default home.",
             )
+        check_path_names(explicit, "BriefDesk home")
         return Path(explicit).expanduser().resolve()
     env = os.environ.get(HOME_ENV, "")
     if env.strip():
+        check_path_names(env, "BriefDesk home")
         return Path(env).expanduser().resolve()
     return default_home_dir()
 
@@ -82,6 +109,7 @@ def _folder_error(folder: Path, what: str, exc: OSError) -> BriefDeskError:
 
 def refuse_non_folder(folder: Path, what: str) -> None:
     """`folder` is, or lies under, something that is not a folder: say which (stat only)."""
+    check_path_names(folder, what)
     probe = folder
     while not os.path.lexists(probe) and probe.parent != probe:
         probe = probe.parent

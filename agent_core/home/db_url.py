@@ -35,6 +35,8 @@ _URL = re.compile(
 )
 _POSTGRES_DRIVERS = ("psycopg", "psycopg2")  # psycopg2: what a bare postgresql:// URL names
 DEFAULT_PORT = 5432
+MAX_HOST_BYTES = 253  # a DNS name (RFC 1035), without its final dot
+MAX_LABEL_BYTES = 63
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ class DbUrl:
     host: str | None
     port: int | None
     database: str
+    host_is_ipv6: bool = False
 
     @property
     def key_name(self) -> str:
@@ -68,7 +71,29 @@ def parse_postgres_url(text: str) -> DbUrl:
             ErrorCode.INVALID_ARGUMENTS,
             f"{shown_raw(text)!r} names no database: add /DBNAME at its end.",
         )
+    if parts.host is not None and not parts.host_is_ipv6:
+        _check_host_name(parts.host)
     return parts
+
+
+def _check_host_name(host: str) -> None:
+    """A host name DNS can hold (RFC 1035: 253 bytes, 63 a label), as the resolver will encode
+    it (IDNA): psycopg's own resolving raised a UnicodeError on anything else."""
+    shown = host if len(host) <= 60 else host[:60] + "…"
+    too_long = len(host.encode()) > MAX_HOST_BYTES or any(
+        len(label.encode()) > MAX_LABEL_BYTES for label in host.split(".")
+    )
+    if not too_long:
+        try:
+            host.encode("idna")
+            return
+        except UnicodeError:
+            pass
+    raise BriefDeskError(
+        ErrorCode.INVALID_ARGUMENTS,
+        f"The database host {shown!r} is no host name: a name has at most {MAX_HOST_BYTES} "
+        f"bytes, each of its dot-separated labels 1 to {MAX_LABEL_BYTES}.",
+    )
 
 
 def _split(text: str) -> DbUrl | None:
@@ -94,6 +119,7 @@ def _split(text: str) -> DbUrl | None:
         host=match["ipv4host"] or match["ipv6host"],
         port=port,
         database="" if database is None else unquote(database),
+        host_is_ipv6=match["ipv6host"] is not None,
     )
 
 

@@ -92,6 +92,8 @@ def run(env: ToolEnv, args: SaveArgs) -> ToolResult:
                 args.content.encode("utf-8"),
                 after_durable=crash.after_write_before_confirm,
             )
+            done = f"wrote {target} (sha256 {expected_hash(args)[:12]}…)"
+            write_fence.check_after_change(env.store, env.run_id, env.holder, done)
         except OSError as exc:
             if exc.errno not in OUT_OF_SPACE_ERRNOS:
                 raise
@@ -146,6 +148,7 @@ def remove(env: ToolEnv) -> ToolResult:
             target.relative_to(artifacts).as_posix(),
             after_durable=crash.after_write_before_confirm,
         )
+        write_fence.check_after_change(env.store, env.run_id, env.holder, f"removed {target}")
     return _removed(target, reconciled=False)
 
 

@@ -11,7 +11,8 @@ re-checks the target's hash, then writes and renames. So:
   leaving the ledger row `started` for the new owner to settle;
 - frozen inside it, it checked ownership before the take-over committed, and the new owner's
   settle waits for the fence: after a bounded wait it stops retryably (`target_busy`) without
-  writing, and settles the one write by its hash on `resume`;
+  writing, and settles the one write by its hash on `resume`. The woken owner writes, looks
+  again (`check_after_change`) and says that it wrote: it cannot record it any more;
 - killed inside it, the kernel drops the lock with the process: nobody waits for the dead.
 
 The database check is a plain read: a take-over that commits after it cannot be followed by
@@ -94,6 +95,36 @@ def held(folder: Path) -> Iterator[None]:
 def check_still_driving(store: Store, run_id: str, holder: Holder | None) -> None:
     """Raise `run_owned_elsewhere` unless this process still drives the run: `running`, owned
     by this process (host, pid, start time) and, in team mode, by this desk."""
+    taker = _taken_by(store, run_id, holder)
+    if taker is None:
+        return
+    raise BriefDeskError(
+        ErrorCode.RUN_OWNED_ELSEWHERE,
+        f"Run {run_id} was taken over by {taker} while this process was about to write; it "
+        "wrote nothing, and the new owner settles the call.",
+    )
+
+
+def check_after_change(store: Store, run_id: str, holder: Holder | None, done: str) -> None:
+    """After the change, still in the fence: an owner frozen inside it (its checks passed
+    before a take-over committed) made its change on waking. It cannot record it (the run is
+    another's now, and the database refuses its writes), so it says what it did instead of
+    letting the refused confirmation say it wrote nothing; the new owner's `reconcile`
+    records the change by the file's hash, never making it twice. `done`: what it did."""
+    taker = _taken_by(store, run_id, holder)
+    if taker is None:
+        return
+    raise BriefDeskError(
+        ErrorCode.RUN_OWNED_ELSEWHERE,
+        f"This process {done}, as approved, but it had been frozen inside the write fence: "
+        f"meanwhile run {run_id} was taken over by {taker}, so this process records nothing. "
+        "The new owner finds the change by the file's hash when it resumes and records it "
+        "once, without making it again.",
+    )
+
+
+def _taken_by(store: Store, run_id: str, holder: Holder | None) -> str | None:
+    """Who drives the run instead of this process (None: this process still does)."""
     owner = holder.owner if holder is not None else Owner.current()
     with store.read() as conn:
         row = run_rows.get_run_row(conn, run_id)
@@ -105,13 +136,7 @@ def check_still_driving(store: Store, run_id: str, holder: Holder | None) -> Non
         and abs(recorded.started - owner.started) < START_TOLERANCE_S
         and (holder is None or row.desk in (None, holder.desk))
     ):
-        return
+        return None
     if holder is not None and row.desk not in (None, holder.desk):
-        by = f"desk {row.desk!r}"
-    else:
-        by = "another process"
-    raise BriefDeskError(
-        ErrorCode.RUN_OWNED_ELSEWHERE,
-        f"Run {run_id} was taken over by {by} while this process was about to write; it "
-        "wrote nothing, and the new owner settles the call.",
-    )
+        return f"desk {row.desk!r}"
+    return "another process"

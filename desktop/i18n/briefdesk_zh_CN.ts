@@ -1167,6 +1167,10 @@ Its timeline, checkpoints and approvals are removed for good. Files it wrote sta
         <translation>过大</translation>
     </message>
     <message>
+        <source>name has hidden characters</source>
+        <translation>文件名含有隐藏字符</translation>
+    </message>
+    <message>
         <source>indexed</source>
         <translation>已索引</translation>
     </message>

@@ -46,6 +46,9 @@ CODE_TEXT = {
     DocumentErrorCode.UNREADABLE.value: QT_TRANSLATE_NOOP("CorpusPanel", "cannot be read"),
     DocumentErrorCode.NO_TEXT.value: QT_TRANSLATE_NOOP("CorpusPanel", "has no text"),
     DocumentErrorCode.TOO_LARGE.value: QT_TRANSLATE_NOOP("CorpusPanel", "too large"),
+    DocumentErrorCode.NAME_REFUSED.value: QT_TRANSLATE_NOOP(
+        "CorpusPanel", "name has hidden characters"
+    ),
 }
 STATUS_TEXT = {
     DocumentStatus.INDEXED.value: (QT_TRANSLATE_NOOP("CorpusPanel", "indexed"), ""),

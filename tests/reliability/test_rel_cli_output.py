@@ -167,6 +167,14 @@ def test_an_error_that_quotes_input_is_escaped(cli: Cli, tmp_path: Path) -> None
             "\\u202e\\u202a\\u2066\\u2069",
         ),
         ("\x7f\x00", "\\x7f\\x00", "\\x7f\\x00"),
+        # Names that look alike: zero-width space, bidi marks, word joiner, byte order mark.
+        (
+            "a\u200bb\u200e\u200f\u2060\ufeff",
+            "a\\u200bb\\u200e\\u200f\\u2060\\ufeff",
+            "a\\u200bb\\u200e\\u200f\\u2060\\ufeff",
+        ),
+        # Joiners: escaped in a name, kept in prose (an emoji sequence, Indic letters).
+        ("👩\u200d💻", "👩\\u200d💻", "👩\u200d💻"),
         ("\udcff", "\\udcff", "\\udcff"),  # a non-UTF-8 argv byte: unprintable, not a crash
         ("été – 日本 C:\\x", "été – 日本 C:\\x", "été – 日本 C:\\x"),
     ],

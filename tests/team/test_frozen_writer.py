@@ -3,11 +3,13 @@
 desk-a drives a run in `acceptEdits` (its brief is written without asking) and freezes for real
 (SIGSTOP to itself, BRIEFDESK_PAUSE_AT) in the middle of its save_brief: every thread stops, its
 lease heartbeat too. The lease lapses on the server's clock, desk-b takes the run over with
-`resume --take-over`, and only then desk-a wakes. Whatever the moment it froze at, the brief is
-written once: frozen before the write fence, desk-a finds the run taken and refuses; frozen
-inside it, desk-b's write waits for the fence, gives up retryably without writing, and settles
-desk-a's write by its hash on the next resume. Every check is from the outside: the file's
-inode and mtime, the ledger rows, the timeline, the processes' exit codes and output.
+`resume --take-over` (or `cancel --take-over`), and only then desk-a wakes. Whatever the moment
+it froze at, the brief is written at most once: frozen before the write fence, desk-a finds the
+run taken (and ended by desk-b, so no hash could hide a write) and refuses; frozen inside it,
+desk-b's write waits for the fence, gives up retryably without writing, desk-a writes on waking
+and says so, and desk-b settles desk-a's write by its hash on the next resume. Every check is
+from the outside: the file's inode and mtime, the ledger rows, the timeline, the processes' exit
+codes and output.
 """
 
 from __future__ import annotations
@@ -82,11 +84,13 @@ def _the_brief(ws: Any, run_id: str) -> tuple[Path, Any]:
     return Path(str(row.target)), row
 
 
-def _refused_as_taken(code: int, out: str, err: str) -> None:
+def _refused_as_taken(code: int, out: str, err: str) -> str:
+    """The woken owner's answer: the run is desk-b's now. Returns what it says it did."""
     assert code == 2, (code, out, err)
     assert "Traceback" not in err, err
     error = json.loads(out)["error"]
     assert error["code"] == "run_owned_elsewhere" and "'desk-b'" in error["message"], error
+    return str(error["message"])
 
 
 def _written_once(ws: Any, run_id: str, brief: Path, approved: str) -> None:
@@ -112,16 +116,20 @@ def test_an_owner_frozen_after_its_base_check_wakes_to_a_taken_run_and_writes_no
     frozen_desk_a: tuple[Desk, Desk, FrozenProcess, Any, str],
 ) -> None:
     _a, b, frozen, ws_b, run_id = frozen_desk_a
-    brief, row = _the_brief(ws_b, run_id)
+    brief, _ = _the_brief(ws_b, run_id)
     assert not brief.exists()  # desk-a checked the base (no file yet) and froze
 
-    taken = b("resume", run_id, "--take-over", env={"BRIEFDESK_LEASE_S": LEASE_S})
-    assert (taken.code, taken.body.get("status")) == (0, "succeeded"), taken
-    written = file_identity(brief)
+    # desk-b takes the run over and ends it: its outcome differs from desk-a's (no brief at
+    # all), so no hash reconcile can hide a write desk-a makes on waking. Only the fence's
+    # ownership check stops it: the file is still absent, as desk-a's base check found it.
+    taken = b("cancel", run_id, "--take-over", env={"BRIEFDESK_LEASE_S": LEASE_S})
+    assert (taken.code, taken.body.get("status")) == (0, "cancelled"), taken
 
-    _refused_as_taken(*frozen.wake())
-    assert file_identity(brief) == written  # desk-a wrote nothing when it woke
-    _written_once(ws_b, run_id, brief, row.expected_hash)
+    message = _refused_as_taken(*frozen.wake())
+    assert "wrote nothing" in message, message
+    assert not brief.exists()  # desk-a wrote nothing when it woke
+    assert files_under(brief.parent) == []
+    assert _the_brief(ws_b, run_id)[1].status != "confirmed"
 
 
 @pytest.mark.parametrize("frozen_desk_a", ["in_write_fence"], indirect=True)
@@ -140,8 +148,11 @@ def test_an_owner_frozen_inside_the_write_fence_holds_off_the_taker_and_writes_o
     assert taken.body["error"]["retryable"] is True
     assert not brief.exists()
 
-    # desk-a wakes and makes the one write it had checked; its confirmation is refused.
-    _refused_as_taken(*frozen.wake())
+    # desk-a wakes and makes the one write it had checked, and says so: it cannot record it
+    # (the run is desk-b's), and its refused confirmation must not claim it wrote nothing.
+    message = _refused_as_taken(*frozen.wake())
+    assert f"wrote {brief}" in message, message
+    assert "wrote nothing" not in message and "without writing" not in message, message
     written = file_identity(brief)
 
     settled = b("resume", run_id, env=fence)  # settled by the file's hash, not written again

@@ -7,6 +7,7 @@ import uuid
 from dataclasses import asdict, dataclass
 
 from sqlalchemy import Connection, insert, select, update
+from sqlalchemy.exc import DBAPIError
 
 from agent_core.contract.approvals import Approval, check_decidable
 from agent_core.contract.errors import BriefDeskError, ErrorCode
@@ -15,6 +16,9 @@ from agent_core.contract.statuses import ApprovalStatus
 from agent_core.home.clock import now_iso, utcnow
 from agent_core.storage.schema import approvals
 from agent_core.storage.tables.timeline import append_event
+
+# SQLSTATE insufficient_privilege: the database's refusal of an early expiry (migration 0015).
+_NOT_YET_DUE = "42501"
 
 
 def new_approval_id() -> str:
@@ -179,14 +183,31 @@ def expire_due(conn: Connection) -> list[Approval]:
     ).all()
     changed = []
     for row in rows:
-        result = conn.execute(
-            update(approvals)
-            .where(approvals.c.id == row.id, approvals.c.status == str(ApprovalStatus.PENDING))
-            .values(status=str(ApprovalStatus.EXPIRED), decided_at=now)
-        )
-        if result.rowcount == 1:
+        if _expire_one(conn, row.id, now):
             changed.append(get_approval(conn, row.id))
     return changed
+
+
+def _expire_one(conn: Connection, approval_id: str, now: str) -> bool:
+    """Expire one pending proposal; False when another expired or decided it first.
+
+    In team mode the database lets a desk expire another desk's proposal only once the server's
+    clock passed its time (migration 0015): a desk whose clock runs ahead leaves it for later
+    (a savepoint keeps the rest of the sweep), never fails the command that swept."""
+    expire = (
+        update(approvals)
+        .where(approvals.c.id == approval_id, approvals.c.status == str(ApprovalStatus.PENDING))
+        .values(status=str(ApprovalStatus.EXPIRED), decided_at=now)
+    )
+    if conn.dialect.name != "postgresql":
+        return conn.execute(expire).rowcount == 1
+    try:
+        with conn.begin_nested():
+            return conn.execute(expire).rowcount == 1
+    except DBAPIError as exc:
+        if getattr(exc.orig, "sqlstate", None) == _NOT_YET_DUE:
+            return False
+        raise
 
 
 def append_approval_event(
