@@ -1,15 +1,18 @@
-"""Approvals are data: a proposal row with a status enum and pure transitions.
+"""Approvals are data: one typed record (`Approval`) per proposal row, with a status enum.
 
-Nothing here touches a database; storage/approvals.py persists the transitions with a
+The record is the one declaration besides the table (storage/schema.py): a row is read by its
+fields' types, the contract's view is the record minus `HIDDEN`. Nothing here touches a
+database; the moves of its status are contract/approval_moves.py's table, persisted by one
 conditional update so that the first reviewer wins.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, fields
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, cast
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.json_types import JsonMapping
@@ -66,75 +69,39 @@ class Approval:
     """That request's text (a revert: its reason)."""
 
     def to_json(self) -> ApprovalView:
-        """The contract's APPROVAL: every field but the thread, the call and the base blob."""
-        return ApprovalView(
-            id=self.id,
-            run_id=self.run_id,
-            tool=self.tool,
-            args=dict(self.args),
-            target=self.target,
-            base_hash=self.base_hash,
-            risk=self.risk,
-            reason=self.reason,
-            arg_hash=self.arg_hash,
-            state_version=self.state_version,
-            version=self.version,
-            status=str(self.status),
-            created_at=self.created_at,
-            expires_at=self.expires_at,
-            reviewer=self.reviewer,
-            decision_reason=self.decision_reason,
-            decided_at=self.decided_at,
-            decided_by_rule=self.decided_by_rule,
-            consumed_at=self.consumed_at,
-            desk=self.desk,
-            revision=self.revision,
-            revises=self.revises,
-            revision_note=self.revision_note,
-        )
+        """The contract's APPROVAL: every field but those kept from reviewers (`HIDDEN`), the
+        status still an `ApprovalStatus` (a `str`: it is text at the JSON edge)."""
+        view = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in HIDDEN}
+        view["args"] = dict(self.args)
+        return cast(ApprovalView, view)
 
     @staticmethod
     def from_row(row: StoredRow) -> Approval:
-        """A stored proposal; `storage_corrupt` (never a traceback) for one that cannot be read."""
+        """A stored proposal; `storage_corrupt` (never a traceback) for one that cannot be read.
+        Each column is read by its field's declared type (the record is the declaration)."""
         values = row._mapping
         try:
             args = json.loads(_text(values["args_json"]))
             if not isinstance(args, dict):
                 raise TypeError("its arguments are not a JSON object")
-            return Approval(
-                id=_text(values["id"]),
-                run_id=_text(values["run_id"]),
-                thread_id=_text(values["thread_id"]),
-                call_id=_text(values["call_id"]),
-                tool=_text(values["tool"]),
-                args=args,
-                target=_text_or_none(values["target"]),
-                base_hash=_text_or_none(values["base_hash"]),
-                risk=_text(values["risk"]),
-                reason=_text(values["reason"]),
-                arg_hash=_text(values["arg_hash"]),
-                state_version=_integer(values["state_version"]),
-                version=_integer(values["version"]),
-                status=ApprovalStatus(_text(values["status"])),
-                created_at=_text(values["created_at"]),
-                expires_at=_text(values["expires_at"]),
-                reviewer=_text_or_none(values["reviewer"]),
-                decision_reason=_text_or_none(values["decision_reason"]),
-                decided_at=_text_or_none(values["decided_at"]),
-                decided_by_rule=_text_or_none(values["decided_by_rule"]),
-                consumed_at=_text_or_none(values["consumed_at"]),
-                desk=_text_or_none(values["desk"]),
-                base_digest=_text_or_none(values["base_digest"]),
-                revision=_integer(values.get("revision") or 1),
-                revises=_text_or_none(values.get("revises")),
-                revision_note=_text_or_none(values.get("revision_note")),
-            )
+            read: dict[str, object] = {"args": args}
+            for f in fields(Approval):
+                if f.name != "args":
+                    value = values[f.name]
+                    if value is None and f.default not in (MISSING, None):
+                        value = f.default  # a column added later, NULL in an older row
+                    read[f.name] = _READERS[str(f.type)](value)
+            return Approval(**read)  # type: ignore[arg-type]  # each value read by its type
         except (TypeError, ValueError, KeyError) as exc:
             raise BriefDeskError(
                 ErrorCode.STORAGE_CORRUPT,
                 f"Approval {values.get('id')!r} of run {values.get('run_id')!r} holds a row "
                 f"this app cannot read ({exc}).",
             ) from None
+
+
+HIDDEN = frozenset({"thread_id", "call_id", "base_digest"})
+"""Fields of the record a reviewer's view leaves out: the SDK's thread and call, the base blob."""
 
 
 def _text(value: object) -> str:
@@ -151,6 +118,18 @@ def _integer(value: object) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(f"{value!r} is not an integer")
     return value
+
+
+def _status(value: object) -> ApprovalStatus:
+    return ApprovalStatus(_text(value))
+
+
+_READERS: dict[str, Callable[[object], object]] = {
+    "str": _text,
+    "str | None": _text_or_none,
+    "int": _integer,
+    "ApprovalStatus": _status,
+}
 
 
 def is_revert(approval: Approval) -> bool:
@@ -191,12 +170,6 @@ def check_decidable(approval: Approval, now: datetime) -> None:
         )
 
 
-DECISIONS = frozenset(
-    {ApprovalStatus.APPROVED, ApprovalStatus.REJECTED, ApprovalStatus.CHANGES_REQUESTED}
-)
-"""What a person (or a rule, for approvals) may make of a pending proposal."""
-
-
 def required_note(reason: str | None) -> str:
     """A change request's note, stripped; `invalid_arguments` when there is none."""
     note = (reason or "").strip()
@@ -206,37 +179,6 @@ def required_note(reason: str | None) -> str:
             "Requesting changes needs a note that says what to change (--reason).",
         )
     return note
-
-
-def decide(
-    approval: Approval,
-    status: ApprovalStatus,
-    *,
-    reviewer: str,
-    reason: str | None,
-    now_iso: str,
-    rule_id: str | None = None,
-) -> Approval:
-    if status not in DECISIONS:
-        raise ValueError(f"not a decision: {status}")
-    if status is ApprovalStatus.CHANGES_REQUESTED:
-        reason = required_note(reason)
-    return replace(
-        approval,
-        status=status,
-        reviewer=reviewer,
-        decision_reason=reason,
-        decided_at=now_iso,
-        decided_by_rule=rule_id,
-    )
-
-
-def consume(approval: Approval, now_iso: str) -> Approval:
-    if approval.status is not ApprovalStatus.APPROVED:
-        raise BriefDeskError(
-            ErrorCode.APPROVAL_ALREADY_RESOLVED, f"Approval {approval.id} is {approval.status}."
-        )
-    return replace(approval, status=ApprovalStatus.CONSUMED, consumed_at=now_iso)
 
 
 # -- a change request, as the model reads it ------------------------------------------------

@@ -12,6 +12,7 @@ from typing import NotRequired, TypedDict
 from agent_core.contract.errors import ErrorJSON
 from agent_core.contract.json_types import JsonObject
 from agent_core.contract.mcp_views import McpCallView
+from agent_core.contract.statuses import ApprovalStatus, RunStatus
 
 
 class ApprovalView(TypedDict):
@@ -33,8 +34,8 @@ class ApprovalView(TypedDict):
     """sha256 of the tool name and canonical JSON arguments (64 lowercase hex)."""
     state_version: int
     version: int
-    status: str
-    """An ApprovalStatus value."""
+    status: ApprovalStatus
+    """An enum up to the JSON edge, where it is its text (a StrEnum is a str)."""
     created_at: str
     expires_at: str
     reviewer: str | None
@@ -84,13 +85,20 @@ class InboxItemView(TypedDict):
 
 
 class RunView(TypedDict):
-    """A run (the contract's RUN), with its pending proposals whole."""
+    """A run (the contract's RUN), with its pending proposals whole.
+
+    Its keys are, in this order (the JSON's): the fields the run record shows
+    (storage/tables/runs.py `RunRow`, metadata `SHOWN`, taken by `shown_fields`) and the
+    keys `RUN_COMPUTED` names, worked out when the view is made. A TypedDict cannot be
+    derived from a dataclass, so the shown keys are repeated here for the type checker:
+    tests/test_house_records.py holds them to the record, name and type.
+    """
 
     run_id: str
     thread_id: str
-    status: str
-    """A RunStatus value; a `running` run whose owner died (another desk's: whose lease
-    lapsed) shows as `interrupted`."""
+    status: RunStatus
+    """A `running` run whose owner died (another desk's: whose lease lapsed) shows as
+    `interrupted`; a string only at the JSON edge."""
     question: str
     model: str
     mode: str
@@ -98,21 +106,26 @@ class RunView(TypedDict):
     updated_at: str
     approvals: list[ApprovalView]
     question_pending: str | None
+    """Shown only while the run is `waiting_input`."""
     output: str | None
     error: ErrorJSON | None
     corpus: str
     artifacts: str
+    desk: str | None
+    """The desk (installation) the run belongs to: only it resumes or cancels the run. Null
+    for rows older than desks."""
     ready_to_continue: NotRequired[bool]
     """True when `resume` would continue it now: its decision or answer has landed (from any
     process), its process died, it was never driven, or it failed in a way `resume` retries.
     Never for another desk's run (team mode): only its desk continues it."""
     owner: NotRequired[OwnerView | None]
     """Who drives a `running` run, as recorded; null for any other run."""
-    desk: str | None
-    """The desk (installation) the run belongs to: only it resumes or cancels the run. Null
-    for rows older than desks."""
     usage: UsageView
     """What the run's model calls used, over its whole life (resumes included)."""
+
+
+RUN_COMPUTED = frozenset({"approvals", "ready_to_continue", "owner", "usage"})
+"""The RUN keys no field of the run record holds: made when the view is (review/run_views.py)."""
 
 
 class UsageView(TypedDict):

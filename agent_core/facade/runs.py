@@ -7,7 +7,6 @@ and `runs`, `timeline` and the window's lists never pay it.
 
 from __future__ import annotations
 
-import json
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Unpack, cast
@@ -30,6 +29,7 @@ from agent_core.contract.views import (
 from agent_core.corpus import index as corpus_index
 from agent_core.facade.base import WorkspaceBase
 from agent_core.home import sandbox
+from agent_core.home.clock import now_iso
 from agent_core.home.config import existing_folder, prepare_folder
 from agent_core.home.door import mask_incoming
 from agent_core.home.mounts import refuse_system_folder
@@ -101,10 +101,11 @@ class RunCommands(WorkspaceBase):
         prepare_folder(artifacts_dir, "artifacts folder")  # a file, read-only: refused
         run_id = "run-" + uuid.uuid4().hex[:12]
         with self.store.write() as conn:
-            lifecycle.create(
-                conn,
-                run_id,
+            now = now_iso()
+            new = run_rows.RunRow(
+                run_id=run_id,
                 thread_id=thread or ("th-" + uuid.uuid4().hex[:12]),
+                status=RunStatus.CREATED,
                 question=question,
                 model=model,
                 mode=mode,
@@ -113,7 +114,10 @@ class RunCommands(WorkspaceBase):
                 limits_json=limits.dumps(),
                 state_json=RunProgress().dumps(),
                 desk=self.desk,  # runs belong to the desk that created them
+                created_at=now,
+                updated_at=now,
             )
+            lifecycle.create(conn, new)
         return run_id
 
     def start_run(self, question: str, **options: Unpack[RunOptions]) -> RunView:
@@ -273,7 +277,7 @@ class RunCommands(WorkspaceBase):
         prices = self.prices()  # read first: never a read of the desk's store inside this write
         with self.store.write() as conn:
             row = run_rows.get_run_row(conn, run_id)
-            status = RunStatus(row.status)
+            status = row.status
             if status.is_terminal:
                 return run_json(conn, row, desk=self.team_desk, prices=prices)
             owner = run_rows.owner_of(row)
@@ -339,7 +343,7 @@ class RunCommands(WorkspaceBase):
     def delete_run(self, run_id: str) -> str:
         with self.store.write() as conn:
             row = run_rows.get_run_row(conn, run_id)
-            if not RunStatus(row.status).is_terminal:
+            if not row.status.is_terminal:
                 raise BriefDeskError(
                     ErrorCode.RUN_NOT_FINISHED,
                     f"Run {run_id} is {row.status}; cancel it before deleting it.",
@@ -392,7 +396,6 @@ class RunCommands(WorkspaceBase):
 
 def _unchanged_by_resume(row: run_rows.RunRow) -> bool:
     """Ended runs print unchanged, except a failure that says it may be retried."""
-    status = RunStatus(row.status)
-    if status is RunStatus.FAILED:
-        return not transitions.is_retryable(json.loads(row.error_json) if row.error_json else None)
-    return status.is_terminal
+    if row.status is RunStatus.FAILED:
+        return not transitions.is_retryable(row.error)
+    return row.status.is_terminal

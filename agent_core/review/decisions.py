@@ -1,22 +1,17 @@
 """Deciding a proposal: approve (optionally remembering a rule), reject, or send it back with a
 note (`changes_requested`). Every decision is one write transaction.
 
-The pure transitions are contract/approvals.py; storage/tables/approvals.py persists them with
-a conditional update, so the first reviewer wins. Grants (storage/tables/grants.py) are checked
-inside the same transaction.
+The moves are contract/approval_moves.py's table; storage/tables/approvals.py's `move` makes
+them with a conditional update, so the first reviewer wins. Grants (storage/tables/grants.py)
+are checked inside the same transaction.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import Connection
 
-from agent_core.contract.approvals import (
-    Approval,
-    check_decidable,
-    decide,
-    is_revert,
-    required_note,
-)
+from agent_core.contract.approval_moves import ApprovalMove
+from agent_core.contract.approvals import Approval, check_decidable, is_revert, required_note
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus
@@ -40,6 +35,11 @@ _DOING = {
     ApprovalStatus.APPROVED: "approve",
     ApprovalStatus.REJECTED: "reject",
     ApprovalStatus.CHANGES_REQUESTED: "request changes to",
+}
+_MOVE = {
+    ApprovalStatus.APPROVED: ApprovalMove.APPROVE,
+    ApprovalStatus.REJECTED: ApprovalMove.REJECT,
+    ApprovalStatus.CHANGES_REQUESTED: ApprovalMove.REQUEST_CHANGES,
 }
 
 
@@ -109,10 +109,8 @@ def _decide(
             _check_revert_decision(current, status, remember_scope)
         if status is ApprovalStatus.APPROVED:
             _check_target_unchanged(conn, current, desk)
-        after = approval_rows.transition(
-            conn,
-            current,
-            decide(current, status, reviewer=reviewer, reason=reason, now_iso=now_iso()),
+        after = approval_rows.move(
+            conn, current, _MOVE[status], at=now_iso(), reviewer=reviewer, reason=reason
         )
         rule_id = remember(conn, after, reviewer, remember_scope) if remember_scope else None
         approval_rows.append_approval_event(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from agent_core.contract.approval_moves import ApprovalMove
 from agent_core.contract.approvals import Approval, check_decidable, is_revert
 from agent_core.contract.canonical import arg_hash
 from agent_core.contract.errors import BriefDeskError, ErrorCode
@@ -60,16 +61,7 @@ def edit(
             grant_rows.require(
                 conn, reviewer=reviewer, tool=current.tool, path=target, doing="edit"
             )
-        approval_rows.transition(
-            conn,
-            current,
-            replace(
-                current,
-                status=ApprovalStatus.SUPERSEDED,
-                reviewer=reviewer,
-                decided_at=now_iso(),
-            ),
-        )
+        approval_rows.move(conn, current, ApprovalMove.SUPERSEDE_BY_EDIT, reviewer=reviewer)
         spec = tools.spec_for(current.tool)
         base_hash: str | None
         base_digest: str | None

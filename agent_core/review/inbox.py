@@ -6,7 +6,9 @@ proposal already past its time is no longer owed (it can only be swept), so it i
 
 from __future__ import annotations
 
-from agent_core.contract.approvals import Approval, is_expired
+from agent_core.contract.approval_moves import shown_status
+from agent_core.contract.approvals import Approval
+from agent_core.contract.statuses import ApprovalStatus
 from agent_core.contract.terminal_text import terminal_line
 from agent_core.contract.views import InboxItemView
 from agent_core.home.clock import utcnow
@@ -30,7 +32,11 @@ def inbox(store: Store) -> list[InboxItemView]:
         row = rows.get(run_id)
         if row is None:  # its run was deleted under it: nothing left to decide for
             continue
-        items.extend(_approval_item(a, row) for a in approvals if not is_expired(a, now))
+        items.extend(
+            _approval_item(a, row)
+            for a in approvals
+            if shown_status(a, now) is ApprovalStatus.PENDING
+        )
     items.extend(_question_item(row) for row in questions)
     return sorted(items, key=_order)
 

@@ -8,12 +8,11 @@ the proposal consumed by the person, the ledger entry confirmed with a result th
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from agent_core.contract.approval_moves import ApprovalMove
 from agent_core.contract.approvals import check_decidable
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
-from agent_core.contract.statuses import ApprovalStatus, SideEffectStatus, ToolOutcomeStatus
+from agent_core.contract.statuses import SideEffectStatus, ToolOutcomeStatus
 from agent_core.contract.views import ApprovalView
 from agent_core.home.clock import now_iso, utcnow
 from agent_core.review.decisions import require_reviewer
@@ -47,18 +46,18 @@ def resolve_done(
                 f"Approval {approval_id} is not a call whose outcome is unknown: approve or "
                 "reject it.",
             )
+        # A person's word that it ran: approved by them, and consumed by that call (two moves
+        # of the table, each one the database lets the run's desk make).
         at = now_iso()
-        after = approval_rows.transition(
+        approved = approval_rows.move(
             conn,
             current,
-            replace(
-                current,
-                status=ApprovalStatus.CONSUMED,
-                reviewer=reviewer,
-                decided_at=at,
-                decision_reason=reason or "it did happen",
-            ),
+            ApprovalMove.APPROVE,
+            at=at,
+            reviewer=reviewer,
+            reason=reason or "it did happen",
         )
+        after = approval_rows.move(conn, approved, ApprovalMove.CONSUME, at=at)
         text = DONE_TEXT.format(reviewer=reviewer)
         ledger.finish(
             conn,

@@ -1,12 +1,13 @@
 """Reading proposals: the view a reviewer sees, the listing, one proposal by its id.
 
-Reads never write: a pending proposal past its time shows as expired here, and only the sweep
-(review/expiry.py) records it.
+Reads never write: a pending proposal past its time shows as expired here (the view rule
+`shown_status`), and only the sweep (review/expiry.py) records the move.
 """
 
 from __future__ import annotations
 
-from agent_core.contract.approvals import Approval, is_expired
+from agent_core.contract.approval_moves import shown_status
+from agent_core.contract.approvals import Approval
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.statuses import ApprovalStatus
 from agent_core.contract.views import ApprovalView
@@ -23,8 +24,7 @@ def approval_view(approval: Approval) -> ApprovalView:
     """The contract's APPROVAL plus what its tool's spec tells a reviewer's window: which
     argument is the new content of the target (shown as a diff) and which names the target."""
     view = approval.to_json()
-    if approval.status is ApprovalStatus.PENDING and is_expired(approval, utcnow()):
-        view["status"] = str(ApprovalStatus.EXPIRED)  # not yet swept
+    view["status"] = shown_status(approval, utcnow())
     if split_model_name(approval.tool) is not None:
         # An MCP call aims at a path only when it writes that file whole (tool_spec.py).
         whole_file = approval.target is not None and approval.target.startswith("/")

@@ -7,14 +7,15 @@ the truth without writing (review/expiry.py records it, with its events).
 
 from __future__ import annotations
 
-import json
 import logging
+from typing import cast
 
 from sqlalchemy import Connection
 
-from agent_core.contract.approvals import Approval, is_expired
+from agent_core.contract.approval_moves import shown_status
+from agent_core.contract.approvals import Approval
 from agent_core.contract.errors import BriefDeskError, ErrorCode, ErrorJSON
-from agent_core.contract.statuses import RunStatus
+from agent_core.contract.statuses import ApprovalStatus, RunStatus
 from agent_core.contract.usage import Prices, usage_of
 from agent_core.contract.views import DamagedRunView, RunView
 from agent_core.home.clock import utcnow
@@ -40,42 +41,31 @@ def run_json(
 
     `desk`: the desk looking (team mode), `book`: the leases it judges other desks' runs by
     (read here when not given), `prices`: the looking desk's (none: a remote cost is null)."""
-    run_rows.readable(row)  # a row this app cannot read is `storage_corrupt`, not a traceback
     if pending is None:
         pending = approval_rows.list_approvals(conn, status="pending", run_id=row.run_id)
     if book is None:
         book = seen_from(conn, desk)
     status = run_rows.effective_status(row, book)
     now = utcnow()
-    live = [a for a in pending if not is_expired(a, now)]
+    live = [a for a in pending if shown_status(a, now) is ApprovalStatus.PENDING]
     if status is RunStatus.WAITING_APPROVAL and pending and not live:
         status = RunStatus.EXPIRED
-    error: ErrorJSON | None = json.loads(row.error_json) if row.error_json else None
-    return {
-        "run_id": row.run_id,
-        "thread_id": row.thread_id,
-        "status": str(status),
-        "question": row.question,
-        "model": row.model,
-        "mode": row.mode,
-        "created_at": row.created_at,
-        "updated_at": row.updated_at,
-        "approvals": [approval_view(a) for a in live],
+    view = {
+        **run_rows.shown_fields(row),  # the record's fields, as seen now:
+        "status": status,
         "question_pending": row.question_pending if status is RunStatus.WAITING_INPUT else None,
-        "output": row.output,
-        "error": error,
-        "corpus": row.corpus_dir,
-        "artifacts": row.artifacts_dir,
-        "desk": row.desk,
+        "approvals": [approval_view(a) for a in live],
         # Only its own desk continues a run: on another desk, `resume` would refuse it.
         "ready_to_continue": (
-            _ready_to_continue(status, row, bool(pending), error)
+            _ready_to_continue(status, row, bool(pending), row.error)
             and not run_rows.other_desk(row, desk)
         ),
         # Who drives it: for a person deciding whether to take over an owner on another host.
         "owner": ownership.owner_view(conn, row) if status is RunStatus.RUNNING else None,
         "usage": usage_of(_state(row), row.model, prices or Prices()),
     }
+    # In the contract's order (the JSON's): RunView's, whose keys the house check holds.
+    return cast("RunView", {key: view[key] for key in RunView.__annotations__})
 
 
 def _state(row: run_rows.RunRow) -> dict[str, object]:
@@ -113,7 +103,7 @@ def runs_json(
 
     A run whose row (or one of its proposals) this app cannot read is left out, and reported
     in `damaged` when given: one bad row never hides the rest of the home."""
-    rows = run_rows.list_run_rows(conn, run_ids)
+    rows = run_rows.list_run_rows(conn, run_ids, damaged)  # an unreadable row: damaged
     pending: dict[str, list[Approval]] | None
     try:
         pending = approval_rows.pending_by_run(conn, run_ids)

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection
 
-from agent_core.contract.approvals import Approval, consume
+from agent_core.contract.approval_moves import ApprovalMove
+from agent_core.contract.approvals import Approval
 from agent_core.contract.canonical import arg_hash, idempotency_key
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
 from agent_core.contract.json_types import JsonMapping
 from agent_core.contract.statuses import ApprovalStatus, SideEffectStatus, ToolOutcomeStatus
 from agent_core.home import crash
-from agent_core.home.clock import now_iso
 from agent_core.runs import approval_binding
 from agent_core.runs.call_records import clip, refuse, tool_result
 from agent_core.runs.checkpointing import save_checkpoint
@@ -319,7 +319,7 @@ class ToolExecutor:
             progress = self.ctx.record.progress
             self.ctx.record.advance(conn, next_step="model", **progress.with_sources(found, read))
             if approval is not None and approval.status is ApprovalStatus.APPROVED:
-                approval_rows.transition(conn, approval, consume(approval, now_iso()))
+                approval_rows.move(conn, approval, ApprovalMove.CONSUME)
             save_checkpoint(self.ctx, conn, "B", call_id, "model", confirmed=key)
 
     def _replay(self, conn: Connection, tool: str, call_id: str, entry: ledger.LedgerEntry) -> str:

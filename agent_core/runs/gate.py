@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING
 from openai.types.responses import ResponseFunctionToolCall
 from sqlalchemy import Connection
 
+from agent_core.contract.approval_moves import ApprovalMove
 from agent_core.contract.approvals import Approval, change_request_result, is_expired
 from agent_core.contract.canonical import arg_hash, iso
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus, RunStatus, ToolOutcomeStatus
 from agent_core.home import crash
-from agent_core.home.clock import now_iso, utcnow
+from agent_core.home.clock import utcnow
 from agent_core.runs import reproposal
 from agent_core.runs import unknown_outcome as unknown
 from agent_core.runs.call_records import clip, refuse, tool_result
@@ -280,7 +281,7 @@ class ToolGate:
         with self.ctx.write() as conn:
             row = run_rows.get_run_row(conn, self.run_id)
             if row.question_pending != question:
-                run_rows.update_run(conn, self.run_id, question_pending=question)
+                run_rows.update_run(conn, row, replace(row, question_pending=question))
                 self.ctx.record.advance(conn, waiting_call=call_id, next_step="wait for an answer")
                 append_event(
                     conn,
@@ -313,11 +314,7 @@ class ToolGate:
                     return RunStatus.WAITING_APPROVAL
             if approval.status is ApprovalStatus.PENDING:
                 if is_expired(approval, utcnow()):
-                    expired = approval_rows.transition(
-                        conn,
-                        approval,
-                        replace(approval, status=ApprovalStatus.EXPIRED, decided_at=now_iso()),
-                    )
+                    expired = approval_rows.move(conn, approval, ApprovalMove.EXPIRE)
                     approval_rows.append_approval_event(
                         conn, expired, EventKind.APPROVAL_DECIDED, reviewer=None
                     )

@@ -18,21 +18,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Unpack
 
 from sqlalchemy import Connection
 
 from agent_core import RUNTIME_VERSION
+from agent_core.contract.approval_moves import ApprovalMove
 from agent_core.contract.errors import BriefDeskError, ErrorCode, ErrorJSON
 from agent_core.contract.events import EventKind
 from agent_core.contract.json_types import JsonObject
 from agent_core.contract.statuses import ApprovalStatus, RunStatus
 from agent_core.contract.views import OwnerView
-from agent_core.home.clock import now_iso
 from agent_core.runs.ownership import in_progress, owned_elsewhere, owner_view
 from agent_core.runs.progress import RunProgress
 from agent_core.runs.transitions import (
-    NO_OWNER,
     TRANSITIONS,
     IllegalTransition,
     Transition,
@@ -62,9 +60,11 @@ class Claim:
     """No saved RunState yet: the run (re)starts from its question instead of a saved state."""
 
 
-def create(conn: Connection, run_id: str, **values: Unpack[run_rows.RunChanges]) -> None:
-    """A new run row, `created` until a process first drives it (never shown as crashed)."""
-    run_rows.insert_run(conn, run_id, status=str(RunStatus.CREATED), **values)
+def create(conn: Connection, row: run_rows.RunRow) -> None:
+    """Store a new run, `created` until a process first drives it (never shown as crashed)."""
+    if row.status is not RunStatus.CREATED:
+        raise ValueError(f"a new run is created, not {row.status}")
+    run_rows.insert_run(conn, row)
 
 
 def claim(conn: Connection, run_id: str, owner: Owner, *, desk: str | None = None) -> Claim:
@@ -75,13 +75,13 @@ def claim(conn: Connection, run_id: str, owner: Owner, *, desk: str | None = Non
     in the same transaction, so the run is never `running` under a desk without a lease.
     """
     row = run_rows.get_run_row(conn, run_id)
-    current = RunStatus(row.status)
+    current = row.status
     if run_rows.other_desk(row, desk):
         raise owned_elsewhere(row, leases.Leases.read(conn, desk))
     previous = run_rows.owner_of(row)
     if current is RunStatus.RUNNING and previous not in (None, owner) and previous.is_alive():
         raise in_progress(conn, row, previous)
-    if current is RunStatus.FAILED and not is_retryable(_error_of(row)):
+    if current is RunStatus.FAILED and not is_retryable(row.error):
         raise IllegalTransition(run_id, current, Transition.RESUME)
     transition = Transition.START if current is RunStatus.CREATED else Transition.RESUME
     # A run whose process died before its first checkpoint restarts from its question.
@@ -97,17 +97,18 @@ def claim(conn: Connection, run_id: str, owner: Owner, *, desk: str | None = Non
             EventKind.RUN_INTERRUPTED,
             data={"previous_owner_pid": row.owner_pid},
         )
-    changes: run_rows.RunChanges = {
-        "owner_host": owner.host,
-        "owner_pid": owner.pid,
-        "owner_started": owner.started,
-        "cancel_requested": 0,
-        "error_json": None,
-    }
+    claimed = replace(
+        row,
+        owner_host=owner.host,
+        owner_pid=owner.pid,
+        owner_started=owner.started,
+        cancel_requested=False,
+        error_json=None,
+    )
     if desk is not None:
-        changes["desk"] = desk  # a row from before desks becomes this desk's
+        claimed = replace(claimed, desk=desk)  # a row from before desks becomes this desk's
         leases.renew(conn, leases.Holder(desk, owner))
-    move(conn, row, transition, changes)
+    move(conn, row, transition, claimed)
     kind = EventKind.RUN_STARTED if fresh else EventKind.RUN_RESUMED
     data: JsonObject = {"question": row.question, "model": row.model, "mode": row.mode}
     append_event(conn, run_id, kind, data={**data, "runtime": RUNTIME_VERSION})
@@ -133,7 +134,7 @@ def wait(conn: Connection, run_id: str, status: RunStatus, progress: RunProgress
         by = cancel_requester(conn, run_id)
         cancel(conn, run_id, progress, by=by, reason="cancelled while running")
         return RunStatus.CANCELLED
-    move(conn, row, transition, {**NO_OWNER, "state_json": progress.dumps()})
+    move(conn, row, transition, replace(row.released(), state_json=progress.dumps()))
     return status
 
 
@@ -159,7 +160,7 @@ def cancel(
     A run waiting on a revert drops the revert first (`cancelled`) and gets its status back:
     an ended run stays as it ended; one that had not ended is then cancelled as asked."""
     row = run_rows.get_run_row(conn, run_id)
-    if row.status == RunStatus.WAITING_APPROVAL and RunProgress.loads(row.state_json).reverting:
+    if row.status is RunStatus.WAITING_APPROVAL and RunProgress.loads(row.state_json).reverting:
         _close_pending_approvals(conn, run_id, Transition.CANCEL, by=by)
         if end_revert(conn, run_id).is_terminal:
             return
@@ -174,10 +175,10 @@ def wait_revert(conn: Connection, run_id: str, approval_id: str) -> RunStatus:
     """WAIT_REVERT: the run, ended or not, waits on the revert `approval_id`; it remembers
     the status it had (returned) to get it back once the revert is executed or rejected."""
     row = run_rows.get_run_row(conn, run_id)
-    current = RunStatus(row.status)
+    current = row.status
     progress = RunProgress.loads(row.state_json)
     waiting = progress.advance(reverting=approval_id, return_to=str(current))
-    move(conn, row, Transition.WAIT_REVERT, {"state_json": waiting.dumps()})
+    move(conn, row, Transition.WAIT_REVERT, replace(row, state_json=waiting.dumps()))
     return current
 
 
@@ -188,16 +189,12 @@ def claim_revert(conn: Connection, run_id: str, owner: Owner, *, desk: str | Non
     if run_rows.other_desk(row, desk):
         raise owned_elsewhere(row, leases.Leases.read(conn, desk))
     previous = run_rows.owner_of(row)
-    if row.status == RunStatus.RUNNING and previous not in (None, owner) and previous.is_alive():
+    if row.status is RunStatus.RUNNING and previous not in (None, owner) and previous.is_alive():
         raise in_progress(conn, row, previous)
     if desk is not None:
         leases.renew(conn, leases.Holder(desk, owner))
-    changes: run_rows.RunChanges = {
-        "owner_host": owner.host,
-        "owner_pid": owner.pid,
-        "owner_started": owner.started,
-    }
-    move(conn, row, Transition.RUN_REVERT, changes)
+    claimed = replace(row, owner_host=owner.host, owner_pid=owner.pid, owner_started=owner.started)
+    move(conn, row, Transition.RUN_REVERT, claimed)
 
 
 def end_revert(conn: Connection, run_id: str, revert_id: str | None = None) -> RunStatus:
@@ -207,10 +204,12 @@ def end_revert(conn: Connection, run_id: str, revert_id: str | None = None) -> R
     row = run_rows.get_run_row(conn, run_id)
     progress = RunProgress.loads(row.state_json)
     if revert_id is not None and progress.reverting != revert_id:
-        return RunStatus(row.status)
+        return row.status
     back = RunStatus(progress.return_to or RunStatus.INTERRUPTED)
     after = progress.advance(reverting=None, return_to=None)
-    move(conn, row, Transition.END_REVERT, {**NO_OWNER, "state_json": after.dumps()}, to=back)
+    move(
+        conn, row, Transition.END_REVERT, replace(row.released(), state_json=after.dumps()), to=back
+    )
     return back
 
 
@@ -221,9 +220,9 @@ def expire(conn: Connection, run_id: str, progress: RunProgress | None) -> None:
 def release(conn: Connection, run_id: str, owner: Owner) -> bool:
     """RELEASE, only of our own claim: once we stopped, another process may own the run."""
     row = run_rows.get_run_row(conn, run_id)
-    if RunStatus(row.status) is not RunStatus.RUNNING or run_rows.owner_of(row) != owner:
+    if row.status is not RunStatus.RUNNING or run_rows.owner_of(row) != owner:
         return False
-    move(conn, row, Transition.RELEASE, NO_OWNER)
+    move(conn, row, Transition.RELEASE, row.released())
     return True
 
 
@@ -246,13 +245,13 @@ def take_over(
         assert desk is not None  # other_desk says so
         return _take_from_desk(conn, row, desk, by=by)
     previous = run_rows.owner_of(row)
-    if RunStatus(row.status) is not RunStatus.RUNNING or previous is None:
+    if row.status is not RunStatus.RUNNING or previous is None:
         return None
     if previous.on_this_host() and previous.is_alive():
         raise in_progress(conn, row, previous)
     view = owner_view(conn, row)
     assert view is not None  # running with an owner
-    move(conn, row, Transition.TAKE_OVER, NO_OWNER)
+    move(conn, row, Transition.TAKE_OVER, row.released())
     append_event(
         conn,
         run_id,
@@ -283,14 +282,14 @@ def _take_from_desk(
     book = leases.Leases.read(conn, desk)
     if book.live(previous_desk) is not None:
         raise owned_elsewhere(row, book)
-    status = RunStatus(row.status)
+    status = row.status
     if status.is_terminal:
         return None  # an ended run has nothing to continue; it stays where it is
     lapsed = book.last(previous_desk)
     why = f"its lease lapsed at {lapsed.until}" if lapsed else "it holds no lease"
     view = owner_view(conn, row)
     if status is RunStatus.RUNNING:
-        move(conn, row, Transition.TAKE_OVER, {**NO_OWNER, "desk": desk})
+        move(conn, row, Transition.TAKE_OVER, replace(row.released(), desk=desk))
         previous = run_rows.owner_of(row)
         append_event(
             conn,
@@ -325,7 +324,7 @@ def answer(conn: Connection, run_id: str, text: str) -> RunProgress:
     recorded; the other is `question_already_answered` and changes nothing.
     """
     row = run_rows.get_run_row(conn, run_id)
-    if row.status != RunStatus.WAITING_INPUT:
+    if row.status is not RunStatus.WAITING_INPUT:
         raise BriefDeskError(
             ErrorCode.RUN_NOT_WAITING, f"Run {run_id} is {row.status}, not waiting_input."
         )
@@ -389,19 +388,15 @@ def _end(
 ) -> None:
     row = run_rows.get_run_row(conn, run_id)
     progress = progress or RunProgress.loads(row.state_json)
-    move(
-        conn,
-        row,
-        transition,
-        {
-            **NO_OWNER,
-            "state_json": progress.advance(next_step="done", waiting_call=None).dumps(),
-            "output": output,
-            "error_json": None if error is None else json.dumps(error),
-            "question_pending": None,
-            "cancel_requested": 0,
-        },
+    ended = replace(
+        row.released(),
+        state_json=progress.advance(next_step="done", waiting_call=None).dumps(),
+        output=output,
+        error_json=None if error is None else json.dumps(error),
+        question_pending=None,
+        cancel_requested=False,
     )
+    move(conn, row, transition, ended)
     _close_pending_approvals(conn, run_id, transition, by=by)
     data: dict[str, object] = {"status": str(TRANSITIONS[transition].target)}
     if error:
@@ -418,23 +413,15 @@ def _close_pending_approvals(
     conn: Connection, run_id: str, transition: Transition, *, by: str | None
 ) -> None:
     """An ended run has no pending proposal: each is closed on record, never as a rejection."""
-    status = ApprovalStatus.EXPIRED if transition is Transition.EXPIRE else ApprovalStatus.CANCELLED
+    expire = transition is Transition.EXPIRE
+    how = ApprovalMove.EXPIRE if expire else ApprovalMove.CANCEL_WITH_RUN
     who = by or "briefdesk"
     for pending in approval_rows.list_approvals(conn, status="pending", run_id=run_id):
-        closed = approval_rows.transition(
-            conn,
-            pending,
-            replace(
-                pending,
-                status=status,
-                reviewer=who if status is ApprovalStatus.CANCELLED else None,
-                decided_at=now_iso(),
-            ),
-        )
+        closed = approval_rows.move(conn, pending, how, reviewer=None if expire else who)
         approval_rows.append_approval_event(
             conn, closed, EventKind.APPROVAL_DECIDED, reviewer=closed.reviewer
         )
-        if status is ApprovalStatus.CANCELLED:
+        if not expire:
             audit.record(
                 conn,
                 entry="decision",
@@ -451,8 +438,3 @@ def _close_pending_approvals(
 def prune_checkpoints(conn: Connection, run_id: str) -> int:
     """An ended run keeps only its latest checkpoint (resume of an ended run changes nothing)."""
     return checkpoint_rows.prune_to_latest(conn, run_id)
-
-
-def _error_of(row: run_rows.RunRow) -> ErrorJSON | None:
-    text = row.error_json
-    return None if not text else json.loads(text)  # readable() checked it is an object

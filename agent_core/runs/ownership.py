@@ -25,7 +25,7 @@ _CLAIMS = [str(EventKind.RUN_STARTED), str(EventKind.RUN_RESUMED)]
 def owner_view(conn: Connection, row: run_rows.RunRow) -> OwnerView | None:
     """Who drives a `running` run, as recorded, and since when; None for any other run."""
     owner = run_rows.owner_of(row)
-    if owner is None or RunStatus(row.status) is not RunStatus.RUNNING:
+    if owner is None or row.status is not RunStatus.RUNNING:
         return None
     claimed = last_at(conn, row.run_id, _CLAIMS)
     return OwnerView(
@@ -91,7 +91,7 @@ def check_held(conn: Connection, run_id: str, holder: leases.Holder) -> None:
     row = run_rows.holding_of(conn, run_id)
     if (
         row is not None
-        and row.status == RunStatus.RUNNING
+        and row.status is RunStatus.RUNNING
         and row.desk == holder.desk
         and row.owner_host == holder.owner.host
         and row.owner_pid == holder.owner.pid

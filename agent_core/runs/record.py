@@ -16,7 +16,8 @@ from agent_core.storage.tables import runs as run_rows
 
 @dataclass(frozen=True)
 class RunFacts:
-    """What does not change while a run lives: its folders, mode, model and limits."""
+    """What does not change while a run lives, typed: its folders, mode, model and limits (a
+    projection of the record, storage/tables/runs.py `RunRow`, read once by the owner)."""
 
     run_id: str
     thread_id: str
@@ -62,7 +63,7 @@ class RunRecord:
     def advance(self, conn: Connection, **changes: Unpack[ProgressChanges]) -> RunProgress:
         """Write the next version of the progress in the caller's transaction."""
         self.progress = self.progress.advance(**changes)
-        run_rows.update_run(conn, self.run_id, state_json=self.progress.dumps())
+        run_rows.save_progress(conn, self.run_id, self.progress.dumps())
         return self.progress
 
     def reload(self) -> None:

@@ -16,6 +16,7 @@ from datetime import timedelta
 
 from sqlalchemy import Connection
 
+from agent_core.contract.approval_moves import ApprovalMove
 from agent_core.contract.approvals import Approval
 from agent_core.contract.canonical import iso
 from agent_core.contract.events import EventKind
@@ -64,7 +65,7 @@ def propose_again(
 ) -> Approval:
     """Supersede `approval` with a pending version of the same call against the target as it
     is now; `why` (`outcome_unknown`, `target_changed`) is set true on its request event."""
-    approval_rows.transition(conn, approval, replace(approval, status=ApprovalStatus.SUPERSEDED))
+    approval_rows.move(conn, approval, ApprovalMove.SUPERSEDE_BY_REPROPOSAL)
     base_hash = spec.base_hash(approval.target)
     now = utcnow()
     again = replace(

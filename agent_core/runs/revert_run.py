@@ -17,7 +17,8 @@ from pathlib import Path
 
 from sqlalchemy import Connection
 
-from agent_core.contract.approvals import Approval, consume, is_revert
+from agent_core.contract.approval_moves import ApprovalMove
+from agent_core.contract.approvals import Approval, is_revert
 from agent_core.contract.canonical import arg_hash, idempotency_key, sha256_hex
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
@@ -27,12 +28,11 @@ from agent_core.contract.statuses import (
     SideEffectStatus,
     ToolOutcomeStatus,
 )
-from agent_core.home.clock import now_iso
 from agent_core.home.preferences import Settings
 from agent_core.runs import lifecycle
 from agent_core.runs.call_records import clip, tool_result
 from agent_core.runs.progress import RunProgress
-from agent_core.runs.transitions import NO_OWNER, Transition, move
+from agent_core.runs.transitions import Transition, move
 from agent_core.storage.owner import Owner
 from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
@@ -121,7 +121,7 @@ def run_revert(
             conn, run_id, revert.tool, revert.call_id, str(result.outcome), executed=True,
             revert_of=revert.revises, **result.summary,
         )  # fmt: skip
-        approval_rows.transition(conn, revert, consume(revert, now_iso()))
+        approval_rows.move(conn, revert, ApprovalMove.CONSUME)
         lifecycle.end_revert(conn, run_id, revert.id)
 
 
@@ -211,4 +211,4 @@ def _wait_again(
         return
     row = run_rows.get_run_row(conn, run_id)
     if row.status == RunStatus.RUNNING and (owner is None or run_rows.owner_of(row) == owner):
-        move(conn, row, Transition.WAIT_APPROVAL, NO_OWNER)
+        move(conn, row, Transition.WAIT_APPROVAL, row.released())

@@ -118,39 +118,40 @@ class IllegalTransition(BriefDeskError):
         self.transition = transition
 
 
-def target_of(current: RunStatus, transition: Transition) -> RunStatus:
-    """The status `transition` leads to from `current`; raises when the table forbids it."""
+def target_of(
+    current: RunStatus,
+    transition: Transition,
+    *,
+    to: RunStatus | None = None,
+    run_id: str = "?",
+) -> RunStatus:
+    """The status `transition` leads to from `current` (`to`: one of the rule's `also`
+    targets instead); raises when the table forbids it. `move` asks it, and nothing else."""
     rule = TRANSITIONS[transition]
-    if current not in rule.sources:
-        raise IllegalTransition("?", current, transition)
-    return rule.target
+    target = rule.target if to is None else to
+    if current not in rule.sources or (target != rule.target and target not in rule.also):
+        raise IllegalTransition(run_id, current, transition)
+    return target
 
 
 def is_retryable(error: ErrorJSON | None) -> bool:
     return bool(error and error.get("retryable") is True)
 
 
-NO_OWNER: run_rows.RunChanges = {"owner_host": None, "owner_pid": None, "owner_started": None}
-
-
 def move(
     conn: Connection,
     row: run_rows.RunRow,
     transition: Transition,
-    changes: run_rows.RunChanges | None = None,
+    after: run_rows.RunRow | None = None,
     *,
     to: RunStatus | None = None,
 ) -> None:
-    """Make `transition` from the status `row` was read with, with the other `changes` the
-    transition implies, in the caller's transaction; raises `IllegalTransition` when the
-    table forbids it or the run moved since. `to`: one of the rule's `also` targets."""
-    current = RunStatus(row.status)
-    rule = TRANSITIONS[transition]
-    target = rule.target if to is None else to
-    if current not in rule.sources or (target != rule.target and target not in rule.also):
-        raise IllegalTransition(row.run_id, current, transition)
-    moved = run_rows.move_status(
-        conn, row.run_id, expected=current, target=target, changes=changes or {}
-    )
+    """Make `transition` from the status `row` was read with, with the other changes the
+    transition implies (`after`: a `replace` of `row`, stored as the fields it changed), in the
+    caller's transaction; raises `IllegalTransition` when the table forbids it or the run moved
+    since. `to`: one of the rule's `also` targets."""
+    current = row.status
+    target = target_of(current, transition, to=to, run_id=row.run_id)
+    moved = run_rows.move_status(conn, row, row if after is None else after, target=target)
     if not moved:  # unreachable inside one write transaction; kept as a guard
         raise IllegalTransition(row.run_id, current, transition)

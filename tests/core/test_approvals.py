@@ -8,27 +8,33 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from sqlalchemy import select
 
-from agent_core.contract.approvals import Approval, check_decidable, consume, decide
+from agent_core.contract.approval_moves import ApprovalMove, moved
+from agent_core.contract.approvals import Approval, check_decidable
 from agent_core.contract.errors import BriefDeskError
 from agent_core.contract.statuses import ApprovalStatus
+from agent_core.contract.views import ApprovalView, EventView, RunView
+from agent_core.facade.workspace import Workspace
 from agent_core.home.clock import ManualClock, utcnow
 from agent_core.storage.schema import approvals, audit, ledger
+from tests.support.store_backends import StoreBackend
+from tests.support.typed import present
 
+Waiting = tuple[Workspace, RunView, ApprovalView]  # the `waiting` fixture
 QUESTION = "How do checkpoints make agent runs durable?"
 
 
-def _events(ws: Any, run_id: str, kind: str, tool: str | None = None) -> list[dict[str, Any]]:
+def _events(ws: Workspace, run_id: str, kind: str, tool: str | None = None) -> list[EventView]:
     return [
         e for e in ws.timeline(run_id) if e["kind"] == kind and (tool is None or e["tool"] == tool)
     ]
 
 
-def _executions(ws: Any, run_id: str, tool: str) -> int:
+def _executions(ws: Workspace, run_id: str, tool: str) -> int:
     return sum(1 for e in _events(ws, run_id, "tool_result", tool) if e["data"]["executed"])
 
 
@@ -38,7 +44,7 @@ def _script(tmp_path: Path, turns: list[dict[str, Any]], name: str = "script.jso
     return f"scripted:{path}"
 
 
-def _rows(ws: Any, table: Any, **where: Any) -> list[Any]:
+def _rows(ws: Workspace, table: Any, **where: Any) -> list[Any]:
     with ws.store.read() as conn:
         query = select(table)
         for key, value in where.items():
@@ -51,7 +57,7 @@ def _files(root: Path) -> list[Path]:
 
 
 @pytest.fixture
-def waiting(ws: Any) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+def waiting(ws: Workspace) -> tuple[Workspace, RunView, ApprovalView]:
     run = ws.start_run(QUESTION)
     assert run["status"] == "waiting_approval"
     assert len(run["approvals"]) == 1
@@ -107,22 +113,25 @@ def test_transition_errors_follow_contract_precedence(
 def test_decide_then_consume_is_the_only_way_to_consumed() -> None:
     pending = _approval(ApprovalStatus.PENDING)
     check_decidable(pending, utcnow())
-    approved = decide(pending, ApprovalStatus.APPROVED, reviewer="ann", reason=None, now_iso="t")
+    approved = moved(pending, ApprovalMove.APPROVE, at="t", reviewer="ann")
     assert (approved.status, approved.reviewer) == (ApprovalStatus.APPROVED, "ann")
-    assert consume(approved, "t2").status is ApprovalStatus.CONSUMED
+    consumed = moved(approved, ApprovalMove.CONSUME, at="t2")
+    assert (consumed.status, consumed.consumed_at) == (ApprovalStatus.CONSUMED, "t2")
     with pytest.raises(BriefDeskError):
-        consume(pending, "t2")
+        moved(pending, ApprovalMove.CONSUME, at="t2")
 
 
 # -- the four paths -------------------------------------------------------------------------
 
 
-def test_proposal_binds_everything_and_nothing_is_written(waiting: Any) -> None:
+def test_proposal_binds_everything_and_nothing_is_written(waiting: Waiting) -> None:
     ws, run, ap = waiting
     artifacts = Path(run["artifacts"])
     assert _files(artifacts) == []
     assert ap["tool"] == "save_brief" and ap["status"] == "pending"
-    assert Path(ap["target"]).is_absolute() and Path(ap["target"]).is_relative_to(artifacts)
+    assert Path(present(ap["target"])).is_absolute() and Path(present(ap["target"])).is_relative_to(
+        artifacts
+    )
     assert len(ap["arg_hash"]) == 64 and ap["base_hash"] is None and ap["version"] == 1
     assert set(ap["args"]) == {"relative_path", "content"}
     assert "approved" not in json.dumps(ap["args"])  # the model never supplies a confirmation
@@ -130,7 +139,7 @@ def test_proposal_binds_everything_and_nothing_is_written(waiting: Any) -> None:
     assert row.status == "pending" and row.expires_at > row.created_at
 
 
-def test_approve_writes_exactly_once_and_is_audited(waiting: Any) -> None:
+def test_approve_writes_exactly_once_and_is_audited(waiting: Waiting) -> None:
     ws, run, ap = waiting
     ws.approve(ap["id"], reviewer="alice")
     with pytest.raises(BriefDeskError) as again:
@@ -138,7 +147,7 @@ def test_approve_writes_exactly_once_and_is_audited(waiting: Any) -> None:
     assert again.value.code == "approval_already_resolved"
     done = ws.resume(run["run_id"])
     assert done["status"] == "succeeded"
-    target = Path(ap["target"])
+    target = Path(present(ap["target"]))
     assert target.read_text() == ap["args"]["content"]
     first = target.stat()
     for _ in range(2):  # resuming a finished run changes nothing and never writes again
@@ -156,10 +165,10 @@ def test_approve_writes_exactly_once_and_is_audited(waiting: Any) -> None:
     ] == ["confirmed"]
 
 
-def test_write_refused_when_target_changed_after_approval(waiting: Any) -> None:
+def test_write_refused_when_target_changed_after_approval(waiting: Waiting) -> None:
     ws, run, ap = waiting
     ws.approve(ap["id"], reviewer="alice")
-    target = Path(ap["target"])
+    target = Path(present(ap["target"]))
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text("someone else's words\n")
     ws.resume(run["run_id"])
@@ -169,9 +178,9 @@ def test_write_refused_when_target_changed_after_approval(waiting: Any) -> None:
     assert _executions(ws, run["run_id"], "save_brief") == 0
 
 
-def test_approving_a_stale_proposal_answers_target_changed(waiting: Any) -> None:
+def test_approving_a_stale_proposal_answers_target_changed(waiting: Waiting) -> None:
     ws, _run, ap = waiting
-    target = Path(ap["target"])
+    target = Path(present(ap["target"]))
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text("changed on disk\n")
     with pytest.raises(BriefDeskError) as info:
@@ -181,7 +190,7 @@ def test_approving_a_stale_proposal_answers_target_changed(waiting: Any) -> None
 
 
 def test_reject_cancels_and_a_repeat_request_in_the_thread_is_refused(
-    waiting: Any, tmp_path: Path
+    waiting: Waiting, tmp_path: Path
 ) -> None:
     ws, run, ap = waiting
     ws.reject(ap["id"], reviewer="carol", reason="not now")
@@ -192,7 +201,7 @@ def test_reject_cancels_and_a_repeat_request_in_the_thread_is_refused(
     assert not [
         e
         for e in _events(ws, run["run_id"], "model_turn")
-        if "save_brief" in e["data"]["calls"][1:]
+        if "save_brief" in cast(list[str], e["data"]["calls"])[1:]
     ]
     # A later model in the same thread asks again for the same write: refused automatically.
     model = _script(tmp_path, [{"call": "save_brief", "args": ap["args"]}, {"say": "tried again"}])
@@ -204,7 +213,7 @@ def test_reject_cancels_and_a_repeat_request_in_the_thread_is_refused(
     assert [r.decision for r in _rows(ws, audit) if r.entry == "decision"] == ["rejected"]
 
 
-def test_edit_supersedes_and_writes_only_the_edited_version(waiting: Any) -> None:
+def test_edit_supersedes_and_writes_only_the_edited_version(waiting: Waiting) -> None:
     ws, run, ap = waiting
     edited_args = {"relative_path": "briefs/edited.md", "content": "# Edited\n\nShorter brief.\n"}
     new = ws.edit(ap["id"], reviewer="dave", args=edited_args)
@@ -220,7 +229,7 @@ def test_edit_supersedes_and_writes_only_the_edited_version(waiting: Any) -> Non
     assert (artifacts / "briefs" / "edited.md").read_text() == edited_args["content"]
 
 
-def test_edit_outside_scope_is_refused_and_changes_nothing(waiting: Any) -> None:
+def test_edit_outside_scope_is_refused_and_changes_nothing(waiting: Waiting) -> None:
     ws, run, ap = waiting
     with pytest.raises(BriefDeskError) as info:
         ws.edit(ap["id"], reviewer="dave", args={"relative_path": "../secret.txt", "content": "x"})
@@ -233,7 +242,7 @@ def test_edit_outside_scope_is_refused_and_changes_nothing(waiting: Any) -> None
     assert extra.value.code == "invalid_arguments"
 
 
-def test_expired_approval_expires_the_run(ws: Any, manual_clock: ManualClock) -> None:
+def test_expired_approval_expires_the_run(ws: Workspace, manual_clock: ManualClock) -> None:
     run = ws.start_run(QUESTION, approval_ttl=0.5)
     ap = run["approvals"][0]
     manual_clock.advance(0.8)
@@ -250,7 +259,7 @@ def test_expired_approval_expires_the_run(ws: Any, manual_clock: ManualClock) ->
 # -- permission modes ---------------------------------------------------------------------
 
 
-def test_accept_edits_auto_approves_writes_inside_artifacts(ws: Any) -> None:
+def test_accept_edits_auto_approves_writes_inside_artifacts(ws: Workspace) -> None:
     run = ws.start_run(QUESTION, mode="acceptEdits")
     assert run["status"] == "succeeded"
     files = _files(Path(run["artifacts"]))
@@ -262,7 +271,7 @@ def test_accept_edits_auto_approves_writes_inside_artifacts(ws: Any) -> None:
 
 
 @pytest.mark.parametrize("mode", ["default", "acceptEdits", "dangerouslySkipPermissions"])
-def test_no_mode_allows_a_path_outside_scope(ws: Any, tmp_path: Path, mode: str) -> None:
+def test_no_mode_allows_a_path_outside_scope(ws: Workspace, tmp_path: Path, mode: str) -> None:
     model = _script(
         tmp_path,
         [
@@ -283,7 +292,7 @@ def test_no_mode_allows_a_path_outside_scope(ws: Any, tmp_path: Path, mode: str)
     )
     run = ws.start_run("escape", model=model, mode=mode)
     assert run["status"] == "succeeded" and run["approvals"] == []
-    codes = sorted(b["data"]["code"] for b in _events(ws, run["run_id"], "blocked"))
+    codes = sorted(str(b["data"]["code"]) for b in _events(ws, run["run_id"], "blocked"))
     assert codes == ["path_outside_scope", "path_outside_scope"]
     assert not (Path(run["artifacts"]).parent / "escape.md").exists()
     assert _files(Path(run["artifacts"])) == []
@@ -292,12 +301,14 @@ def test_no_mode_allows_a_path_outside_scope(ws: Any, tmp_path: Path, mode: str)
 # -- remembered decisions -----------------------------------------------------------------
 
 
-def test_remembered_home_rule_is_scoped_exactly_and_revocable(waiting: Any, tmp_path: Path) -> None:
+def test_remembered_home_rule_is_scoped_exactly_and_revocable(
+    waiting: Waiting, tmp_path: Path
+) -> None:
     ws, run, ap = waiting
     ws.approve(ap["id"], reviewer="fay", remember="home")
     ws.resume(run["run_id"])
     rules = ws.list_rules()
-    folder = str(Path(ap["target"]).parent)
+    folder = str(Path(present(ap["target"])).parent)
     assert [(r["tool"], r["folder"], r["scope"], r["active"]) for r in rules] == [
         ("save_brief", folder, "home", True)
     ]
@@ -342,7 +353,7 @@ def test_remembered_home_rule_is_scoped_exactly_and_revocable(waiting: Any, tmp_
     assert ws.list_rules()[0]["active"] is False
 
 
-def test_remembered_run_rule_does_not_leak_to_other_runs(ws: Any, tmp_path: Path) -> None:
+def test_remembered_run_rule_does_not_leak_to_other_runs(ws: Workspace, tmp_path: Path) -> None:
     model = _script(
         tmp_path,
         [
@@ -384,7 +395,7 @@ print(json.dumps({"won": won, "lost": lost}))
 
 
 def test_race_over_100_proposals_has_exactly_one_winner_each(
-    backend_home: Path, store_backend: Any
+    backend_home: Path, store_backend: StoreBackend
 ) -> None:
     """Four processes, each a reviewer, approve the same 100 proposals in orders of their own:
     on the home's SQLite file, and on a team PostgreSQL database named by the home's `db.url`
@@ -399,7 +410,7 @@ def test_race_over_100_proposals_has_exactly_one_winner_each(
         ws.close()
 
 
-def _race_over_100_proposals(ws: Any, home: Path) -> None:
+def _race_over_100_proposals(ws: Workspace, home: Path) -> None:
     import subprocess
     import sys
     from datetime import timedelta
@@ -453,7 +464,7 @@ def _race_over_100_proposals(ws: Any, home: Path) -> None:
 
 
 def test_a_read_shows_an_overdue_proposal_expired_but_only_a_sweep_writes_it(
-    ws: Any, manual_clock: ManualClock
+    ws: Workspace, manual_clock: ManualClock
 ) -> None:
     run = ws.start_run(QUESTION, approval_ttl=0.5)
     ap = run["approvals"][0]

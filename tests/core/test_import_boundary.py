@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import agent_core
+from agent_core.contract.statuses import RunStatus
+from agent_core.home.clock import now_iso
 from agent_core.storage.migrate.home import open_store
 from agent_core.storage.tables import runs as run_rows
 from tests.core.conformance.backends import REPO_ROOT, child_env
@@ -38,6 +40,8 @@ for name in BLOCKED:  # a blocker that misses its target would prove nothing
         raise SystemExit(f"the blocker let {name} through")
 
 import agent_core
+from agent_core.contract.statuses import RunStatus
+from agent_core.home.clock import now_iso
 skip = set(json.loads(sys.argv[1]))
 done = []
 for info in pkgutil.walk_packages(agent_core.__path__, "agent_core."):
@@ -94,16 +98,20 @@ def test_runs_and_timeline_do_not_import_the_agents_sdk(home: Path) -> None:
     with store.write() as conn:
         run_rows.insert_run(
             conn,
-            run_id="run-quick",
-            thread_id="th-quick",
-            status="succeeded",
-            question="q",
-            model="offline",
-            mode="default",
-            corpus_dir=str(home),
-            artifacts_dir=str(home),
-            limits_json="{}",
-            state_json="{}",
+            run_rows.RunRow(
+                run_id="run-quick",
+                thread_id="th-quick",
+                status=RunStatus.SUCCEEDED,
+                question="q",
+                model="offline",
+                mode="default",
+                corpus_dir=str(home),
+                artifacts_dir=str(home),
+                limits_json="{}",
+                state_json="{}",
+                created_at=now_iso(),
+                updated_at=now_iso(),
+            ),
         )
     store.dispose()
     proc = subprocess.run(

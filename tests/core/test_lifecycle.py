@@ -11,6 +11,7 @@ database named by the home's `db.url` setting (the `ws` fixture at the end).
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import threading
 from collections.abc import Iterator
@@ -26,7 +27,7 @@ from agent_core.facade.workspace import Workspace
 from agent_core.home import clock
 from agent_core.home.clock import ManualClock
 from agent_core.runs import lifecycle
-from agent_core.runs.transitions import TRANSITIONS, IllegalTransition, Transition, target_of
+from agent_core.runs.transitions import IllegalTransition, Transition, target_of
 from agent_core.storage.schema import runs
 from agent_core.tools.registry import TOOLS
 
@@ -80,9 +81,36 @@ def test_no_ended_run_moves_except_a_retryable_failure_or_a_revert() -> None:
             assert movable == ({Transition.RESUME} if status is S.FAILED else set())
 
 
-def test_a_revert_gives_back_only_a_status_it_may_have_come_from() -> None:
-    rule = TRANSITIONS[Transition.END_REVERT]
-    assert rule.also == EXPECTED[Transition.WAIT_REVERT][0]
+@pytest.mark.parametrize("to", list(RunStatus), ids=str)
+def test_a_revert_gives_back_only_a_status_it_may_have_come_from(to: RunStatus) -> None:
+    for current in RunStatus:
+        if current in EXPECTED[Transition.END_REVERT][0] and (
+            to in EXPECTED[Transition.WAIT_REVERT][0] or to is S.INTERRUPTED
+        ):
+            assert target_of(current, Transition.END_REVERT, to=to) is to
+        else:
+            with pytest.raises(IllegalTransition):
+                target_of(current, Transition.END_REVERT, to=to)
+
+
+def test_the_status_writer_asks_the_table_walked_above_and_decides_nothing_itself() -> None:
+    """`move` once repeated `target_of`'s check, so the walk above tested a function production
+    never called (issue 40, item 4): the writer must ask `target_of`, and read no rule."""
+    source = (REPO / "agent_core/runs/transitions.py").read_text(encoding="utf-8")
+    [writer] = [
+        node
+        for node in ast.parse(source).body
+        if isinstance(node, ast.FunctionDef) and node.name == "move"
+    ]
+    called = {
+        n.func.id
+        for n in ast.walk(writer)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    read = {n.id for n in ast.walk(writer) if isinstance(n, ast.Name)}
+    attributes = {n.attr for n in ast.walk(writer) if isinstance(n, ast.Attribute)}
+    assert "target_of" in called
+    assert "TRANSITIONS" not in read and not {"sources", "also"} & attributes
 
 
 def test_an_illegal_transition_raises_and_changes_nothing(ws: Workspace) -> None:

@@ -7,6 +7,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -119,21 +120,17 @@ def test_an_event_commits_with_the_state_change_it_reports(tmp_path: Path) -> No
     try:
         with pytest.raises(RuntimeError, match="crash between"), backend.store.write() as conn:
             append_event(conn, "run-t", EventKind.RUN_FINISHED, data={"status": "succeeded"})
-            run_rows.move_status(
-                conn,
-                "run-t",
-                expected=RunStatus.INTERRUPTED,
-                target=RunStatus.SUCCEEDED,
-                changes={"state_json": json.dumps({"next_step": "done"})},
-            )
+            row = run_rows.get_run_row(conn, "run-t")  # interrupted
+            done = replace(row, state_json=json.dumps({"next_step": "done"}))
+            run_rows.move_status(conn, row, done, target=RunStatus.SUCCEEDED)
             raise RuntimeError("crash between the change and the commit")
         assert _event_count(backend.store, "run-t") == 0
         assert backend.scalar("SELECT status FROM runs WHERE run_id='run-t'") == "interrupted"
 
         with backend.store.write() as conn:  # the same transaction, completed
             append_event(conn, "run-t", EventKind.RUN_FINISHED, data={"status": "succeeded"})
-            moved = RunStatus.INTERRUPTED, RunStatus.SUCCEEDED
-            run_rows.move_status(conn, "run-t", expected=moved[0], target=moved[1], changes={})
+            row = run_rows.get_run_row(conn, "run-t")
+            run_rows.move_status(conn, row, row, target=RunStatus.SUCCEEDED)
         assert _event_count(backend.store, "run-t") == 1
         assert backend.scalar("SELECT status FROM runs WHERE run_id='run-t'") == "succeeded"
     finally:

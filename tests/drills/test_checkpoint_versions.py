@@ -15,6 +15,9 @@ import pytest
 from sqlalchemy import select
 
 from agent_core import RUNTIME_VERSION
+from agent_core.contract.statuses import RunStatus
+from agent_core.facade.workspace import Workspace
+from agent_core.home.clock import now_iso
 from agent_core.storage.schema import approvals, blobs, checkpoints, events, ledger, runs
 from agent_core.storage.tables import runs as run_rows
 from agent_core.storage.tables.checkpoints import Checkpoint, CheckpointStore, save_state_string
@@ -27,23 +30,27 @@ FIXTURES = REPO_ROOT / "tests" / "fixtures" / "checkpoints"
 PAYLOADS = sorted(FIXTURES.glob("*.json"))
 
 
-def _install(ws: Any, payload: dict[str, Any]) -> str:
+def _install(ws: Workspace, payload: dict[str, Any]) -> str:
     """Put the payload's run into this home as an interrupted run with that latest checkpoint."""
     run = payload["run"]
     cp = payload["checkpoint"]
     with ws.store.write() as conn:
         run_rows.insert_run(
             conn,
-            run_id=run["run_id"],
-            thread_id=run["thread_id"],
-            status="interrupted",
-            question=run["question"],
-            model=run["model"],
-            mode=run["mode"],
-            corpus_dir=str(ws.home.corpus),
-            artifacts_dir=str(ws.home.artifacts),
-            limits_json=json.dumps(run["limits"]),
-            state_json=json.dumps(run["state"]),
+            run_rows.RunRow(
+                run_id=run["run_id"],
+                thread_id=run["thread_id"],
+                status=RunStatus.INTERRUPTED,
+                question=run["question"],
+                model=run["model"],
+                mode=run["mode"],
+                corpus_dir=str(ws.home.corpus),
+                artifacts_dir=str(ws.home.artifacts),
+                limits_json=json.dumps(run["limits"]),
+                state_json=json.dumps(run["state"]),
+                created_at=now_iso(),
+                updated_at=now_iso(),
+            ),
         )
         digest = save_state_string(conn, run["run_id"], payload["run_state_string"])
         CheckpointStore(ws.store).save(
@@ -63,7 +70,7 @@ def _install(ws: Any, payload: dict[str, Any]) -> str:
     return str(run["run_id"])
 
 
-def _snapshot(ws: Any, run_id: str) -> dict[str, list[tuple[Any, ...]]]:
+def _snapshot(ws: Workspace, run_id: str) -> dict[str, list[tuple[Any, ...]]]:
     """Every row the run owns, as stored."""
     with ws.store.read() as conn:
         return {
@@ -83,7 +90,9 @@ def test_the_corpus_covers_old_current_and_corrupt_payloads() -> None:
 
 
 @pytest.mark.parametrize("path", PAYLOADS, ids=[p.stem for p in PAYLOADS])
-def test_saved_payload_loads_or_is_refused_clearly(path: Path, cli: CliRunner, ws: Any) -> None:
+def test_saved_payload_loads_or_is_refused_clearly(
+    path: Path, cli: CliRunner, ws: Workspace
+) -> None:
     payload = json.loads(path.read_text(encoding="utf-8"))
     run_id = _install(ws, payload)
     before = _snapshot(ws, run_id)

@@ -1,4 +1,5 @@
-"""Persistence of approval proposals. Transitions are conditional updates: first writer wins."""
+"""Persistence of approval proposals. A status changes only by `move` (the table of
+contract/approval_moves.py, written by one conditional update): the first writer wins."""
 
 from __future__ import annotations
 
@@ -9,6 +10,12 @@ from dataclasses import asdict, dataclass
 from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import DBAPIError
 
+from agent_core.contract.approval_moves import (
+    DECISION_FIELDS,
+    PROPOSED_AS,
+    ApprovalMove,
+    moved,
+)
 from agent_core.contract.approvals import Approval, check_decidable
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.json_types import JsonValue
@@ -26,6 +33,10 @@ def new_approval_id() -> str:
 
 
 def insert_approval(conn: Connection, approval: Approval) -> None:
+    """A new proposal: born pending, or approved by a rule or the run's mode (`PROPOSED_AS`);
+    any later status only through `move`."""
+    if approval.status not in PROPOSED_AS:
+        raise ValueError(f"a proposal is not made {approval.status}: it is moved there")
     values = asdict(approval)
     del values["args"]
     values["args_json"] = json.dumps(dict(approval.args), ensure_ascii=False, sort_keys=True)
@@ -133,8 +144,32 @@ def next_revision(conn: Connection, run_id: str) -> NextRevision:
     return NextRevision(len(requests) + 1, str(newest.id), newest.decision_reason)
 
 
-def transition(conn: Connection, before: Approval, after: Approval) -> Approval:
-    """Write `after` only if the row is still exactly `before` (status and version)."""
+def move(
+    conn: Connection,
+    before: Approval,
+    how: ApprovalMove,
+    *,
+    at: str | None = None,
+    reviewer: str | None = None,
+    reason: str | None = None,
+) -> Approval:
+    """The one writer of an approval's status: make `how` from the status (and version)
+    `before` was read with, in the caller's transaction, and return the record as written.
+    The table refuses an illegal move (`IllegalApprovalMove`); a row that moved meanwhile
+    answers with what the winner left (expired, superseded, already resolved)."""
+    after = moved(before, how, at=at or now_iso(), reviewer=reviewer, reason=reason)
+    if not _write_move(conn, before, after):
+        # Someone else won the race: answer with what they left.
+        check_decidable(get_approval(conn, before.id), utcnow())
+        raise BriefDeskError(
+            ErrorCode.APPROVAL_ALREADY_RESOLVED, f"Approval {before.id} was decided elsewhere."
+        )
+    return after
+
+
+def _write_move(conn: Connection, before: Approval, after: Approval) -> bool:
+    """The only UPDATE of the status column: `after`'s decision fields, if the row is still
+    exactly `before` (status and version). False when another writer moved it first."""
     result = conn.execute(
         update(approvals)
         .where(
@@ -143,21 +178,13 @@ def transition(conn: Connection, before: Approval, after: Approval) -> Approval:
             approvals.c.version == before.version,
         )
         .values(
-            status=str(after.status),
-            reviewer=after.reviewer,
-            decision_reason=after.decision_reason,
-            decided_at=after.decided_at,
-            decided_by_rule=after.decided_by_rule,
-            consumed_at=after.consumed_at,
+            {
+                name: str(after.status) if name == "status" else getattr(after, name)
+                for name in DECISION_FIELDS
+            }
         )
     )
-    if result.rowcount != 1:
-        # Someone else won the race: answer with what they left.
-        check_decidable(get_approval(conn, before.id), utcnow())
-        raise BriefDeskError(
-            ErrorCode.APPROVAL_ALREADY_RESOLVED, f"Approval {before.id} was decided elsewhere."
-        )
-    return after
+    return result.rowcount == 1
 
 
 def any_due(conn: Connection) -> bool:
@@ -173,8 +200,8 @@ def any_due(conn: Connection) -> bool:
 
 
 def expire_due(conn: Connection) -> list[Approval]:
-    """Mark every pending proposal past its expiry (by the core's clock) as expired; returns
-    those changed."""
+    """Move every pending proposal past its expiry (by the core's clock) by `EXPIRE`, under
+    the same table and the same conditional write as any move; returns those moved."""
     now = now_iso()
     rows = conn.execute(
         select(approvals).where(
@@ -183,27 +210,24 @@ def expire_due(conn: Connection) -> list[Approval]:
     ).all()
     changed = []
     for row in rows:
-        if _expire_one(conn, row.id, now):
-            changed.append(get_approval(conn, row.id))
+        due = Approval.from_row(row)
+        after = moved(due, ApprovalMove.EXPIRE, at=now)
+        if _expire_one(conn, due, after):
+            changed.append(after)
     return changed
 
 
-def _expire_one(conn: Connection, approval_id: str, now: str) -> bool:
+def _expire_one(conn: Connection, due: Approval, after: Approval) -> bool:
     """Expire one pending proposal; False when another expired or decided it first.
 
     In team mode the database lets a desk expire another desk's proposal only once the server's
     clock passed its time (migration 0015): a desk whose clock runs ahead leaves it for later
     (a savepoint keeps the rest of the sweep), never fails the command that swept."""
-    expire = (
-        update(approvals)
-        .where(approvals.c.id == approval_id, approvals.c.status == str(ApprovalStatus.PENDING))
-        .values(status=str(ApprovalStatus.EXPIRED), decided_at=now)
-    )
     if conn.dialect.name != "postgresql":
-        return conn.execute(expire).rowcount == 1
+        return _write_move(conn, due, after)
     try:
         with conn.begin_nested():
-            return conn.execute(expire).rowcount == 1
+            return _write_move(conn, due, after)
     except DBAPIError as exc:
         if getattr(exc.orig, "sqlstate", None) == _NOT_YET_DUE:
             return False

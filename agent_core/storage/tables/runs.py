@@ -1,159 +1,280 @@
-"""Run rows: the run state container, its status, its desk and its owning process.
+"""Run rows: the run record, declared once, and every statement on the `runs` table.
 
-Every statement on the `runs` table is built here. A run's status is written by two functions
-only: `insert_run` (a new row) and `move_status` (a conditional move, called by the
-lifecycle's status writer, runs/transitions.py); `update_run` refuses `status`.
+`RunRow` is the one declaration of a run's fields: the table `schema.runs` names the same
+columns, the contract's RUN (`RunView`) takes the fields marked `SHOWN` (`shown_fields`), and
+`RunHolding` four of them (tests/test_house_records.py holds all three to it). Enums stay
+enums in the record (`status` is a RunStatus); the stored text is converted here only.
+
+A write of fields the caller read is `(before, after)`, `after` a `dataclasses.replace` of
+`before` (mypy checks replace's keywords against the record): `update_run` and `move_status`
+store the fields it changed. A new run is a whole `RunRow` (`insert_run`). The narrow writes
+that must not read first are named (`save_progress`, `record_answer`, `set_desk`, ...).
+
+A run's status is written by two functions only: `insert_run` (a new row, given `created` by
+the lifecycle) and `move_status` (a conditional move, called by the lifecycle's status writer,
+runs/transitions.py); `update_run` refuses a changed status.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import TypedDict, Unpack
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Final
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, RowMapping, Select, insert, select, update
 
-from agent_core.contract.errors import BriefDeskError, ErrorCode
+from agent_core.contract.errors import BriefDeskError, ErrorCode, ErrorJSON
 from agent_core.contract.json_types import JsonObject
 from agent_core.contract.statuses import RunStatus
+from agent_core.contract.views import DamagedRunView
 from agent_core.home.clock import now_iso
 from agent_core.storage.owner import Owner
 from agent_core.storage.schema import runs
 from agent_core.storage.team.leases import Leases
 
+log = logging.getLogger(__name__)
 
-@dataclass(frozen=True)
+SHOWN: Final = "shown"
+"""Field metadata: the RUN key (the contract's JSON) this field is shown under."""
+DECODED: Final = "decoded"
+"""Field metadata: how its stored text becomes the RUN value (a JSON column)."""
+
+
+def _shown(key: str, decoded: Callable[[str | None], object] | None = None) -> dict[str, object]:
+    return {SHOWN: key} if decoded is None else {SHOWN: key, DECODED: decoded}
+
+
+def _error_of(text: str | None) -> ErrorJSON | None:
+    """A stored error (checked to be a JSON object when the row was read)."""
+    return None if not text else json.loads(text)
+
+
+@dataclass(frozen=True, kw_only=True)
 class RunRow:
-    """One row of `runs`, as stored (the status is checked by `readable`, not here)."""
+    """A run: one row of `runs`, typed. The one declaration of its fields.
 
-    run_id: str
-    thread_id: str
-    status: str
-    question: str
-    model: str
-    mode: str
-    corpus_dir: str
-    artifacts_dir: str
+    A field with `SHOWN` metadata is a key of the contract's RUN under that name; the others
+    (progress, limits, the SDK state's digest, the owner, a pending cancel) stay in the core.
+    A write is `replace(row, ...)`: `update_run` / `move_status` store the fields it changed.
+    """
+
+    run_id: str = field(metadata=_shown("run_id"))
+    thread_id: str = field(metadata=_shown("thread_id"))
+    status: RunStatus = field(metadata=_shown("status"))
+    """As stored: the RUN shows a `running` run whose owner died as `interrupted`."""
+    question: str = field(metadata=_shown("question"))
+    model: str = field(metadata=_shown("model"))
+    mode: str = field(metadata=_shown("mode"))
+    corpus_dir: str = field(metadata=_shown("corpus"))
+    artifacts_dir: str = field(metadata=_shown("artifacts"))
     limits_json: str
+    """RunLimits (runs/progress.py), fixed at creation."""
     state_json: str
-    state_digest: str | None
-    question_pending: str | None
-    output: str | None
-    error_json: str | None
-    cancel_requested: int
-    owner_host: str | None
-    owner_pid: int | None
-    owner_started: float | None
-    created_at: str
-    updated_at: str
-    desk: str | None
+    """RunProgress (runs/progress.py): turns, calls, evidence, next step."""
+    state_digest: str | None = None
+    """The latest SDK RunState (blobs.digest); None before the first pause that saves one."""
+    question_pending: str | None = field(default=None, metadata=_shown("question_pending"))
+    output: str | None = field(default=None, metadata=_shown("output"))
+    error_json: str | None = field(default=None, metadata=_shown("error", _error_of))
+    """An ErrorJSON object (see `error`), as stored."""
+    cancel_requested: bool = False
+    owner_host: str | None = None
+    owner_pid: int | None = None
+    owner_started: float | None = None
+    created_at: str = field(metadata=_shown("created_at"))
+    updated_at: str = field(metadata=_shown("updated_at"))
+    desk: str | None = field(default=None, metadata=_shown("desk"))
+    """The installation that runs it (team mode); None for a row from before desks."""
+
+    @property
+    def error(self) -> ErrorJSON | None:
+        return _error_of(self.error_json)
+
+    def released(self) -> RunRow:
+        """This run with no owner recorded (what every move that stops driving implies)."""
+        return replace(self, owner_host=None, owner_pid=None, owner_started=None)
 
 
-class RunChanges(TypedDict, total=False):
-    """The columns `update_run` may change: every one but the key, the status and the stamps."""
-
-    thread_id: str
-    question: str
-    model: str
-    mode: str
-    corpus_dir: str
-    artifacts_dir: str
-    limits_json: str
-    state_json: str
-    state_digest: str | None
-    question_pending: str | None
-    output: str | None
-    error_json: str | None
-    cancel_requested: int
-    owner_host: str | None
-    owner_pid: int | None
-    owner_started: float | None
-    desk: str | None
-
-
-class NewRun(RunChanges, total=False):
-    """A new row's columns (`run_id` is passed apart; a missing status is `created`)."""
-
-    status: str
+COLUMNS: Final = tuple(f.name for f in fields(RunRow))
+"""The record's fields: the columns of `runs`, in the record's order."""
+_FIXED: Final = frozenset({"run_id", "status", "created_at", "updated_at"})
+"""Never changed by `update_run`: the key, the status (`move_status`) and the stamps."""
 
 
 @dataclass(frozen=True)
 class RunHolding:
-    """Who holds a run, as `check_held` compares it (team mode)."""
+    """Who holds a run, as `check_held` compares it: four of the record's fields, read alone
+    (it runs first in every write of a driver; `state_json` may be large). Its fields are
+    RunRow's, name and type (tests/test_house_records.py holds them)."""
 
-    status: str
+    status: RunStatus
     desk: str | None
     owner_host: str | None
     owner_pid: int | None
 
 
-_COLUMNS = tuple(RunRow.__dataclass_fields__)
+def _integer_or_none(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise TypeError(f"{value!r} is not an integer")
+    return int(value)
 
 
-def _run_row(row: object) -> RunRow:
-    return RunRow(**{name: getattr(row, name) for name in _COLUMNS})
+def _number_or_none(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise TypeError(f"{value!r} is not a number")
+    return float(value)
 
 
-def insert_run(conn: Connection, run_id: str, **values: Unpack[NewRun]) -> None:
-    now = now_iso()
-    status = values.pop("status", str(RunStatus.CREATED))
-    conn.execute(
-        insert(runs).values(run_id=run_id, status=status, created_at=now, updated_at=now, **values)
-    )
+def _error_text(value: object) -> str | None:
+    """A stored error must be a JSON object (or nothing)."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or not isinstance(json.loads(value), dict):
+        raise TypeError("not a JSON object")
+    return value
+
+
+_READ: Final[Mapping[str, Callable[[object], object]]] = {
+    "status": lambda value: RunStatus(str(value)),
+    "error_json": _error_text,
+    "cancel_requested": bool,
+    "owner_pid": _integer_or_none,
+    "owner_started": _number_or_none,
+}
+"""The columns whose stored value is not already the record's type."""
+_STORED: Final[Mapping[str, Callable[[object], object]]] = {
+    "status": str,
+    "cancel_requested": lambda flag: 1 if flag else 0,
+}
+"""The fields stored as another type than the record's (an enum's value, a 0/1 flag)."""
+
+
+def _typed(run_id: object, stored: RowMapping, names: Iterable[str]) -> dict[str, Any]:
+    """The record's values of the `stored` columns `names`; `storage_corrupt` saying what is
+    wrong (an unknown status, malformed JSON, a bad owner): a bad row is refused where it is
+    touched, and the rest of the home stays usable. (State and limits are checked where they
+    are loaded.)"""
+    typed: dict[str, Any] = {}
+    for name in names:
+        try:
+            value = stored[name]
+            typed[name] = _READ[name](value) if name in _READ else value
+        except (TypeError, ValueError) as exc:
+            what = name.removesuffix("_json").split("_")[0]  # status, error, owner
+            raise BriefDeskError(
+                ErrorCode.STORAGE_CORRUPT,
+                f"Run {run_id} holds a row this app cannot read: its {what} ({exc}). The "
+                "other runs are not affected.",
+            ) from None
+    return typed
+
+
+def _run_row(stored: RowMapping) -> RunRow:
+    return RunRow(**_typed(stored["run_id"], stored, COLUMNS))
+
+
+def _stored(values: Mapping[str, object]) -> dict[str, object]:
+    """Record values as their columns store them."""
+    return {n: _STORED[n](v) if n in _STORED and v is not None else v for n, v in values.items()}
+
+
+def _changed(before: RunRow, after: RunRow) -> dict[str, object]:
+    """The fields `after` (a `replace` of `before`) changed, by name: what a write stores."""
+    if after.run_id != before.run_id:
+        raise ValueError(f"a write of run {before.run_id} cannot store run {after.run_id}")
+    return {
+        name: getattr(after, name)
+        for name in COLUMNS
+        if getattr(after, name) != getattr(before, name)
+    }
+
+
+def shown_fields(row: RunRow) -> dict[str, object]:
+    """The RUN keys the record holds, by their contract names (its `SHOWN` fields; enums stay
+    enums: they become strings at the JSON edge)."""
+    shown: dict[str, object] = {}
+    for column in fields(row):
+        key = column.metadata.get(SHOWN)
+        if key is not None:
+            value = getattr(row, column.name)
+            decoded = column.metadata.get(DECODED)
+            shown[str(key)] = value if decoded is None else decoded(value)
+    return shown
+
+
+def _rows(
+    conn: Connection, query: Select[Any], damaged: list[DamagedRunView] | None
+) -> list[RunRow]:
+    """The readable rows of `query`; an unreadable one is logged and left out (reported in
+    `damaged` when given)."""
+    found: list[RunRow] = []
+    for stored in conn.execute(query):
+        try:
+            found.append(_run_row(stored._mapping))
+        except BriefDeskError as exc:
+            log.warning("runs: %s", exc.message)
+            if damaged is not None:
+                damaged.append(DamagedRunView(run_id=str(stored.run_id), error=exc.to_json()))
+    return found
+
+
+def insert_run(conn: Connection, row: RunRow) -> None:
+    """Store a new run, as given (the lifecycle's `create` gives it `created`)."""
+    conn.execute(insert(runs).values(**_stored({n: getattr(row, n) for n in COLUMNS})))
 
 
 def get_run_row(conn: Connection, run_id: str) -> RunRow:
     row = conn.execute(select(runs).where(runs.c.run_id == run_id)).first()
     if row is None:
         raise BriefDeskError(ErrorCode.NOT_FOUND, f"No run {run_id!r} in this home.")
-    return readable(_run_row(row))
+    return _run_row(row._mapping)
 
 
-def readable(row: RunRow) -> RunRow:
-    """`row` when this app can read it, else `storage_corrupt` saying what is wrong (an unknown
-    status, malformed JSON, a bad owner): a bad row is refused where it is touched, and the
-    rest of the home stays usable. (State and limits are checked where they are loaded.)"""
-    what = "status"
-    try:
-        RunStatus(row.status)
-        what = "error"
-        error = json.loads(row.error_json) if row.error_json else None
-        if error is not None and not isinstance(error, dict):
-            raise TypeError("not a JSON object")
-        what = "owner"
-        owner_of(row)
-    except (TypeError, ValueError) as exc:
-        raise BriefDeskError(
-            ErrorCode.STORAGE_CORRUPT,
-            f"Run {row.run_id} holds a row this app cannot read: its {what} ({exc}). The "
-            "other runs are not affected.",
-        ) from None
-    return row
-
-
-def update_run(conn: Connection, run_id: str, **values: Unpack[RunChanges]) -> None:
-    """Change a run's columns other than its status (only the lifecycle moves a status)."""
-    if "status" in values:  # the type refuses it too; this keeps untyped callers honest
+def update_run(conn: Connection, before: RunRow, after: RunRow) -> None:
+    """Store the fields `after` (a `replace` of `before`, the row as read) changed, other than
+    its status (only the lifecycle moves a status), and stamp the run as updated now."""
+    changes = _changed(before, after)
+    if "status" in changes:  # untyped callers too: only the status writer moves a status
         raise ValueError("update_run cannot set a status: a lifecycle transition does")
-    conn.execute(update(runs).where(runs.c.run_id == run_id).values(updated_at=now_iso(), **values))
+    fixed = _FIXED & set(changes)
+    if fixed:
+        raise ValueError(f"update_run cannot change {sorted(fixed)}")
+    values = {**_stored(changes), "updated_at": now_iso()}
+    conn.execute(update(runs).where(runs.c.run_id == before.run_id).values(values))
 
 
-def move_status(
-    conn: Connection,
-    run_id: str,
-    *,
-    expected: RunStatus,
-    target: RunStatus,
-    changes: RunChanges,
-) -> bool:
-    """The one status write after creation: `expected` -> `target`, only when the run still
-    is `expected`. Returns whether the row moved. Called by runs/transitions.py only."""
+def move_status(conn: Connection, before: RunRow, after: RunRow, *, target: RunStatus) -> bool:
+    """The one status write after creation: `before.status` -> `target`, only when the run
+    still is `before.status`, with the other fields `after` (a `replace` of `before`) changed.
+    Returns whether the row moved. Called by runs/transitions.py only."""
+    changes = _changed(before, after)
+    fixed = _FIXED & set(changes)
+    if fixed:  # the target is the transition table's to give; the key and stamps are ours
+        raise ValueError(f"a move cannot change {sorted(fixed)}")
+    values = {**_stored(changes), "status": str(target), "updated_at": now_iso()}
     result = conn.execute(
         update(runs)
-        .where(runs.c.run_id == run_id, runs.c.status == str(expected))
-        .values(status=str(target), updated_at=now_iso(), **changes)
+        .where(runs.c.run_id == before.run_id, runs.c.status == str(before.status))
+        .values(values)
     )
     return result.rowcount == 1
+
+
+def save_progress(conn: Connection, run_id: str, state_json: str) -> None:
+    """Store a driven run's progress (RunProgress), whole: its owner's hot write, made without
+    reading the row first (only the owner writes it, and a write after a rolled-back one must
+    store it again, so no comparison with a cached row decides it)."""
+    conn.execute(
+        update(runs)
+        .where(runs.c.run_id == run_id)
+        .values(state_json=state_json, updated_at=now_iso())
+    )
 
 
 def record_answer(conn: Connection, run_id: str, *, state_before: str, state_after: str) -> bool:
@@ -187,38 +308,37 @@ def cancel_requested(conn: Connection, run_id: str) -> bool:
 
 def holding_of(conn: Connection, run_id: str) -> RunHolding | None:
     """Only the columns `check_held` compares: it runs first in every write of a driver."""
-    row = conn.execute(
-        select(runs.c.status, runs.c.desk, runs.c.owner_host, runs.c.owner_pid).where(
-            runs.c.run_id == run_id
-        )
-    ).first()
-    if row is None:
-        return None
-    return RunHolding(
-        status=str(row.status), desk=row.desk, owner_host=row.owner_host, owner_pid=row.owner_pid
-    )
+    names = [f.name for f in fields(RunHolding)]
+    query = select(*(runs.c[name] for name in names)).where(runs.c.run_id == run_id)
+    row = conn.execute(query).first()
+    return None if row is None else RunHolding(**_typed(run_id, row._mapping, names))
 
 
-def list_run_rows(conn: Connection, run_ids: list[str] | None = None) -> list[RunRow]:
-    """Every run (or the given ones that exist), newest first."""
+def list_run_rows(
+    conn: Connection,
+    run_ids: list[str] | None = None,
+    damaged: list[DamagedRunView] | None = None,
+) -> list[RunRow]:
+    """Every readable run (or the given ones that exist), newest first; the unreadable ones
+    go to `damaged` when given."""
     query = select(runs).order_by(runs.c.created_at.desc(), runs.c.run_id)
     if run_ids is not None:
         query = query.where(runs.c.run_id.in_(run_ids))
-    return [_run_row(row) for row in conn.execute(query)]
+    return _rows(conn, query, damaged)
 
 
 def waiting_question_rows(conn: Connection) -> list[RunRow]:
     """Runs waiting for a person's answer to their question (the inbox's questions)."""
     query = select(runs).where(
-        runs.c.status == "waiting_input", runs.c.question_pending.is_not(None)
+        runs.c.status == str(RunStatus.WAITING_INPUT), runs.c.question_pending.is_not(None)
     )
-    return [_run_row(row) for row in conn.execute(query)]
+    return _rows(conn, query, None)
 
 
 def owner_of(row: RunRow) -> Owner | None:
     if row.owner_pid is None:
         return None
-    return Owner(row.owner_host or "", int(row.owner_pid), float(row.owner_started or 0.0))
+    return Owner(row.owner_host or "", row.owner_pid, row.owner_started or 0.0)
 
 
 def other_desk(row: RunRow, desk: str | None) -> bool:
@@ -244,16 +364,15 @@ def owner_live(row: RunRow, leases: Leases | None = None) -> bool:
 
 def effective_status(row: RunRow, leases: Leases | None = None) -> RunStatus:
     """A `running` run whose owner died (or whose desk's lease lapsed) shows as interrupted."""
-    status = RunStatus(row.status)
-    if status is RunStatus.RUNNING and not owner_live(row, leases):
+    if row.status is RunStatus.RUNNING and not owner_live(row, leases):
         return RunStatus.INTERRUPTED
-    return status
+    return row.status
 
 
 def running_rows(conn: Connection) -> list[RunRow]:
     """The runs recorded as `running` (their owners may have died since)."""
     query = select(runs).where(runs.c.status == str(RunStatus.RUNNING))
-    return [_run_row(row) for row in conn.execute(query)]
+    return _rows(conn, query, None)
 
 
 def run_state(row: RunRow) -> JsonObject:

@@ -20,6 +20,8 @@ from typing import Any
 
 from sqlalchemy import text
 
+from agent_core.contract.statuses import RunStatus
+from agent_core.home.clock import now_iso
 from agent_core.home.config import Home
 from agent_core.runs.progress import RunProgress
 from agent_core.storage.migrate.home import open_store
@@ -109,16 +111,22 @@ def insert_run(backend: StorageBackend, run_id: str, *, status: str = "interrupt
     with backend.store.write() as conn:
         run_rows.insert_run(
             conn,
-            run_id=run_id,
-            thread_id="th-" + run_id,
-            status=status,
-            question="conformance",
-            model="offline",
-            mode="default",
-            corpus_dir=str(backend.home / "corpus"),
-            artifacts_dir=str(backend.home / "artifacts"),
-            limits_json=json.dumps({"max_turns": 50, "max_tool_calls": 100, "max_seconds": 900}),
-            state_json=json.dumps(state),
+            run_rows.RunRow(
+                run_id=run_id,
+                thread_id="th-" + run_id,
+                status=RunStatus(status),
+                question="conformance",
+                model="offline",
+                mode="default",
+                corpus_dir=str(backend.home / "corpus"),
+                artifacts_dir=str(backend.home / "artifacts"),
+                limits_json=json.dumps(
+                    {"max_turns": 50, "max_tool_calls": 100, "max_seconds": 900}
+                ),
+                state_json=json.dumps(state),
+                created_at=now_iso(),
+                updated_at=now_iso(),
+            ),
         )
 
 

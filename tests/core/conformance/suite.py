@@ -10,10 +10,13 @@ import json
 import os
 import signal
 import time
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from agent_core import RUNTIME_VERSION
+from agent_core.facade.workspace import Workspace
 from agent_core.storage.tables.checkpoints import Checkpoint, ResumeStatus, save_state_string
 from tests.core.conformance.backends import (
     DEMO_QUESTION,
@@ -146,7 +149,7 @@ def test_only_the_latest_run_state_is_kept(backend: StorageBackend) -> None:
 # -- the agent on top of the store ----------------------------------------------------------
 
 
-def _brief_results(ws: Any, run_id: str) -> list[dict[str, Any]]:
+def _brief_results(ws: Workspace, run_id: str) -> list[dict[str, Any]]:
     return [
         e for e in ws.timeline(run_id) if e["kind"] == "tool_result" and e["tool"] == "save_brief"
     ]
@@ -263,7 +266,7 @@ def test_two_processes_writing_at_once_never_meet_a_locked_database(
 
 
 def test_writer_killed_mid_loop_leaves_a_sound_database(
-    backend: StorageBackend, backend_factory: Any
+    backend: StorageBackend, backend_factory: Callable[[Path], StorageBackend]
 ) -> None:
     insert_run(backend, "run-k")
     proc = spawn_writer(backend, "checkpoints", "run-k")
@@ -319,7 +322,8 @@ def test_a_read_transaction_sees_one_moment_whatever_commits_meanwhile(
         with backend.store.read() as conn:
             before = run_rows.get_run_row(conn, "run-moment").question
             with other.write() as elsewhere:
-                run_rows.update_run(elsewhere, "run-moment", question="changed elsewhere")
+                row = run_rows.get_run_row(elsewhere, "run-moment")
+                run_rows.update_run(elsewhere, row, replace(row, question="changed elsewhere"))
             after = run_rows.get_run_row(conn, "run-moment").question
         assert (before, after) == ("conformance", "conformance")
         with backend.store.read() as conn:  # the next read sees the commit

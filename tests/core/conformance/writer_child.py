@@ -17,12 +17,10 @@ from __future__ import annotations
 import json
 import sys
 import traceback
+from dataclasses import replace
 from pathlib import Path
 
-from sqlalchemy import select
-
 from agent_core import RUNTIME_VERSION
-from agent_core.storage.schema import runs
 from agent_core.storage.tables import runs as run_rows
 from agent_core.storage.tables.checkpoints import Checkpoint, save_state_string
 from agent_core.storage.tables.timeline import append_event
@@ -32,12 +30,11 @@ from tests.core.conformance.backends import BACKEND_FACTORIES, StorageBackend
 def _counter(backend: StorageBackend, own_run: str, shared_run: str, count: int) -> None:
     for i in range(count):
         with backend.store.write() as conn:
-            query = select(runs.c.state_json).where(runs.c.run_id == shared_run)
-            raw = conn.execute(query).scalar()
-            shared = json.loads(raw)
+            row = run_rows.get_run_row(conn, shared_run)
+            shared = json.loads(row.state_json)
             append_event(conn, own_run, "model_turn", data={"turn": i + 1, "writer": own_run})
             shared["counter"] = int(shared["counter"]) + 1
-            run_rows.update_run(conn, shared_run, state_json=json.dumps(shared))
+            run_rows.update_run(conn, row, replace(row, state_json=json.dumps(shared)))
     print(f"done {count}", flush=True)
 
 
