@@ -14,6 +14,7 @@ from typing import TypedDict
 
 from sqlalchemy import Connection
 
+from agent_core.corpus.stop_words import SEARCH_STOP_WORDS
 from agent_core.home.door import mask_incoming
 from agent_core.storage import cjk_text
 from agent_core.storage.tables import corpus as corpus_table
@@ -23,73 +24,12 @@ SNIPPET_SCAN_CHARS = 100_000
 SNIPPET_CHARS = 180
 
 
-# Words nearly every English document has: searched for, they match the whole corpus (and
-# bm25 is computed for every match) while adding nothing to the ranking.
-_STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "has",
-        "have",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "may",
-        "not",
-        "of",
-        "on",
-        "or",
-        "so",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "to",
-        "was",
-        "we",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "you",
-        "your",
-    ]
-)
-
-
 def query_terms(query: str) -> tuple[list[str], list[str]]:
     """(words, CJK grams) of free text: what a search looks for, at most 16 of each. Common
-    English words are left out, unless the query has nothing else."""
+    English words are left out (stop_words.py), unless the query has nothing else."""
     latin = cjk_text.CJK_RUN.sub(" ", query.lower())
     words = [w.replace('"', "") for w in _WORD.findall(latin)]
-    content = [w for w in words if w not in _STOPWORDS]
+    content = [w for w in words if w not in SEARCH_STOP_WORDS]
     return (content or words)[:16], cjk_text.query_grams(query)[:16]
 
 

@@ -8,7 +8,9 @@ can inflate that way are asked for (`Accept-Encoding: gzip, deflate`); a body in
 coding is refused, not handed to a decoder we do not bound.
 
 The bound sits in `send`, the one door every request of the client goes through (redirects and
-proxies included), rather than in a transport that environment proxies would bypass.
+proxies included), rather than in a transport that environment proxies would bypass. The async
+client (a run's) also checks each model answer there as it is read (streams.py): what the
+Agents SDK's public models then read is bounded and checked, with no SDK internals overridden.
 """
 
 from __future__ import annotations
@@ -20,7 +22,15 @@ from typing import TYPE_CHECKING
 import httpx2
 from openai import DefaultAsyncHttpxClient, DefaultHttpxClient
 
+from agent_core.contract.presets import OpenAIApi
 from agent_core.models.failures import ResponseTooLarge, ResponseUnreadable
+from agent_core.models.streams import (
+    CheckedEvents,
+    as_events,
+    check_json_answer,
+    is_json,
+    model_api_of,
+)
 
 if TYPE_CHECKING:
     from httpx2._client import UseClientDefault
@@ -148,12 +158,35 @@ class BoundedAsyncClient(DefaultAsyncHttpxClient):
         )
         try:
             bound(response, self.max_response_bytes)
+            api = model_api_of(request) if response.is_success else None
+            if api is not None and stream:  # the caller reads it as events: check them
+                response = await _checked_events(response, api)
             if not stream:
                 await response.aread()
+                if api is not None:
+                    check_json_answer(response.content)
         except BaseException:
             await response.aclose()
             raise
         return response
+
+
+async def _checked_events(response: httpx2.Response, api: OpenAIApi) -> httpx2.Response:
+    """`response`, its events checked as they are read; one JSON answer (a server that ignores
+    `stream: true`), read within the bound, is given as the events that say the same."""
+    if not is_json(response.headers):
+        response.stream = CheckedEvents(response.stream, api)
+        return response
+    events = as_events(api, await response.aread())
+    headers = response.headers.copy()
+    headers["content-type"] = "text/event-stream"
+    return httpx2.Response(
+        response.status_code,
+        headers=headers,
+        stream=CheckedEvents(httpx2.ByteStream(events), api),
+        request=response.request,
+        extensions=response.extensions,
+    )
 
 
 class BoundedClient(DefaultHttpxClient):

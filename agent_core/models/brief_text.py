@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agent_core.models.sentences import STOPWORDS, cjk_keywords, is_cjk_text, terms
+from agent_core.corpus.stop_words import BRIEF_STOP_WORDS
+from agent_core.models.sentences import cjk_keywords, is_cjk_text, terms
 from agent_core.storage.cjk_text import CJK_RUN, KANA
 
 _WORD = re.compile(r"[a-z][a-z0-9]+(?:-[a-z0-9]+)*")
@@ -68,7 +69,7 @@ def question_words(question: str, audience: str | None = None) -> list[str]:
     words naming its audience."""
     skip = set(terms(audience or ""))
     latin = CJK_RUN.sub(" ", question.lower())
-    words = [w for w in _WORD.findall(latin) if w not in STOPWORDS and len(w) > 2]
+    words = [w for w in _WORD.findall(latin) if w not in BRIEF_STOP_WORDS and len(w) > 2]
     out: list[str] = []
     seen: set[str] = set()
     for word in words + cjk_keywords(question):

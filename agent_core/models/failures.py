@@ -73,9 +73,12 @@ class CallFailure:
 
 def classify(exc: BaseException, endpoint: EndpointConfig) -> CallFailure | None:
     """The failure behind `exc`, or None when it is not the endpoint's doing (a bug: re-raise)."""
-    body_failure = _body_failure(exc, endpoint)
-    if body_failure is not None:  # first: the client may wrap these in a connection error
-        return body_failure
+    # First what the client's checks raised while the body was read (bounded_http.py,
+    # streams.py): the openai client may have wrapped it in a connection error.
+    for seen in _chain(exc):
+        failure = _answer_failure(seen, endpoint)
+        if failure is not None:
+            return failure
     if isinstance(exc, APIStatusError):
         return _status_failure(exc, endpoint)
     if isinstance(exc, APITimeoutError):  # before APIConnectionError: it is one
@@ -87,6 +90,46 @@ def classify(exc: BaseException, endpoint: EndpointConfig) -> CallFailure | None
             True,
             reason,
             f"Could not reach the endpoint {endpoint.base_url}, or it dropped the connection.",
+        )
+    if isinstance(exc, APIError):  # an error event inside a stream
+        reason = "the endpoint reported an error in the stream"
+        detail = _server_text(getattr(exc, "body", None)) or _clip(exc.message)
+        return CallFailure(True, reason, f"{reason} ({detail}).")
+    return None
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    """`exc` and what it was raised from, nearest first (a few links: a wrapper's wrapper)."""
+    chain: list[BaseException] = []
+    seen: BaseException | None = exc
+    while seen is not None and len(chain) < 5:
+        chain.append(seen)
+        seen = seen.__cause__ or seen.__context__
+    return chain
+
+
+def _answer_failure(exc: BaseException, endpoint: EndpointConfig) -> CallFailure | None:
+    """A body refused while it was read, or an answer no model can give."""
+    if isinstance(exc, ResponseTooLarge):
+        reason = f"response larger than {exc.limit:,} bytes"
+        return CallFailure(
+            False,
+            reason,
+            f"The endpoint {endpoint.base_url} sent a response larger than "
+            f"{exc.limit:,} bytes once decompressed (setting openai.max_response_bytes); "
+            "it was refused unread. Trying again would fetch the same: raise the setting "
+            "only if this endpoint's answers really are that large.",
+        )
+    if isinstance(exc, ResponseUnreadable):
+        if exc.codings is None:
+            reason = "the response's compressed data is broken"
+            return CallFailure(True, reason, f"The endpoint {endpoint.base_url}: {reason}.")
+        return CallFailure(
+            False,
+            f"content coding {exc.codings}",
+            f"The endpoint {endpoint.base_url} answered in content coding {exc.codings}, "
+            "which BriefDesk did not ask for (it accepts gzip and deflate, which it can "
+            "read within openai.max_response_bytes). Check the server or a proxy in between.",
         )
     if isinstance(exc, StreamIncomplete):
         reason = "the stream ended before the answer was complete"
@@ -110,41 +153,6 @@ def classify(exc: BaseException, endpoint: EndpointConfig) -> CallFailure | None
             f"The endpoint {endpoint.base_url} sent an answer nested too deep to read; it was "
             "refused. Trying again would fetch the same.",
         )
-    if isinstance(exc, APIError):  # an error event inside a stream
-        reason = "the endpoint reported an error in the stream"
-        detail = _server_text(getattr(exc, "body", None)) or _clip(exc.message)
-        return CallFailure(True, reason, f"{reason} ({detail}).")
-    return None
-
-
-def _body_failure(exc: BaseException, endpoint: EndpointConfig) -> CallFailure | None:
-    """A body refused while it was read (too large, unreadable), wherever the client wrapped it."""
-    seen: BaseException | None = exc
-    for _ in range(5):
-        if seen is None:
-            return None
-        if isinstance(seen, ResponseTooLarge):
-            reason = f"response larger than {seen.limit:,} bytes"
-            return CallFailure(
-                False,
-                reason,
-                f"The endpoint {endpoint.base_url} sent a response larger than "
-                f"{seen.limit:,} bytes once decompressed (setting openai.max_response_bytes); "
-                "it was refused unread. Trying again would fetch the same: raise the setting "
-                "only if this endpoint's answers really are that large.",
-            )
-        if isinstance(seen, ResponseUnreadable):
-            if seen.codings is None:
-                reason = "the response's compressed data is broken"
-                return CallFailure(True, reason, f"The endpoint {endpoint.base_url}: {reason}.")
-            return CallFailure(
-                False,
-                f"content coding {seen.codings}",
-                f"The endpoint {endpoint.base_url} answered in content coding {seen.codings}, "
-                "which BriefDesk did not ask for (it accepts gzip and deflate, which it can "
-                "read within openai.max_response_bytes). Check the server or a proxy in between.",
-            )
-        seen = seen.__cause__ or seen.__context__
     return None
 
 

@@ -18,6 +18,7 @@ import re
 from agent_core.contract.approvals import change_request_note
 from agent_core.contract.json_types import JsonObject
 from agent_core.corpus.pages import page_marker
+from agent_core.corpus.stop_words import BRIEF_STOP_WORDS
 from agent_core.models.audience import audience_of, is_audience
 from agent_core.models.brief_text import is_chinese
 from agent_core.models.brief_writer import MAX_POINTS, SourceDoc, Unread, compose_brief
@@ -32,79 +33,6 @@ from agent_core.models.refused_names import (
 from agent_core.models.review_notes import Revision, read_notes
 from agent_core.models.sentences import cjk_keywords, page_segments
 
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "how",
-        "i",
-        "in",
-        "is",
-        "it",
-        "its",
-        "me",
-        "my",
-        "of",
-        "on",
-        "or",
-        "our",
-        "should",
-        "so",
-        "that",
-        "the",
-        "their",
-        "them",
-        "there",
-        "these",
-        "this",
-        "to",
-        "us",
-        "was",
-        "we",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "you",
-        "your",
-        "about",
-        "into",
-        "over",
-        "under",
-        "write",
-        "brief",
-        "briefs",
-        "summary",
-        "summarize",
-        "explain",
-        "tell",
-        "please",
-        "give",
-        "make",
-        "need",
-        "want",
-        "who",
-        "whom",
-        "audience",
-        "readers",
-        "reader",
-    ]
-)
 READ_LIMIT = 3
 SHORTER_RATIO = 0.6  # each "shorter" note allows this share of the length once more
 MIN_POINTS = 2  # a shorter brief still cites two sources when the documents allow it
@@ -115,7 +43,7 @@ def key_terms(question: str) -> list[str]:
     words = re.findall(r"[a-z][a-z0-9-]{2,}", question.lower())
     seen: list[str] = []
     for w in words:
-        if w not in STOPWORDS and w not in seen:
+        if w not in BRIEF_STOP_WORDS and w not in seen:
             seen.append(w)
     latin = seen[:8] or words[:4]
     cjk = [k for k in dict.fromkeys(cjk_keywords(question)) if k not in latin]

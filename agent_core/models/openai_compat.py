@@ -9,6 +9,12 @@ about each retry and each batch of streamed text. What cannot succeed (401, 403,
 context overflow) fails at once, in plain words (failures.py). When the retries run out the
 error says `retryable: true`, and `resume` continues the run from its latest checkpoint.
 
+The Agents SDK is reached only through its public seams: `OpenAIProvider` makes its models,
+which are called through the `Model` interface; what they read is bounded and checked by the
+`http_client` handed to the openai client (bounded_http.py: body size, content codings; and
+streams.py: complete streams, token counts, JSON answers to streamed requests). An upgrade of
+the SDK changes no file here (tests/test_house_sdk_seams.py keeps it so).
+
 The key is read from the keyring (or its environment override) once per run and handed only
 to the client, which sends it in the Authorization header; it never enters prompts, state or
 logs. A server other than OpenAI's may need no key at all.
@@ -19,26 +25,21 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
-from typing import Literal, cast, overload
 
+from agents import OpenAIProvider
 from agents.agent_output import AgentOutputSchemaBase
 from agents.exceptions import ModelBehaviorError
 from agents.handoffs import Handoff
 from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
 from agents.model_settings import ModelSettings
 from agents.models.interface import Model, ModelTracing
-from agents.models.openai_chatcompletions import OpenAIChatCompletionsModel
-from agents.models.openai_responses import OpenAIResponsesModel
 from agents.tool import Tool
-from agents.tracing.span_data import GenerationSpanData
-from agents.tracing.spans import Span
 from agents.usage import Usage
-from openai import AsyncOpenAI, AsyncStream, Timeout
-from openai.types.chat import ChatCompletion, ChatCompletionChunk
-from openai.types.responses import Response, ResponseOutputItem, ResponseStreamEvent
+from openai import AsyncOpenAI, Timeout
+from openai.types.responses import Response, ResponseOutputItem
 from openai.types.responses.response_prompt_param import ResponsePromptParam
 
-from agent_core.models.answer_checks import bounded_arguments, check_usage
+from agent_core.models.answer_checks import bounded_arguments
 from agent_core.models.bounded_http import BoundedAsyncClient
 from agent_core.models.endpoint import (
     KEY_NAME,
@@ -56,7 +57,7 @@ from agent_core.models.failures import (
     unusable_answer_message,
 )
 from agent_core.models.retries import RetryPolicy
-from agent_core.models.streams import CheckedChatStream, DeltaBatcher, accept_json_answer
+from agent_core.models.streams import DeltaBatcher
 
 __all__ = ["KEY_NAME", "OpenAICompatModel", "make_client", "provider_error"]
 
@@ -72,126 +73,6 @@ def make_client(endpoint: EndpointConfig, api_key: str) -> AsyncOpenAI:
             max_response_bytes=endpoint.max_response_bytes, timeout=timeout
         ),
     )
-
-
-class _CheckedChatModel(OpenAIChatCompletionsModel):
-    """The SDK's Chat Completions model, with each stream checked for completeness."""
-
-    @overload
-    async def _fetch_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff],
-        span: Span[GenerationSpanData],
-        tracing: ModelTracing,
-        stream: Literal[True],
-        prompt: ResponsePromptParam | None = None,
-    ) -> tuple[Response, AsyncStream[ChatCompletionChunk]]: ...
-
-    @overload
-    async def _fetch_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff],
-        span: Span[GenerationSpanData],
-        tracing: ModelTracing,
-        stream: Literal[False],
-        prompt: ResponsePromptParam | None = None,
-    ) -> ChatCompletion: ...
-
-    async def _fetch_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff],
-        span: Span[GenerationSpanData],
-        tracing: ModelTracing,
-        stream: bool = False,
-        prompt: ResponsePromptParam | None = None,
-    ) -> ChatCompletion | tuple[Response, AsyncStream[ChatCompletionChunk]]:
-        call = (system_instructions, input, model_settings, tools, output_schema, handoffs)
-        if not stream:
-            completion = await super()._fetch_response(
-                *call, span, tracing, stream=False, prompt=prompt
-            )
-            check_usage(completion.usage)  # before the SDK copies it into its Usage
-            return completion
-        response, raw = await super()._fetch_response(
-            *call, span, tracing, stream=True, prompt=prompt
-        )
-        # The SDK only iterates the stream and reads its `response`: the checked one does both.
-        return response, cast("AsyncStream[ChatCompletionChunk]", CheckedChatStream(raw))
-
-
-class _CheckedResponsesModel(OpenAIResponsesModel):
-    """The SDK's Responses model, accepting a streamed request answered with one JSON object."""
-
-    @overload
-    async def _fetch_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff],
-        previous_response_id: str | None,
-        conversation_id: str | None,
-        stream: Literal[True],
-        prompt: ResponsePromptParam | None = None,
-    ) -> AsyncIterator[ResponseStreamEvent]: ...
-
-    @overload
-    async def _fetch_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff],
-        previous_response_id: str | None,
-        conversation_id: str | None,
-        stream: Literal[False],
-        prompt: ResponsePromptParam | None = None,
-    ) -> Response: ...
-
-    async def _fetch_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff],
-        previous_response_id: str | None = None,
-        conversation_id: str | None = None,
-        stream: Literal[True] | Literal[False] = False,
-        prompt: ResponsePromptParam | None = None,
-    ) -> Response | AsyncIterator[ResponseStreamEvent]:
-        call = (system_instructions, input, model_settings, tools, output_schema, handoffs)
-        if not stream:
-            response = await super()._fetch_response(
-                *call, previous_response_id, conversation_id, stream=False, prompt=prompt
-            )
-            check_usage(response.usage)  # before the SDK copies it into its Usage
-            return response
-        events = await super()._fetch_response(
-            *call, previous_response_id, conversation_id, stream=True, prompt=prompt
-        )
-        accept_json_answer(events)
-        return events
 
 
 class OpenAICompatModel(Model):
@@ -212,11 +93,14 @@ class OpenAICompatModel(Model):
         if self._inner is None:
             key = await asyncio.to_thread(api_key_for, self.endpoint)  # the keyring may block
             self._client = make_client(self.endpoint, key)
-            self._inner = (
-                _CheckedChatModel(self.endpoint.model, self._client)
-                if self.endpoint.api == "chat"
-                else _CheckedResponsesModel(self.endpoint.model, self._client)
+            # The SDK's own models, as its public provider makes them: what they read was
+            # bounded and checked by the client (bounded_http.py, streams.py).
+            provider = OpenAIProvider(
+                openai_client=self._client,
+                use_responses=self.endpoint.api == "responses",
+                use_responses_websocket=False,  # HTTP: the bounds and checks live there
             )
+            self._inner = provider.get_model(self.endpoint.model)
         return self._inner
 
     async def aclose(self) -> None:

@@ -1,8 +1,9 @@
 """Sentences of a corpus document, the terms they are compared by, and the ones we never echo.
 
 Shared by the offline model's keyword step and its brief writer. English words are lowered,
-stripped of stop words and lightly stemmed; Chinese and Japanese text (no spaces between words)
-is compared by character bigrams, the same unit the search index uses (storage/cjk_text.py).
+stripped of stop words (corpus/stop_words.py) and lightly stemmed; Chinese and Japanese text (no
+spaces between words) is compared by character bigrams, the same unit the search index uses
+(storage/cjk_text.py).
 """
 
 from __future__ import annotations
@@ -12,23 +13,13 @@ import re
 from dataclasses import dataclass
 
 from agent_core.corpus.pages import PAGE_LINE
+from agent_core.corpus.stop_words import BRIEF_STOP_WORDS, CHINESE_QUESTION_WORDS
 from agent_core.storage.cjk_text import CJK_RUN, KANA, bigrams
 
-_ENGLISH_STOPWORDS = """
-    a an and are as at be by can do does for from how i in is it its me my of on or our
-    should so that the their them there these this to us was we what when where which who why
-    will with you your about into over under write brief briefs summary summarize summarise
-    explain tell please give make need want whom audience readers reader say says said
-    than then they has have had been not no but if any all also each one two such
-    must may might would could own very more most other some"""
-STOPWORDS = frozenset(_ENGLISH_STOPWORDS.split())
-# Question words and particles of Chinese that carry no topic: they separate keywords.
-_CHINESE_STOPWORDS = (
-    "为什么 什么 如何 怎么 怎样 哪些 哪个 哪里 是否 应该 应当 可以 能否 需要 请问 一个 这个 那个"
-    " 这些 那些 我们 你们 他们 以及 或者 并且 因为 所以 关于 简报 总结 介绍 的 了 吗 呢 吧 啊 么 它"
+# Chinese question words cut a run into its keywords; the longest first ("为什么", not "什么").
+_ZH_SPLIT = re.compile(
+    "|".join(sorted(map(re.escape, CHINESE_QUESTION_WORDS), key=len, reverse=True))
 )
-ZH_STOP_WORDS = _CHINESE_STOPWORDS.split()
-_ZH_SPLIT = re.compile("|".join(sorted(map(re.escape, ZH_STOP_WORDS), key=len, reverse=True)))
 _KANA_ONLY = re.compile("^[\u3041-\u309f]+$")  # hiragana: particles and endings in Japanese
 _SCRIPT_PART = re.compile(
     "[\u3041-\u309f]+|[\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9f]+|[^\u3041-\u309f"
@@ -105,7 +96,7 @@ def terms(text: str) -> list[str]:
     out = [
         _stem(w)
         for w in _LATIN_WORD.findall(CJK_RUN.sub(" ", lowered.replace("-", " ")))
-        if w not in STOPWORDS
+        if w not in BRIEF_STOP_WORDS
     ]
     for keyword in cjk_keywords(text):
         out.extend(bigrams(keyword))

@@ -4,8 +4,9 @@
 a real HTTP server on 127.0.0.1: a stream that never ends and one that trickles a byte a second
 are cut when `--max-seconds` runs out (`failed`, `budget_exceeded`); a gzip bomb (a few MB on the
 wire, 512 MiB inflated) is refused as `provider_error` (`retryable: false`) with the process's
-peak memory, read from the kernel, far below the bomb; a Responses endpoint that answers a
-streamed request with one JSON object is accepted, as the README promises.
+peak memory, read from the kernel, far below the bomb; an endpoint that answers a streamed
+request with one JSON object is accepted, as the README promises. Both model APIs (chat and
+responses): the bounds and checks sit in the run's HTTP client, under the SDK's public models.
 """
 
 from __future__ import annotations
@@ -57,13 +58,13 @@ def test_a_stream_that_never_ends_is_cut_at_the_time_budget(
     assert _seconds(run) < BUDGET_S + 15, run  # the budget plus a few seconds, loosely
 
 
-@pytest.mark.parametrize("stream", [True, False], ids=["streamed", "not-streamed"])
+@pytest.mark.parametrize(("api", "stream"), [("chat", True), ("chat", False), ("responses", True)])
 def test_a_gzip_bomb_is_refused_without_inflating_it(
-    cli: CliRunner, home: Path, stream: bool
+    cli: CliRunner, home: Path, api: str, stream: bool
 ) -> None:
     with HostileOpenAI("bomb") as server:
         assert len(server.bomb) < 4 << 20  # small on the wire
-        _configure(cli, server, **{"openai.stream": stream,
+        _configure(cli, server, **{"openai.api": api, "openai.stream": stream,
                                    "openai.max_response_bytes": LIMIT_BYTES})  # fmt: skip
         measured = run_measured(
             home, "run", "--question", QUESTION, "--model", "openai",
@@ -79,11 +80,12 @@ def test_a_gzip_bomb_is_refused_without_inflating_it(
     assert measured.peak_rss < MEMORY_BOUND, f"peak RSS {measured.peak_rss >> 20} MiB"
 
 
-def test_a_responses_endpoint_answering_a_stream_with_one_json_object_is_accepted(
-    cli: CliRunner, home: Path
+@pytest.mark.parametrize("api", ["chat", "responses"])
+def test_an_endpoint_answering_a_stream_with_one_json_object_is_accepted(
+    cli: CliRunner, home: Path, api: str
 ) -> None:
     with HostileOpenAI("json") as server:
-        _configure(cli, server, **{"openai.api": "responses", "openai.stream": True})
+        _configure(cli, server, **{"openai.api": api, "openai.stream": True})
         result = cli(
             "run", "--question", QUESTION, "--model", "openai", "--mode", "acceptEdits",
             env=ENV, timeout=PROCESS_LIMIT_S,

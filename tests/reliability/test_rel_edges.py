@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from agent_core.contract.views import EventView
+from agent_core.facade.workspace import Workspace
 from tests.support.cli import CliRunner
 from tests.support.mcp_servers.real import FAULT_SERVER, RAW_SERVER
 from tests.support.openai_faults import Answer, FaultyOpenAI, scripted_call, scripted_say
@@ -53,7 +55,7 @@ def processes_with(marker: str) -> list[int]:
     return found
 
 
-def events(ws: Any, run_id: str, kind: str) -> list[dict[str, Any]]:
+def events(ws: Workspace, run_id: str, kind: str) -> list[EventView]:
     return [e for e in ws.timeline(run_id) if e["kind"] == kind]
 
 
@@ -121,7 +123,7 @@ class UsageLiar(FaultyOpenAI):
 
 
 @pytest.fixture
-def remote(ws: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+def remote(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setenv("BRIEFDESK_OPENAI_API_KEY", KEY)
     monkeypatch.setenv("BRIEFDESK_RETRY_SCALE", "0.01")
     return ws
@@ -129,8 +131,10 @@ def remote(ws: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
 
 @pytest.mark.parametrize(
     ("usage", "api", "stream", "field"),
-    [
+    [  # both APIs, streamed and not: each is checked on the wire (models/streams.py)
         ((1e308, 20), "chat", False, "prompt_tokens"),
+        ((100, -1), "chat", True, "completion_tokens"),
+        ((1e308, 20), "responses", False, "input_tokens"),
         ((100, 1.5), "responses", True, "output_tokens"),
     ],
 )
@@ -167,18 +171,23 @@ def test_tool_arguments_nested_200000_deep_are_blocked_and_the_run_goes_on(
     assert run["status"] == "succeeded", run
     [blocked] = events(remote, run["run_id"], "blocked")
     assert blocked["data"]["code"] == "invalid_arguments"
-    assert "nested deeper than 64 levels" in blocked["data"]["message"]
+    assert "nested deeper than 64 levels" in str(blocked["data"]["message"])
     assert not events(remote, run["run_id"], "tool_called")
 
 
 @pytest.fixture
 def deep_body_endpoint() -> Iterator[str]:
-    """An endpoint whose every answer is a chat completion with a member nested 100,000 deep."""
+    """An endpoint whose every answer is one JSON object (a chat completion, or a response on
+    /responses) with a member nested 100,000 deep, even when a stream was asked for."""
     nested = "[" * DEEP_BODY + "]" * DEEP_BODY
-    body = (
+    chat = (
         '{"id": "chatcmpl-deep", "object": "chat.completion", "created": 0, "model": "m", '
         '"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", '
         f'"content": "hi"}}}}], "usage": {nested}}}'
+    ).encode()
+    response = (
+        '{"id": "resp-deep", "object": "response", "created_at": 0, "model": "m", '
+        f'"status": "completed", "output": {nested}}}'
     ).encode()
 
     class Handler(BaseHTTPRequestHandler):
@@ -186,6 +195,7 @@ def deep_body_endpoint() -> Iterator[str]:
 
         def do_POST(self) -> None:
             self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            body = chat if self.path.rstrip("/").endswith("/chat/completions") else response
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
@@ -206,11 +216,16 @@ def deep_body_endpoint() -> Iterator[str]:
         thread.join(timeout=5)
 
 
+@pytest.mark.parametrize(
+    ("api", "stream"),
+    [("chat", False), ("chat", True), ("responses", False), ("responses", True)],
+)
 def test_a_response_body_nested_100000_deep_fails_the_run_as_provider_error(
-    remote: Any, deep_body_endpoint: str
+    remote: Any, deep_body_endpoint: str, api: str, stream: bool
 ) -> None:
     remote.set_setting("openai.base_url", deep_body_endpoint)
-    remote.set_setting("openai.stream", False)
+    remote.set_setting("openai.api", api)
+    remote.set_setting("openai.stream", stream)
     run = remote.start_run("What is a checkpoint?", model="openai")
     assert run["status"] == "failed", run
     assert run["error"]["code"] == "provider_error" and run["error"]["retryable"] is False
