@@ -230,7 +230,16 @@ class Automation:
     def _smoke_passed(self, runs: object) -> None:
         if self.exit_code:
             return
-        report = {"painted": True, "store_open": True, "runs": runs, "version": _version()}
+        from desktop import i18n
+
+        report = {
+            "painted": True,
+            "store_open": True,
+            "runs": runs,
+            "version": _version(),
+            "language": i18n.active(),  # and the menus as shown: what a wheel's user reads
+            "menus": [action.text() for action in self.window.menuBar().actions()],
+        }
         print("SMOKE " + json.dumps(report), flush=True)
         self.window.close()
 

@@ -1,7 +1,8 @@
 """The window's language: `ui.language` ("system", "en", "zh_CN"), `--lang`, and the Qt
 translators. Qt's own strings (standard buttons, file dialogs) come from PySide6's shipped
-qtbase_zh_CN.qm; ours from briefdesk_zh_CN.qm, built from the committed .ts by
-`python -m desktop.i18n.build` (dev.sh, the bundle). English is the source text: no translator."""
+qtbase_zh_CN.qm; ours from briefdesk_zh_CN.qm, compiled from the committed .ts by the package
+build (setup.py: wheel, editable install, sdist) and again by `python -m desktop.i18n.build`
+(dev.sh, the bundle). English is the source text: no translator."""
 
 from __future__ import annotations
 
@@ -72,7 +73,8 @@ def install_translators(app: QCoreApplication, language: str) -> str:
     ours = QTranslator(app)
     if not ours.load(str(qm_path(language))):
         _log.warning(
-            "%s is not built (python -m desktop.i18n.build): the window stays in English",
+            "%s is not built (reinstall, or python -m desktop.i18n.build): the window stays "
+            "in English",
             qm_path(language).name,
         )
         return "en"

@@ -1,6 +1,8 @@
-"""Build the .qm files from the committed .ts sources (`python -m desktop.i18n.build`): run by
-dev.sh's venv step and by the bundle's spec, so a fresh clone, the wheel and the bundle all
-carry the compiled translations. `--update` first re-extracts the strings with pyside6-lupdate."""
+"""Build the .qm files from the committed .ts sources (`python -m desktop.i18n.build`), in pure
+Python (qm.py). The package build runs the same writer (setup.py), so the wheel, an install from
+the sdist and an editable install carry them; dev.sh runs this again so a checkout's .qm follows
+a changed .ts without a reinstall, and the bundle's spec before it collects them. `--update` first
+re-extracts the strings with pyside6-lupdate (a developer's step: it needs PySide6)."""
 
 from __future__ import annotations
 
@@ -9,13 +11,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+from desktop.i18n.qm import write_qm
+
 HERE = Path(__file__).resolve().parent
 DESKTOP = HERE.parent
 TRANSLATED = ("zh_CN",)  # English is the source text
 
 
 def tool(name: str) -> str:
-    """pyside6-lupdate / pyside6-lrelease: beside this Python first (a venv), else on PATH."""
+    """pyside6-lupdate (pyside6-lrelease for the test that compares): beside this Python first
+    (a venv), else on PATH."""
     beside = Path(sys.executable).parent / name
     if beside.is_file():
         return str(beside)
@@ -48,14 +53,7 @@ def update(ts: Path, language: str, *options: str) -> None:
 
 
 def build() -> list[Path]:
-    built = []
-    for ts in sorted(HERE.glob("briefdesk_*.ts")):
-        qm = ts.with_suffix(".qm")
-        subprocess.run(
-            [tool("pyside6-lrelease"), str(ts), "-qm", str(qm)], check=True, capture_output=True
-        )
-        built.append(qm)
-    return built
+    return [write_qm(ts, ts.with_suffix(".qm")) for ts in sorted(HERE.glob("briefdesk_*.ts"))]
 
 
 def main(argv: list[str]) -> int:

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterator
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,18 +52,21 @@ def check_installed_commands(bin_dir: Path, tmp_path: Path) -> None:
     first_session(bin_dir / "briefdesk-cli", tmp_path / "home", tmp_path, env)
 
 
-def check_window_smoke(bin_dir: Path, tmp_path: Path) -> None:
+def check_window_smoke(bin_dir: Path, tmp_path: Path, lang: str = "C.UTF-8") -> dict[str, Any]:
+    """`briefdesk --smoke` under Xvfb with LANG=`lang`: its SMOKE report (checked: home open)."""
     xvfb_run = require_program("xvfb-run", "xvfb xauth")
     home = tmp_path / "smoke-home"
     done = subprocess.run(
         [*xvfb_run_command(xvfb_run), str(bin_dir / "briefdesk"), "--smoke", "--home", str(home)],
         capture_output=True, text=True, cwd=tmp_path, timeout=300,
-        env=user_env(tmp_path / "user", QT_QPA_PLATFORM="xcb"),
+        env=user_env(tmp_path / "user", QT_QPA_PLATFORM="xcb", LANG=lang),
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     (line,) = [ln for ln in done.stdout.splitlines() if ln.startswith("SMOKE ")]
-    assert json.loads(line.removeprefix("SMOKE "))["store_open"] is True
+    report: dict[str, Any] = json.loads(line.removeprefix("SMOKE "))
+    assert report["store_open"] is True
     assert (home / "state.db").is_file()
+    return report
 
 
 def test_wheel_in_a_fresh_venv_runs_a_brief_from_question_to_file(
@@ -71,8 +75,14 @@ def test_wheel_in_a_fresh_venv_runs_a_brief_from_question_to_file(
     check_installed_commands(venv_bin, tmp_path)
 
 
-def test_wheel_in_a_fresh_venv_starts_the_window_under_xvfb(venv_bin: Path, tmp_path: Path) -> None:
-    check_window_smoke(venv_bin, tmp_path)
+def test_wheel_in_a_fresh_venv_starts_the_window_under_xvfb_in_chinese(
+    venv_bin: Path, tmp_path: Path
+) -> None:
+    """The wheel carries the translations its build compiled (no ./dev.sh step): under
+    LANG=zh_CN.UTF-8 the installed window speaks Chinese."""
+    report = check_window_smoke(venv_bin, tmp_path, lang="zh_CN.UTF-8")
+    assert report["language"] == "zh_CN", report
+    assert "文件(&F)" in report["menus"], report
 
 
 def _pipx_from_pypi(folder: Path) -> str:
@@ -94,6 +104,6 @@ def test_wheel_installed_with_pipx_runs_the_cli_and_the_window(wheel: Path, tmp_
     assert installed.returncode == 0, installed.stdout + installed.stderr[-3000:]
     try:
         check_installed_commands(tmp_path / "bin", tmp_path)
-        check_window_smoke(tmp_path / "bin", tmp_path)
+        assert check_window_smoke(tmp_path / "bin", tmp_path)["language"] == "en"
     finally:
         shutil.rmtree(tmp_path / "pipx", ignore_errors=True)  # its venv: 400 MB
