@@ -6,7 +6,8 @@
   SQLAlchemy anything beyond `Connection` / `Engine`;
 - any: annotations in agent_core and desktop that spell `Any`, type aliases that do counted at
   each use;
-- big_modules: modules over 500 lines (migrations aside);
+- big_modules: modules over 500 lines (migrations aside), but for one whose docstring says
+  why it is one concept (`WHOLE`: cut by concept, not by count);
 - fixed_waits: `time.sleep(` and `qtbot.wait(` anywhere under tests/;
 - layers: agent_core's top-level units, and those that no layers contract names;
 - mypy_strict: errors `mypy --strict agent_core` reports (with --mypy: it takes a minute).
@@ -25,6 +26,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 MAX_LINES = 500
+WHOLE = "Kept whole past 500 lines:"  # a module's docstring then says which one concept it is
 
 
 def python_files(*roots: str) -> list[Path]:
@@ -159,8 +161,9 @@ def big_modules() -> dict[str, int]:
     for path in python_files("agent_core", "desktop"):
         if "migrations" in path.parts:
             continue
-        lines = len(path.read_text(encoding="utf-8").splitlines())
-        if lines > MAX_LINES:
+        text = path.read_text(encoding="utf-8")
+        lines = len(text.splitlines())
+        if lines > MAX_LINES and WHOLE not in (ast.get_docstring(ast.parse(text)) or ""):
             sizes[str(path.relative_to(REPO))] = lines
     return sizes
 

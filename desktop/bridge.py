@@ -60,7 +60,6 @@ class Bridge(QObject):
     warmed = Signal()  # the Agents SDK is imported (warm_up finished)
     storage_lost = Signal(str, str)  # code, message: the team database cannot be used now
     storage_back = Signal()  # it answers again (after storage_lost)
-    committed = Signal()  # this process committed events: read them now (any thread -> GUI)
     _job_done = Signal(int, object, object)  # job id, result, exception (bridge thread -> GUI)
     _noticed = Signal(object)  # a ChangeNotice from the listener thread (-> GUI)
 
@@ -75,7 +74,16 @@ class Bridge(QObject):
         self._deliveries: dict[int, Delivery] = {}
         self._drive_jobs: dict[int, str] = {}
         self._driving: set[str] = set()
-        self.follower = EventsFollower(self)
+        self.follower = EventsFollower(self.submit, self)
+        # What the follower reads, the bridge says (signal to signal: same thread, same order).
+        for heard, said in (
+            (self.follower.events_arrived, self.events_arrived),
+            (self.follower.runs_changed, self.runs_changed),
+            (self.follower.error, self.error),
+            (self.follower.storage_lost, self.storage_lost),
+            (self.follower.storage_back, self.storage_back),
+        ):
+            heard.connect(said)
         self._loop = WorkspaceLoop(
             home,
             db,
@@ -84,7 +92,6 @@ class Bridge(QObject):
             on_notice=self._noticed.emit,
         )
         self._job_done.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
-        self.committed.connect(self.follower.on_committed, Qt.ConnectionType.QueuedConnection)
         self._noticed.connect(self.follower.on_notice, Qt.ConnectionType.QueuedConnection)
 
     @property
@@ -113,7 +120,7 @@ class Bridge(QObject):
         if error_code(exc) != STORAGE_UNAVAILABLE:
             self.error.emit(error_code(exc), error_message(exc))
             return
-        self.follower.storage_lost(error_code(exc), error_message(exc))
+        self.follower.note_storage_lost(error_code(exc), error_message(exc))
         QTimer.singleShot(OPEN_RETRY_MS, self, self._open)
 
     def stop(self, timeout_ms: int = 8000) -> None:
@@ -228,7 +235,7 @@ class Bridge(QObject):
     def _deliver(self, job_id: int, result: object, exc: BaseException | None) -> None:
         pending = self._deliveries.pop(job_id, Delivery(None, None, None))
         if exc is not None and error_code(exc) == STORAGE_UNAVAILABLE:
-            self.follower.storage_lost(error_code(exc), error_message(exc))
+            self.follower.note_storage_lost(error_code(exc), error_message(exc))
         run_id = self._drive_jobs.pop(job_id, None)
         if run_id is not None:
             self._driving.discard(run_id)

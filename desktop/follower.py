@@ -13,26 +13,37 @@ slows to a tick every few seconds, kept only for what no commit announces (a des
 vanished: its lease lapses without a write). While the database cannot be used, the bridge's
 `storage_lost` asks for a banner; the first read that works again sends `storage_back`.
 
-Everything here runs on the GUI thread except `take_committed`; the reads are bridge jobs.
+Everything here runs on the GUI thread except `take_committed`; the reads are bridge jobs. The
+follower is handed `Bridge.submit` and says what it learns through its own signals, which the
+bridge forwards as its own: it never imports the bridge that owns it (no import cycle).
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from agent_core.contract.notices import NoticeKind
 from agent_core.contract.statuses import RunStatus
-from desktop.jobs import STORAGE_UNAVAILABLE, error_code, error_message, error_text
+from desktop.jobs import (
+    STORAGE_UNAVAILABLE,
+    ErrorCallback,
+    Job,
+    error_code,
+    error_message,
+    error_text,
+)
 
 if TYPE_CHECKING:
     from agent_core.contract.notices import ChangeNotice
     from agent_core.contract.views import EventView, RunView
     from agent_core.facade.workspace import Workspace
-    from desktop.bridge import Bridge
+
+T = TypeVar("T")
 
 EVENTS_PER_POLL = 5000  # a large backlog arrives in a few batches instead of one huge one
 RUNS_EVERY_N_POLLS = 5  # a dead owner shows as `interrupted` without any event: look now and then
@@ -91,12 +102,32 @@ def read_changes(ws: Workspace, since: int | None, recheck: list[str] | None) ->
     return Changes(last, events, asked, ws.list_runs(asked) if asked else [])
 
 
-class EventsFollower(QObject):
-    """Polls, hears commits and notices, and hands events and runs to the bridge's signals."""
+class SubmitJob(Protocol):
+    """How the follower has its reads done: `Bridge.submit` (the follower never knows the
+    bridge, which owns it: it says what it learns through its own signals)."""
 
-    def __init__(self, bridge: Bridge) -> None:
-        super().__init__(bridge)
-        self._bridge = bridge
+    def __call__(
+        self,
+        job: Job[T],
+        on_done: Callable[[T], None] | None = None,
+        on_error: ErrorCallback | None = None,
+    ) -> object: ...
+
+
+class EventsFollower(QObject):
+    """Polls, hears commits and notices, and says what it read through its signals (the
+    bridge forwards them as its own)."""
+
+    events_arrived = Signal(object)  # list[EventView] of the whole home, oldest first
+    runs_changed = Signal(object)  # list[RunView], as ws.list_runs()
+    error = Signal(str, str)  # code, message: a read failed (once per lasting problem)
+    storage_lost = Signal(str, str)  # code, message: the team database cannot be used now
+    storage_back = Signal()  # it answers again (after storage_lost)
+    _committed = Signal()  # this process committed events: read them now (any thread -> GUI)
+
+    def __init__(self, submit: SubmitJob, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._submit = submit
         self._interval_ms = 300
         self._live = False  # notices arrive (team mode, connected): the timer is slow
         self._named_runs: set[str] = set()  # runs other desks' notices named, to read again
@@ -116,6 +147,7 @@ class EventsFollower(QObject):
         self._poll_again: bool | None = None  # asked while a read ran (True: all the runs too)
         self._polls = 0
         self._last_poll_error: str | None = None
+        self._committed.connect(self.on_committed, Qt.ConnectionType.QueuedConnection)
 
     def start(self, interval_ms: int) -> None:
         self._interval_ms = interval_ms
@@ -128,7 +160,7 @@ class EventsFollower(QObject):
         self._sweep_timer.stop()
 
     def _sweep(self) -> None:
-        self._bridge.submit(lambda ws: ws.sweep_expired(), on_error=self._on_poll_error)
+        self._submit(lambda ws: ws.sweep_expired(), on_error=self._on_poll_error)
 
     def _poll(self) -> None:
         self.poll()
@@ -147,7 +179,7 @@ class EventsFollower(QObject):
             running = self.runs.running_ids() if look else []
             recheck = sorted({*running, *self._named_runs})
         self._named_runs.clear()
-        self._bridge.submit(
+        self._submit(
             lambda ws: read_changes(ws, since, recheck),
             on_done=self._on_changes,
             on_error=self._on_poll_error,
@@ -156,15 +188,15 @@ class EventsFollower(QObject):
     def _on_changes(self, changes: Changes) -> None:
         self._poll_inflight = False
         self._last_poll_error = None
-        self.storage_answers()
+        self.note_storage_back()
         self._last_seq = changes.last_seq
         self._hand_out(changes.events)
         if changes.asked is None:
             self.runs.replace_all(changes.runs)
-            self._bridge.runs_changed.emit(self.runs.runs)
+            self.runs_changed.emit(self.runs.runs)
         elif changes.asked:
             self.runs.merge(changes.asked, changes.runs)
-            self._bridge.runs_changed.emit(self.runs.runs)
+            self.runs_changed.emit(self.runs.runs)
         again, self._poll_again = self._poll_again, None
         if again is not None or len(changes.events) >= EVENTS_PER_POLL:
             self.poll(force_runs=bool(again))
@@ -175,7 +207,7 @@ class EventsFollower(QObject):
             if self._commit_signalled:
                 return
             self._commit_signalled = True
-        self._bridge.committed.emit()
+        self._committed.emit()
 
     def on_committed(self) -> None:
         with self._commit_lock:
@@ -197,17 +229,17 @@ class EventsFollower(QObject):
         if self._outbox:
             QTimer.singleShot(0, self._flush_outbox)
         if chunk:
-            self._bridge.events_arrived.emit(chunk)
+            self.events_arrived.emit(chunk)
 
     def _on_poll_error(self, exc: Exception) -> None:
         self._poll_inflight = False
         if error_code(exc) == STORAGE_UNAVAILABLE:
-            self.storage_lost(error_code(exc), error_message(exc))  # stays until a read works
+            self.note_storage_lost(error_code(exc), error_message(exc))  # stays until a read works
             return
         text = error_text(exc)
         if text != self._last_poll_error:  # report a lasting problem once, not every 300 ms
             self._last_poll_error = text
-            self._bridge.error.emit(error_code(exc), error_message(exc))
+            self.error.emit(error_code(exc), error_message(exc))
 
     # -- other desks (team mode) and the database's absence ---------------------------------------
 
@@ -216,7 +248,7 @@ class EventsFollower(QObject):
         if notice.kind is NoticeKind.LOST:
             self._set_live(False)  # poll meanwhile: the listener alone may have failed
             error = notice.error or {"code": STORAGE_UNAVAILABLE, "message": ""}
-            self.storage_lost(error["code"], error["message"])
+            self.note_storage_lost(error["code"], error["message"])
         elif notice.kind is NoticeKind.RESYNC:
             self._set_live(True)
             self.poll(force_runs=True)  # what was committed while nobody listened
@@ -235,12 +267,12 @@ class EventsFollower(QObject):
     def _tick_ms(self) -> int:
         return max(self._interval_ms, LISTENING_POLL_MS) if self._live else self._interval_ms
 
-    def storage_lost(self, code: str, message: str) -> None:
+    def note_storage_lost(self, code: str, message: str) -> None:
         if not self._storage_down:  # once per outage: the banner stays until it is back
             self._storage_down = True
-            self._bridge.storage_lost.emit(code, message)
+            self.storage_lost.emit(code, message)
 
-    def storage_answers(self) -> None:
+    def note_storage_back(self) -> None:
         if self._storage_down:
             self._storage_down = False
-            self._bridge.storage_back.emit()
+            self.storage_back.emit()

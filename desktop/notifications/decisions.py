@@ -13,6 +13,7 @@ that really waits.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,8 @@ from desktop.notifications.bus import URGENCY_CRITICAL, URGENCY_NORMAL, Notice, 
 
 if TYPE_CHECKING:
     from agent_core.contract.views import EventView, InboxItemView, RunView
-    from desktop.widgets.main_window import MainWindow
+    from desktop.bridge import Bridge
+    from desktop.context import AppContext
 
 log = logging.getLogger(__name__)
 
@@ -100,11 +102,24 @@ def _parse(text: str) -> datetime:
 
 
 class DecisionNotices(QObject):
-    """Watches the window's events and the home's inbox; owns the window's notifications."""
+    """Watches the window's events and the home's inbox; owns the window's notifications.
 
-    def __init__(self, window: MainWindow, bus: NotificationBus | None = None) -> None:
+    Handed the window (to bring it forward), the bridge, the context and two callbacks, never
+    the main window's class: it builds this, so knowing it would be an import cycle."""
+
+    def __init__(
+        self,
+        window: QWidget,
+        *,
+        bridge: Bridge,
+        context: AppContext,
+        select_run: Callable[[str], None],
+        open_run: Callable[[RunView], None],
+        bus: NotificationBus | None = None,
+    ) -> None:
         super().__init__(window)
-        self.window = window
+        self.window, self.bridge, self.context = window, bridge, context
+        self.select_run, self.open_run = select_run, open_run
         self.bus = bus or NotificationBus(self)
         self.items: dict[str, InboxItemView] = {}  # what is owed, as last read
         self._seen: set[str] = set()  # keys ever read: each notified once at most
@@ -115,19 +130,16 @@ class DecisionNotices(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._check_reminders)
-        bridge = window.bridge
         bridge.ready.connect(self.refresh)
         bridge.events_arrived.connect(self.on_events)
-        window.context.settings_loaded.connect(lambda _settings: self._apply_setting())
+        context.settings_loaded.connect(lambda _settings: self._apply_setting())
         self.bus.action_invoked.connect(self._on_action)
-        # The tray's message would say the same thing a second time.
-        window.notifier.handled_elsewhere = self.handles_alerts
         window.destroyed.connect(self.bus.shutdown)
 
     # -- state --------------------------------------------------------------------------------
 
     def enabled(self) -> bool:
-        return self.window.context.settings.get(SETTING, True) is not False
+        return self.context.settings.get(SETTING, True) is not False
 
     def handles_alerts(self) -> bool:
         """True: the tray message is not wanted (notifications are off, or sent here)."""
@@ -153,9 +165,7 @@ class DecisionNotices(QObject):
             self._read_again = True
             return
         self._reading = True
-        self.window.bridge.submit(
-            lambda ws: ws.inbox(), on_done=self._on_inbox, on_error=self._on_error
-        )
+        self.bridge.submit(lambda ws: ws.inbox(), on_done=self._on_inbox, on_error=self._on_error)
 
     def _on_error(self, exc: Exception) -> None:
         self._reading = False
@@ -232,15 +242,15 @@ class DecisionNotices(QObject):
             window.showNormal()
         window.raise_()
         window.activateWindow()
-        window.select_run(item["run_id"])
-        run = window.context.run(item["run_id"])
+        self.select_run(item["run_id"])
+        run = self.context.run(item["run_id"])
         if run is not None:
-            window.prompts.open_for(run, force=True)
+            self.open_run(run)
             return
 
         def opened(runs: list[RunView]) -> None:
             for found in runs:
-                window.prompts.open_for(found, force=True)
+                self.open_run(found)
 
         # Not in the window's list yet (another desk, just now): read it first.
-        window.bridge.submit(lambda ws: ws.list_runs([item["run_id"]]), on_done=opened)
+        self.bridge.submit(lambda ws: ws.list_runs([item["run_id"]]), on_done=opened)

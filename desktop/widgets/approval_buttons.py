@@ -10,11 +10,16 @@ and hides or shows nothing. A page of the action area that puts a decision under
 where Edit… was) restarts the guard as a first show does, so a double click never decides
 twice. Every control also gets an accessible name (the guarded ones a description too), so a
 screen reader reads the dialog and a test finds its buttons by name.
+
+`DecisionButtons` is handed the parts it sizes, names and enables (the action area, the edit
+panel, the "Always allow" row, the guard, the window they sit in), never the dialog: the dialog
+builds it, so knowing the dialog would be an import cycle.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QMargins
@@ -23,11 +28,13 @@ from PySide6.QtWidgets import QAbstractButton, QPushButton, QWidget
 
 from desktop.i18n import without_mnemonic
 from desktop.widgets import approval_guard
-from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions
+from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions, RememberRow
 from desktop.widgets.approval_text import is_revert
 
 if TYPE_CHECKING:
-    from desktop.widgets.approval_dialog import ApprovalDialog
+    from agent_core.contract.views import ApprovalView
+    from desktop.widgets.approval_edit_panel import ApprovalEditPanel
+    from desktop.widgets.approval_guard import ReadGuard
 
 translate = QCoreApplication.translate
 APPROVE_KEYS = "Ctrl+Shift+A"  # deliberately not Run's Ctrl+Enter, and not a lone Return
@@ -80,45 +87,56 @@ def fix_size(button: QPushButton, texts: list[str]) -> None:
 class DecisionButtons:
     """Sizes, names and enables the dialog's buttons; the dialog decides what a click does."""
 
-    def __init__(self, dialog: ApprovalDialog) -> None:
-        self.dialog = dialog
+    def __init__(
+        self,
+        window: QWidget,
+        actions: ApprovalActions,
+        edit_panel: ApprovalEditPanel,
+        remember: RememberRow,
+        guard: ReadGuard,
+        proposal: Callable[[], ApprovalView | None],
+    ) -> None:
+        self.window, self.actions, self.edit_panel = window, actions, edit_panel
+        self.remember, self.guard, self.proposal = remember, guard, proposal
 
     def guarded(self) -> dict[QPushButton, str]:
         """The buttons whose text counts the guard down, with their captions."""
         # The captions as shown (APPROVE... are the English source texts).
         return {
-            self.dialog.approve_button: QCoreApplication.translate("ApprovalButtons", "Approve"),
-            self.dialog.approve_edited_button: QCoreApplication.translate(
+            self.actions.approve_button: QCoreApplication.translate("ApprovalButtons", "Approve"),
+            self.edit_panel.approve_edited_button: QCoreApplication.translate(
                 "ApprovalButtons", "Approve edited"
             ),
-            self.dialog.confirm_remember_button: QCoreApplication.translate(
+            self.actions.confirm_remember_button: QCoreApplication.translate(
                 "ApprovalButtons", "Approve and remember"
             ),
         }
 
     def watch_pages(self) -> None:
         """Call once the action area is built: a page switch is a first show for its buttons."""
-        self.dialog.action_stack.currentChanged.connect(self._page_shown)
+        self.actions.currentChanged.connect(self._page_shown)
 
     def _page_shown(self, page: int) -> None:
         if page in GUARDED_PAGES:
-            self.dialog.guard.restart()
+            self.guard.restart()
 
     def fix_sizes(self) -> None:
         """Call once the buttons are in the dialog (its font and style reach them), and again
         when the font or style changes; never because of the guard."""
-        d, guarded = self.dialog, self.guarded()
-        for button in d.action_stack.findChildren(QPushButton):
+        window, guarded = self.window, self.guarded()
+        for button in self.actions.findChildren(QPushButton):
             captions = guarded.get(button)
             fix_size(button, texts_of(captions) if captions else [button.text()])
         # never narrower than the row: a squeezed dialog would cut Approve off at its edge
-        layout, row = d.layout(), d.action_stack.minimumSizeHint().width()
+        layout, row = window.layout(), self.actions.minimumSizeHint().width()
         margins = layout.contentsMargins() if layout is not None else QMargins()
-        d.setMinimumWidth(max(d.minimumWidth(), row + margins.left() + margins.right()))
+        window.setMinimumWidth(max(window.minimumWidth(), row + margins.left() + margins.right()))
 
-    def name_controls(self) -> None:
-        """An accessible name for every control (Orca reads it; tests find buttons by it)."""
-        d = self.dialog
+    def name_controls(self, *, diff: QWidget, brief: QWidget, tabs: QWidget, args: QWidget) -> None:
+        """An accessible name for every control (Orca reads it; tests find buttons by it); the
+        dialog's own views (`diff`, `brief`, `tabs`, `args`) are named here too, so the dialog's
+        words for a screen reader stay in one place."""
+        actions, panel = self.actions, self.edit_panel
         seconds = f"{guard_seconds():g}"
         for button, caption in self.guarded().items():
             button.setAccessibleName(caption)
@@ -129,58 +147,58 @@ class DecisionButtons:
                     "another window never approves this write. Shortcut: {keys}.",
                 ).format(caption=caption, seconds=seconds, keys=keys_text())
             )
-        d.close_button.setAccessibleDescription(
+        actions.close_button.setAccessibleDescription(
             translate(
                 "ApprovalButtons",
                 "Closes without deciding; enabled after {seconds} seconds (Escape closes at once).",
             ).format(seconds=seconds)
         )
         names: list[tuple[QWidget, str]] = [
-            (d.diff.browser, translate("ApprovalButtons", "Changes to the file")),
+            (diff, translate("ApprovalButtons", "Changes to the file")),
             (
-                d.content_tabs.brief,
+                brief,
                 translate("ApprovalButtons", "The brief as it reads, with links to its sources"),
             ),
-            (d.content_tabs, translate("ApprovalButtons", "Proposed content")),
-            (d.args_view, translate("ApprovalButtons", "Arguments of the tool call")),
-            (d.path_edit, translate("ApprovalButtons", "Path inside the artifacts folder")),
-            (d.content_edit, translate("ApprovalButtons", "Edited content")),
-            (d.scope_combo, translate("ApprovalButtons", "Scope of the rule")),
-            (d.reason_edit, translate("ApprovalButtons", "Reason for rejecting")),
-            (d.note_edit, translate("ApprovalButtons", "Note for the agent")),
+            (tabs, translate("ApprovalButtons", "Proposed content")),
+            (args, translate("ApprovalButtons", "Arguments of the tool call")),
+            (panel.path_edit, translate("ApprovalButtons", "Path inside the artifacts folder")),
+            (panel.content_edit, translate("ApprovalButtons", "Edited content")),
+            (self.remember.scope_combo, translate("ApprovalButtons", "Scope of the rule")),
+            (actions.reason_edit, translate("ApprovalButtons", "Reason for rejecting")),
+            (actions.note_edit, translate("ApprovalButtons", "Note for the agent")),
         ]
         for widget, name in names:
             widget.setAccessibleName(name)
-        for control in d.findChildren(QAbstractButton):  # the rest say what their text says
+        for control in self.window.findChildren(QAbstractButton):  # the rest: what they say
             if not control.accessibleName():
                 control.setAccessibleName(without_mnemonic(control.text()))
 
     def enable(self, usable: bool) -> None:
         """The buttons that decide: usable ones only once the read guard has passed."""
-        d = self.dialog
+        a, panel = self.actions, self.edit_panel
         # A revert is approved or rejected as it is: never edited, sent back or remembered.
-        whole = not is_revert(d.approval)
-        d.remember_check.setEnabled(usable and whole)
-        d.scope_combo.setEnabled(usable and whole)
-        seen = not d.guard.holds()  # no button decides, or closes, during the read guard
-        for button in (d.approve_button, d.reject_button, d.confirm_remember_button):
+        whole = not is_revert(self.proposal())
+        self.remember.remember_check.setEnabled(usable and whole)
+        self.remember.scope_combo.setEnabled(usable and whole)
+        seen = not self.guard.holds()  # no button decides, or closes, during the read guard
+        for button in (a.approve_button, a.reject_button, a.confirm_remember_button):
             button.setEnabled(usable and seen)
-        d.edit_button.setEnabled(usable and seen and whole)
-        d.close_button.setEnabled(seen)
-        d.cancel_edit_button.setEnabled(seen)  # shown where Edit… was: a double click keeps edits
-        d.confirm_reject_button.setEnabled(usable and seen and bool(d.reason_edit.text().strip()))
-        d.request_changes_button.setEnabled(usable and seen and whole)
-        d.confirm_changes_button.setEnabled(usable and seen and bool(d.note_edit.text().strip()))
-        d.approve_edited_button.setEnabled(usable and seen and d.edit_panel.valid_args is not None)
+        a.edit_button.setEnabled(usable and seen and whole)
+        a.close_button.setEnabled(seen)
+        panel.cancel_edit_button.setEnabled(seen)  # where Edit… was: a double click keeps edits
+        a.confirm_reject_button.setEnabled(usable and seen and bool(a.reason_edit.text().strip()))
+        a.request_changes_button.setEnabled(usable and seen and whole)
+        a.confirm_changes_button.setEnabled(usable and seen and bool(a.note_edit.text().strip()))
+        panel.approve_edited_button.setEnabled(usable and seen and panel.valid_args is not None)
         self.show_guard(usable and not seen)
 
     def show_guard(self, waiting: bool) -> None:
         """Approve counts the guard down while it holds, then reads as itself again: only the
         text changes, inside the width fixed for all of them."""
-        remaining = self.dialog.guard.remaining()
+        remaining = self.guard.remaining()
         for button, caption in self.guarded().items():
             button.setText(waiting_text(caption, remaining) if waiting else ready_text(caption))
-        self.dialog.approve_button.setToolTip(
+        self.actions.approve_button.setToolTip(
             translate(
                 "ApprovalButtons",
                 "Approve this write ({keys}). It enables a moment after the proposal is "

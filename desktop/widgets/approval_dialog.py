@@ -14,6 +14,10 @@ Opened by itself, the dialog leaves the keyboard where the person is typing.
 
 Texts: approval_text; editing: approval_edit_panel; buttons, "Always allow": approval_actions,
 approval_buttons; an MCP call: approval_mcp. This module lays them out, keeps them live, decides.
+Each of those is handed what it uses; none imports this module.
+
+Kept whole past 500 lines: it is one concept, the dialog that decides (its layout, its live
+state and its decisions read one another's fields at every step).
 """
 
 from __future__ import annotations
@@ -76,7 +80,6 @@ class ApprovalDialog(QDialog):
         self._shown: tuple[str, str, str | None] | None = None  # what the guard last restarted for
         self.guard = ReadGuard(self)
         self.guard.changed.connect(self._refresh_state)
-        self.buttons = DecisionButtons(self)
         self.setWindowTitle(self.tr("Approve a write — BriefDesk"))
         self.setMinimumSize(640, 420)
         self._build()
@@ -148,7 +151,18 @@ class ApprovalDialog(QDialog):
             button.setDefault(False)
         self.diff.browser.setFocus()  # the keyboard starts on what is read, never a text field
         self.action_stack.show_reviewer(self.reviewer)  # its width settles before the first show
-        self.buttons.name_controls()
+        self.buttons = DecisionButtons(
+            self,
+            self.action_stack,
+            self.edit_panel,
+            self.remember_row,
+            self.guard,
+            lambda: self.approval,
+        )
+        tabs = self.content_tabs
+        self.buttons.name_controls(
+            diff=self.diff.browser, brief=tabs.brief, tabs=tabs, args=self.args_view
+        )
         self.buttons.fix_sizes()
         self.buttons.watch_pages()
 
@@ -362,7 +376,7 @@ class ApprovalDialog(QDialog):
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         restyled = event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange)
-        if restyled and hasattr(self, "action_stack"):  # not before the buttons are built
+        if restyled and hasattr(self, "buttons"):  # not before the buttons are built
             self.buttons.fix_sizes()  # a new font or theme: widths for it, still never the guard
 
     def _show_newest(self) -> None:

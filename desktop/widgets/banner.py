@@ -37,7 +37,9 @@ from desktop.models.event_text import cut_words
 from desktop.models.visible_text import visible_line
 
 if TYPE_CHECKING:
-    from desktop.widgets.main_window import MainWindow
+    from desktop.bridge import Bridge
+    from desktop.context import AppContext
+    from desktop.widgets.approval_guard import ReadGuard
 
 translate = QCoreApplication.translate
 LEVEL_COLOURS = {
@@ -199,10 +201,23 @@ def short_target(approval: ApprovalView, run: RunView) -> str:
 class PersonPrompts:
     """When a run waits for a person: alert once, keep a banner with the way to act, and open
     the approval or question dialog for runs this window drove. The dialogs do their reads and
-    writes through the bridge; after a decision or an answer the run is resumed here."""
+    writes through the bridge; after a decision or an answer the run is resumed here.
 
-    def __init__(self, window: MainWindow) -> None:
-        self.window = window
+    It is handed what it uses (the window only as the dialogs' parent), never the main window
+    that builds it: knowing that would be an import cycle."""
+
+    def __init__(
+        self,
+        window: QWidget,
+        *,
+        bridge: Bridge,
+        context: AppContext,
+        banners: BannerArea,
+        notifier: Notifier,
+        run_guard: ReadGuard,
+    ) -> None:
+        self.window, self.bridge, self.context = window, bridge, context
+        self.banners, self.notifier, self.run_guard = banners, notifier, run_guard
         self._alerted: set[str] = set()
         self._opened: set[str] = set()
         self._banner_run: str | None = None
@@ -237,17 +252,17 @@ class PersonPrompts:
                 question=question, asked=visible_line(str(run.get("question_pending") or ""))
             )
             caption = translate("PersonPrompts", "Answer…")
-        self.window.banners.show_banner(
+        self.banners.show_banner(
             "person", "warning", text, [(caption, lambda: self.open_for(run, force=True))]
         )
         self._banner_run = run["run_id"]
         if alert and key not in self._alerted:
             self._alerted.add(key)
-            self.window.notifier.alert(translate("PersonPrompts", "BriefDesk needs you"), text)
+            self.notifier.alert(translate("PersonPrompts", "BriefDesk needs you"), text)
 
     def withdraw(self, run_id: str) -> None:
         if self._banner_run == run_id:
-            self.window.banners.hide_banner("person")
+            self.banners.hide_banner("person")
             self._banner_run = None
 
     @property
@@ -296,7 +311,7 @@ class PersonPrompts:
         """The full dialog for one proposal (the inbox names it by id: a run may have more)."""
         from desktop.widgets.approval_dialog import ApprovalDialog
 
-        reviewer = str(self.window.context.settings.get("reviewer") or "reviewer")
+        reviewer = str(self.context.settings.get("reviewer") or "reviewer")
         current = self.dialog
         if (
             isinstance(current, ApprovalDialog)
@@ -306,7 +321,7 @@ class PersonPrompts:
         ):
             current.present()  # one window per proposal: bring it forward, guard again
             return
-        dialog = ApprovalDialog(self.window.bridge, approval_id, reviewer, self.window)
+        dialog = ApprovalDialog(self.bridge, approval_id, reviewer, self.window)
         dialog.decided.connect(lambda _approval_id, _status: self._resume(run_id))
         self._show(dialog, run_id, invited=invited)
 
@@ -330,7 +345,7 @@ class PersonPrompts:
         def finished(_result: int) -> None:
             clicked = box.clickedButton()
             if clicked in (approve, reject):
-                self.window.context.decide_and_resume(approval["id"], run_id, clicked is approve)
+                self.context.decide_and_resume(approval["id"], run_id, clicked is approve)
 
         box.finished.connect(finished)
         self._show(box)
@@ -347,18 +362,16 @@ class PersonPrompts:
             box = QInputDialog(self.window)
             box.setWindowTitle(translate("PersonPrompts", "The agent asks"))
             box.setLabelText(question)
-            box.textValueSelected.connect(
-                lambda text: self.window.context.answer_and_resume(run_id, text)
-            )
+            box.textValueSelected.connect(lambda text: self.context.answer_and_resume(run_id, text))
             self._show(box)
             return
-        dialog = QuestionDialog(self.window.bridge, run_id, question, self.window)
+        dialog = QuestionDialog(self.bridge, run_id, question, self.window)
         dialog.answered.connect(lambda answered_run: self._resume(answered_run))
         self._show(dialog, run_id, invited=invited)
 
     def _resume(self, run_id: str) -> None:
         self.withdraw(run_id)
-        self.window.context.continue_run(run_id)
+        self.context.continue_run(run_id)
 
     def _show(self, dialog: QWidget, run_id: str | None = None, *, invited: bool = False) -> None:
         """Non-modal, so the main window keeps working. Opened by itself, the dialog appears
@@ -373,4 +386,4 @@ class PersonPrompts:
         else:
             show_without_taking_keys(dialog)
             # keys pressed now were meant for it: they must not start a run in the main window
-            self.window.run_guard.restart()
+            self.run_guard.restart()

@@ -1,6 +1,10 @@
 """The main window: runs on the left, the question form and the live timeline in the centre,
 artifacts and the run's details on the right. It only lays widgets out and routes signals;
-commands live in `desktop.context`, the person-facing prompts in `desktop.widgets.banner`."""
+commands live in `desktop.context`, the person-facing prompts in `desktop.widgets.banner`.
+
+Kept whole past 500 lines: it is one concept, the window's composition. It builds its parts,
+hands each what it uses (never itself: no part imports this module) and routes their signals;
+cut by count, the wiring would only be scattered over modules that import each other."""
 
 from __future__ import annotations
 
@@ -82,8 +86,26 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(icon)
         self._build_central()
         self.notifier = Notifier(self, icon)
-        self.prompts = PersonPrompts(self)
-        self.decision_notices = DecisionNotices(self)  # desktop notifications, never deciding
+        # A Run pressed twice, or meant for a dialog that just opened by itself, starts no run.
+        self.run_guard = ReadGuard(self)
+        # The window's parts get what they use, never this class (no import cycle back here).
+        self.prompts = PersonPrompts(
+            self,
+            bridge=bridge,
+            context=context,
+            banners=self.banners,
+            notifier=self.notifier,
+            run_guard=self.run_guard,
+        )
+        self.decision_notices = DecisionNotices(  # desktop notifications, never deciding
+            self,
+            bridge=bridge,
+            context=context,
+            select_run=self.select_run,
+            open_run=lambda run: self.prompts.open_for(run, force=True),
+        )
+        # The tray's message would say the same thing a second time.
+        self.notifier.handled_elsewhere = self.decision_notices.handles_alerts
         self.home_banners = WindowBanners(
             self.banners,
             context,
@@ -91,13 +113,20 @@ class MainWindow(QMainWindow):
             resume_interrupted=self._resume_interrupted,
             show_whole_folder=self._show_whole_folder,
         )
-        self.inbox = InboxKeeper(self, self.inbox_panel)
+        self.inbox = InboxKeeper(
+            self,
+            self.inbox_panel,
+            bridge=bridge,
+            context=context,
+            banners=self.banners,
+            prompts=self.prompts,
+            select_run=self.select_run,
+            show_inbox=self.centre_tabs.show_inbox,
+        )
         self.crash_demos = CrashDemos(self, context, self.run_form, self.selected_run)
         self._build_menus()
         self._build_status_bar()
         self._connect()
-        # A Run pressed twice, or meant for a dialog that just opened by itself, starts no run.
-        self.run_guard = ReadGuard(self)
         restore_window_state(self, self.splitter, self.qsettings, PREFERRED_SIZE)
         self._update_state_label()  # nothing selected yet: Stop and Resume start disabled
         self.run_form.question.setFocus()  # the keyboard starts where a new home starts: asking

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyleOptionButton,
 )
+from pytestqt.qtbot import QtBot
 
 from desktop import theme
 from desktop.bridge import Bridge
@@ -39,7 +40,7 @@ from tests.desktop.test_app_helpers import (
     fixture_make_window,  # noqa: F401  (registers the `make_window` fixture)
     wait_for_run,
 )
-from tests.support.desktop import open_workspace, started_bridge
+from tests.support.desktop import MakeWindow, open_workspace, started_bridge
 
 KEY = "sk-test-" + "Qa91Ws73Ed5Rf0Tg8Yh2Uj6K"
 QUESTION = "How do checkpoints make agent runs durable?"
@@ -69,7 +70,7 @@ def in_db(home: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         return conn.execute(sql, args).fetchall()
 
 
-def bridge_drained(qtbot: Any, bridge: Bridge) -> None:
+def bridge_drained(qtbot: QtBot, bridge: Bridge) -> None:
     """Every job submitted so far has run: the bridge runs its jobs in order."""
     done: list[object] = []
     bridge.submit(lambda _ws: None, on_done=done.append)
@@ -80,7 +81,7 @@ def bridge_drained(qtbot: Any, bridge: Bridge) -> None:
 
 
 def test_the_keyring_message_is_plain_never_clipped_and_a_failed_store_keeps_the_key(
-    qtbot: Any, home: Path, make_window: Any, failing_keyring: None
+    qtbot: QtBot, home: Path, make_window: MakeWindow, failing_keyring: None
 ) -> None:
     window = make_window(home)
     window.settings_action.trigger()
@@ -111,7 +112,7 @@ def test_the_keyring_message_is_plain_never_clipped_and_a_failed_store_keeps_the
 
 
 def test_errors_are_told_in_plain_words_never_a_code_or_a_class_name(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     with open_workspace(home) as ws:
         run_id = ws.create_run(QUESTION, max_turns=1)
@@ -149,7 +150,7 @@ def test_errors_are_told_in_plain_words_never_a_code_or_a_class_name(
 # -- questions cut at a word ------------------------------------------------------------------
 
 
-def test_a_long_question_is_cut_with_an_ellipsis_never_mid_word(qtbot: Any, home: Path) -> None:
+def test_a_long_question_is_cut_with_an_ellipsis_never_mid_word(qtbot: QtBot, home: Path) -> None:
     def cut_at_a_word(shown: str) -> bool:
         head = shown.removesuffix("…").rstrip()
         return (
@@ -179,19 +180,17 @@ def test_a_long_question_is_cut_with_an_ellipsis_never_mid_word(qtbot: Any, home
         elided = elide_words(metrics, LONG_QUESTION, width)
         assert metrics.horizontalAdvance(elided) <= width and cut_at_a_word(elided), elided
 
-    class Window:  # what PersonPrompts reads from its window: banners, a notifier, settings
-        def __init__(self) -> None:
-            from desktop.widgets.banner import BannerArea
+    from desktop.widgets.banner import BannerArea
 
-            self.banners = BannerArea()
-            self.shown: list[str] = []
-
-    window = Window()
-    qtbot.addWidget(window.banners)
-    prompts = PersonPrompts(window)
+    banners = BannerArea()  # all that announcing without an alert uses
+    qtbot.addWidget(banners)
+    unused: Any = None
+    prompts = PersonPrompts(
+        banners, bridge=unused, context=unused, banners=banners, notifier=unused, run_guard=unused
+    )
     waiting = {**run, "approvals": [{"id": "ap-1", "tool": "save_brief", "target": "/a/b.md"}]}
     prompts.announce(waiting, alert=False)
-    banner = window.banners.banner("person").text
+    banner = banners.banner("person").text
     quoted = banner.split("“", 1)[1].split("”", 1)[0]
     assert cut_at_a_word(quoted), banner
 
@@ -200,7 +199,7 @@ def test_a_long_question_is_cut_with_an_ellipsis_never_mid_word(qtbot: Any, home
 
 
 def test_delete_asks_first_and_cancel_keeps_the_run(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     with open_workspace(home) as ws:
         run = ws.start_run(QUESTION, mode="acceptEdits")
@@ -226,7 +225,7 @@ def test_delete_asks_first_and_cancel_keeps_the_run(
 
 
 def test_enter_in_the_reject_reason_rejects_and_edit_and_reject_have_mnemonics(
-    qtbot: Any, home: Path
+    qtbot: QtBot, home: Path
 ) -> None:
     with open_workspace(home) as ws:
         run = ws.start_run(QUESTION)
@@ -257,7 +256,7 @@ def test_enter_in_the_reject_reason_rejects_and_edit_and_reject_have_mnemonics(
 
 
 def test_a_finished_run_with_blocked_attempts_says_how_many_in_its_badge(
-    qtbot: Any, home: Path, make_window: Any, tmp_path: Path
+    qtbot: QtBot, home: Path, make_window: MakeWindow, tmp_path: Path
 ) -> None:
     script = tmp_path / "two-blocks.json"
     script.write_text(
@@ -292,7 +291,7 @@ def test_a_finished_run_with_blocked_attempts_says_how_many_in_its_badge(
 
 
 def test_the_artifacts_panel_says_what_it_lists_and_opens_files_in_a_viewer(
-    qtbot: Any, home: Path
+    qtbot: QtBot, home: Path
 ) -> None:
     with open_workspace(home) as ws:
         first = ws.start_run(QUESTION, mode="acceptEdits")
@@ -342,7 +341,7 @@ def test_the_artifacts_panel_says_what_it_lists_and_opens_files_in_a_viewer(
 
 
 def test_the_dark_palette_shows_unchecked_check_boxes_and_radio_buttons(
-    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = QApplication.instance()
     assert isinstance(app, QApplication)

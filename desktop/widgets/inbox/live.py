@@ -25,7 +25,11 @@ from desktop.widgets.inbox.panel import InboxPanel
 from desktop.widgets.inbox.reject_dialog import RejectDialog
 
 if TYPE_CHECKING:
-    from desktop.widgets.main_window import MainWindow
+    from PySide6.QtWidgets import QWidget
+
+    from desktop.bridge import Bridge
+    from desktop.context import AppContext
+    from desktop.widgets.banner import BannerArea, PersonPrompts
 
 DEBOUNCE_MS = 120  # a burst of events (a proposal and its checkpoint) costs one read
 BANNER = "elsewhere"  # a decision that started waiting in another process
@@ -45,14 +49,27 @@ INBOX_KINDS = frozenset(
 
 
 class InboxKeeper(QObject):
+    """Handed what it uses (the window only as its dialogs' parent), never the main window's
+    class: the window builds it, so knowing that class would be an import cycle."""
+
     loaded = Signal(object)  # list[InboxItemView], after each read
 
-    def __init__(self, window: MainWindow, panel: InboxPanel) -> None:
+    def __init__(
+        self,
+        window: QWidget,
+        panel: InboxPanel,
+        *,
+        bridge: Bridge,
+        context: AppContext,
+        banners: BannerArea,
+        prompts: PersonPrompts,
+        select_run: Callable[[str], None],
+        show_inbox: Callable[[], None],
+    ) -> None:
         super().__init__(window)
-        self.window = window
-        self.panel = panel
-        self.bridge = window.bridge
-        self.context = window.context
+        self.window, self.panel, self.bridge, self.context = window, panel, bridge, context
+        self.banners, self.prompts = banners, prompts
+        self.select_run, self.show_inbox = select_run, show_inbox
         self.items: list[InboxItemView] = []
         self.reads = 0  # reads finished (tests and figures: one per burst)
         self._inflight = False
@@ -131,7 +148,7 @@ class InboxKeeper(QObject):
         if run_id == self._ready_run and new != old:
             run = self.context.run(run_id)
             if run is None or not run.get("ready_to_continue"):
-                self.window.banners.hide_banner(READY_BANNER)
+                self.banners.hide_banner(READY_BANNER)
                 self._ready_run = None
 
     # -- the banner -------------------------------------------------------------------------------
@@ -143,7 +160,7 @@ class InboxKeeper(QObject):
         if arrived:
             self._show_banner(by_id[arrived[-1]], len(set(arrived)))
         elif self._banner_id is not None and self._banner_id not in by_id:
-            self.window.banners.hide_banner(BANNER)  # decided, here or anywhere
+            self.banners.hide_banner(BANNER)  # decided, here or anywhere
             self._banner_id = None
 
     def _show_banner(self, item: InboxItemView, count: int) -> None:
@@ -161,13 +178,13 @@ class InboxKeeper(QObject):
         )
         if count > 1:
             text += self.tr(" ({n} new decisions in the inbox)").format(n=count)
-        self.window.prompts.withdraw(item["run_id"])  # one banner per decision, not two
+        self.prompts.withdraw(item["run_id"])  # one banner per decision, not two
         item_id = item["id"]
         actions: list[tuple[str, Callable[[], None]]] = [
             (self.tr("Open"), lambda: self._open_from_banner(item_id)),
-            (self.tr("Inbox"), self.window.centre_tabs.show_inbox),
+            (self.tr("Inbox"), self.show_inbox),
         ]
-        banner = self.window.banners.show_banner(BANNER, "warning", text, actions)
+        banner = self.banners.show_banner(BANNER, "warning", text, actions)
         banner.buttons[self.tr("Open")].setAccessibleName(self.tr("Open its dialog"))
         banner.buttons[self.tr("Inbox")].setAccessibleName(self.tr("Show the inbox"))
         self._banner_id = item_id
@@ -175,7 +192,7 @@ class InboxKeeper(QObject):
     def _open_from_banner(self, item_id: str) -> None:
         item = next((it for it in self.items if it["id"] == item_id), None)
         if item is None:  # decided meanwhile: nothing left to open
-            self.window.banners.hide_banner(BANNER)
+            self.banners.hide_banner(BANNER)
             self.refresh()
             return
         self.open_item(item)
@@ -191,14 +208,14 @@ class InboxKeeper(QObject):
             question=question
         )
         self._ready_run = run_id
-        self.window.banners.show_banner(
+        self.banners.show_banner(
             READY_BANNER, "info", text, [(self.tr("Continue"), lambda: self._continue(run))]
         )
 
     def _continue(self, run: RunView) -> None:
-        self.window.banners.hide_banner(READY_BANNER)
+        self.banners.hide_banner(READY_BANNER)
         self._ready_run = None
-        self.window.select_run(run["run_id"])
+        self.select_run(run["run_id"])
         self.context.resume(run["run_id"])
 
     # -- triage -----------------------------------------------------------------------------------
@@ -206,7 +223,7 @@ class InboxKeeper(QObject):
     def open_item(self, item: InboxItemView) -> None:
         """The full dialog: the approval dialog (approving happens there, after its guard) or
         the question dialog."""
-        prompts = self.window.prompts
+        prompts = self.prompts
         if item["kind"] == "approval":
             prompts.open_approval(item["run_id"], item["id"], invited=True)
             return
@@ -230,7 +247,7 @@ class InboxKeeper(QObject):
 
         def done(_approval: object) -> None:
             self.context.message.emit("info", self.tr("Rejected: {reason}").format(reason=reason))
-            self.window.prompts.settled(run_id)
+            self.prompts.settled(run_id)
             self.refresh()
             if ours:
                 self.context.continue_run(run_id, echo=True)
