@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -30,6 +31,10 @@ from agent_core.home.clock import ManualClock  # noqa: E402
 from tests.support.cli import CliRunner  # noqa: E402
 from tests.support.store_backends import STORE_BACKENDS, StoreBackend  # noqa: E402
 from tests.support.store_backends import store_backend as store_backend_named  # noqa: E402
+
+if TYPE_CHECKING:  # imported lazily at run time: the fixtures open them only when asked
+    from agent_core.facade.workspace import Workspace
+    from tests.support.pg import PgServer
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -69,7 +74,7 @@ def home(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def ws(home: Path) -> Iterator[object]:
+def ws(home: Path) -> Iterator[Workspace]:
     from agent_core.facade.workspace import Workspace
 
     workspace = Workspace(home)
@@ -84,7 +89,7 @@ def cli(home: Path) -> CliRunner:
 
 
 @pytest.fixture(scope="session")
-def pg_server() -> object:
+def pg_server() -> PgServer:
     """The session's real PostgreSQL server (tests/support/pg.py)."""
     from tests.support import pg
 

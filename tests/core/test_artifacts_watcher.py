@@ -18,11 +18,13 @@ from agent_core.artifacts.confirmations import unconfirmed_writes, wait_for_conf
 from agent_core.artifacts.panel import artifact_states
 from agent_core.artifacts.sightings import Sighting
 from agent_core.artifacts.watcher import ArtifactWatcher, watching
+from agent_core.contract.views import EventView, RunView
 from agent_core.facade.watched import drive_watched
 from agent_core.facade.workspace import Workspace
 from agent_core.storage.schema import artifact_sightings
 from agent_core.storage.store import Store
 from tests.support.cli import CliRunner, cli_env
+from tests.support.typed import present
 from tests.support.waiting import wait_until, within
 
 QUESTION = "How do checkpoints make agent runs durable?"
@@ -46,7 +48,7 @@ def write_in_subprocess(script: str, path: Path, content: str) -> None:
     subprocess.run([sys.executable, "-c", script, str(path), content], check=True, timeout=30)
 
 
-def artifact_events(ws: Workspace, kind: str | None = None) -> list[dict[str, Any]]:
+def artifact_events(ws: Workspace, kind: str | None = None) -> list[EventView]:
     return [
         e for e in ws.timeline() if e["kind"].startswith("artifact_") and kind in (None, e["kind"])
     ]
@@ -57,15 +59,15 @@ def wait_for(predicate: Callable[[], object], timeout: float = 5.0) -> None:
 
 
 def unexpected_names(ws: Workspace) -> set[str]:
-    return {Path(e["data"]["path"]).name for e in artifact_events(ws, "artifact_unexpected")}
+    return {Path(str(e["data"]["path"])).name for e in artifact_events(ws, "artifact_unexpected")}
 
 
 def sightings(ws: Workspace) -> list[Any]:
     with ws.store.read() as conn:
-        return conn.execute(select(artifact_sightings)).all()
+        return list(conn.execute(select(artifact_sightings)).all())
 
 
-def approved_run(ws: Workspace) -> dict[str, Any]:
+def approved_run(ws: Workspace) -> RunView:
     run = ws.start_run(QUESTION)
     ws.approve(run["approvals"][0]["id"], reviewer="alice")
     return run
@@ -85,7 +87,8 @@ def test_files_dropped_by_another_process_are_flagged_unexpected(ws: Workspace) 
         wait_for(lambda: "sentinel.txt" in unexpected_names(ws))
     events = artifact_events(ws)
     assert sorted(
-        (e["kind"], e["run_id"], Path(e["data"]["path"]).name, e["data"]["count"]) for e in events
+        (e["kind"], e["run_id"], Path(str(e["data"]["path"])).name, e["data"]["count"])
+        for e in events
     ) == [
         ("artifact_unexpected", run_id, "dropped.txt", 1),
         ("artifact_unexpected", run_id, "replaced.md", 1),
@@ -97,7 +100,7 @@ def test_files_dropped_by_another_process_are_flagged_unexpected(ws: Workspace) 
 
 def test_an_approved_write_is_confirmed_once_and_a_rewrite_is_a_duplicate(ws: Workspace) -> None:
     run = approved_run(ws)
-    target = Path(run["approvals"][0]["target"])
+    target = Path(present(run["approvals"][0]["target"]))
     with watching(ws.store, ws.home.artifacts):
         assert ws.resume(run["run_id"])["status"] == "succeeded"
         assert wait_for_confirmations(ws.store, run["run_id"], timeout=5.0)
@@ -133,7 +136,7 @@ def test_unexpected_writes_go_to_the_watchers_run_or_else_to_the_home(
     ArtifactWatcher(ws.store, elsewhere).scan()
     (ws.home.artifacts / "b.txt").write_text("b")
     ArtifactWatcher(ws.store, ws.home.artifacts, run_id=run_id).scan()
-    assert [(e["run_id"], Path(e["data"]["path"]).name) for e in artifact_events(ws)] == [
+    assert [(e["run_id"], Path(str(e["data"]["path"])).name) for e in artifact_events(ws)] == [
         (None, "a.txt"),
         (run_id, "b.txt"),
     ]
@@ -210,7 +213,7 @@ def test_two_processes_watching_at_once_count_one_write_once(ws: Workspace) -> N
 
 def test_a_write_before_a_crash_is_confirmed_exactly_once(ws: Workspace, home: Path) -> None:
     run = approved_run(ws)
-    target = Path(run["approvals"][0]["target"])
+    target = Path(present(run["approvals"][0]["target"]))
     cli = CliRunner(home)
     crashed = cli("resume", run["run_id"], env={"BRIEFDESK_CRASH_AT": "after_write_before_confirm"})
     assert crashed.code == -signal.SIGKILL and target.exists()

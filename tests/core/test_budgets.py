@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
+from agent_core.facade.workspace import Workspace
 from tests.support.fake_openai import FakeOpenAI
+from tests.support.typed import present
 
 QUESTION = "How do checkpoints make agent runs durable?"
 
 
 def test_token_budget_ends_a_remote_run_before_the_next_model_call(
-    ws: Any, monkeypatch: pytest.MonkeyPatch
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("BRIEFDESK_OPENAI_API_KEY", "sk-budget-test-" + "k" * 20)
     with FakeOpenAI() as server:
@@ -21,13 +21,16 @@ def test_token_budget_ends_a_remote_run_before_the_next_model_call(
         run = ws.start_run(QUESTION, model="openai", max_tokens=300)
         calls = len(server.requests)
     assert run["status"] == "failed"
-    assert run["error"]["code"] == "budget_exceeded"
-    assert "300 model tokens" in run["error"]["message"]
+    assert present(run["error"])["code"] == "budget_exceeded"
+    assert "300 model tokens" in present(run["error"])["message"]
     assert calls == 2  # the third model call was never made
     assert ws.run_state(run["run_id"]).tokens == 340
 
 
-def test_wall_time_budget_ends_the_run_clearly(ws: Any) -> None:
+def test_wall_time_budget_ends_the_run_clearly(ws: Workspace) -> None:
     run = ws.start_run(QUESTION, max_seconds=0.001)
     assert run["status"] == "failed"
-    assert run["error"]["code"] == "budget_exceeded" and "wall time" in run["error"]["message"]
+    assert (
+        present(run["error"])["code"] == "budget_exceeded"
+        and "wall time" in present(run["error"])["message"]
+    )

@@ -17,7 +17,7 @@ PAGED = "pages.pdf"  # three pages of text
 ENCRYPTED = "encrypted.pdf"
 
 STATUS_KEYS = {"root", "documents", "indexed", "pending", "failed", "by_type"}
-DOCUMENT_KEYS = {"path", "type", "pages", "chars", "status", "error"}
+DOCUMENT_KEYS = {"path", "type", "pages", "chars", "status", "error", "hidden_removed", "ocr_pages"}
 
 
 @pytest.fixture

@@ -40,7 +40,7 @@ ENCRYPTED = "encrypted.pdf"  # a user password (qpdf, AES-256)
 NO_TEXT = "scan.pdf"  # a picture of a page, no text layer
 
 STATUS_KEYS = {"root", "documents", "indexed", "pending", "failed", "by_type"}
-DOCUMENT_KEYS = {"path", "type", "pages", "chars", "status", "error"}
+DOCUMENT_KEYS = {"path", "type", "pages", "chars", "status", "error", "hidden_removed", "ocr_pages"}
 
 
 def _copy(name: str, corpus: Path, as_name: str | None = None) -> Path:
@@ -197,6 +197,8 @@ def test_status_and_list_have_the_contract_shapes(workspace: Workspace, corpus: 
             "chars": listed[PAGED]["chars"],
             "status": "indexed",
             "error": None,
+            "hidden_removed": 0,
+            "ocr_pages": 0,
         },
         "sub/Notes.MD": {
             "path": "sub/Notes.MD",
@@ -205,6 +207,8 @@ def test_status_and_list_have_the_contract_shapes(workspace: Workspace, corpus: 
             "chars": len("# Notes\n\nA plain note.\n"),
             "status": "indexed",
             "error": None,
+            "hidden_removed": 0,
+            "ocr_pages": 0,
         },
     }
     pdf_chars = listed[PAGED]["chars"]
@@ -223,6 +227,8 @@ def test_status_and_list_have_the_contract_shapes(workspace: Workspace, corpus: 
         "chars": None,
         "status": "pending",
         "error": None,
+        "hidden_removed": 0,
+        "ocr_pages": 0,
     }
     assert workspace.reindex_corpus(corpus)["pending"] == 0
 
@@ -235,6 +241,7 @@ def _plain_message(message: str) -> None:
 def test_every_document_error_reaches_the_list_and_never_stops_the_others(
     workspace: Workspace, corpus: Path
 ) -> None:
+    workspace.set_setting("corpus.ocr", "off")  # a scan is then document_no_text, as before
     _copy(PAGED, corpus)
     _copy("owner-password.pdf", corpus)  # an owner password only: it opens without one
     _copy(ENCRYPTED, corpus, "locked.pdf")

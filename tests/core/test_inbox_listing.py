@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from agent_core.facade.workspace import Workspace
 from agent_core.home.clock import ManualClock
 from tests.support.cli import CliRunner
 
@@ -39,14 +40,14 @@ def _asker(tmp_path: Path, name: str, question: str) -> str:
     return _script(tmp_path, name, [ask, {"say": "thanks"}])
 
 
-def _waiting(ws: Any, question: str, model: str, **options: Any) -> dict[str, Any]:
+def _waiting(ws: Workspace, question: str, model: str, **options: Any) -> dict[str, Any]:
     run = ws.start_run(question, model=model, **options)
     assert run["status"] in ("waiting_approval", "waiting_input"), run
     return dict(run)
 
 
 def test_soonest_expiry_first_questions_last_oldest_first_expired_left_out(
-    ws: Any, tmp_path: Path, manual_clock: ManualClock
+    ws: Workspace, tmp_path: Path, manual_clock: ManualClock
 ) -> None:
     late = _waiting(ws, "late", _writer(tmp_path, "late", "# Late\n"), approval_ttl=600)
     soon = _waiting(ws, "soon", _writer(tmp_path, "soon", "# Soon\n"), approval_ttl=120)
@@ -86,7 +87,7 @@ def test_soonest_expiry_first_questions_last_oldest_first_expired_left_out(
 
 
 def test_a_cancelled_runs_proposal_and_an_answered_question_are_no_longer_owed(
-    ws: Any, tmp_path: Path
+    ws: Workspace, tmp_path: Path
 ) -> None:
     kept = _waiting(ws, "kept", _writer(tmp_path, "kept", "# Kept\n"))
     cancelled = _waiting(ws, "cancelled", _writer(tmp_path, "cancelled", "# Cancelled\n"))
@@ -102,7 +103,7 @@ def test_a_cancelled_runs_proposal_and_an_answered_question_are_no_longer_owed(
 
 
 def test_a_proposal_after_a_request_for_changes_is_revision_2_with_its_note_and_diffs(
-    ws: Any, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ws: Workspace, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     first_text = "# Brief\n\n- point one [a.md]\n- point two\n"
     second_text = "# Brief\n\n- point one [a.md]\n- point two [b.md]\n"
@@ -148,7 +149,7 @@ def test_a_proposal_after_a_request_for_changes_is_revision_2_with_its_note_and_
 
 
 def test_inbox_cli_json_and_text(
-    ws: Any, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ws: Workspace, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cli = CliRunner(home, capsys)
     assert cli("inbox", check=True).body["inbox"] == []

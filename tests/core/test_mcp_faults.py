@@ -20,6 +20,7 @@ import psutil
 import pytest
 
 from agent_core.contract.errors import BriefDeskError
+from agent_core.facade.workspace import Workspace
 from agent_core.tools.mcp.client import ServerSession, connect
 from agent_core.tools.mcp.specs import list_specs, result_text
 from agent_core.tools.mcp.tool_spec import mcp_tool_spec
@@ -32,7 +33,7 @@ pytestmark = pytest.mark.slow
 T = TypeVar("T")
 
 
-def add_fault_server(ws: Any, name: str = "faults", *env: str) -> Any:
+def add_fault_server(ws: Workspace, name: str = "faults", *env: str) -> Any:
     ws.mcp_add(name, sys.executable, [str(FAULT_SERVER)], env=list(env), trust_hints=True)
     return ws.mcp_server(name)
 
@@ -54,7 +55,7 @@ def refused_with(code: str, row: Any, body: Callable[[ServerSession], Awaitable[
 
 def gone(pid: int) -> bool:
     try:
-        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+        return bool(psutil.Process(pid).status() == psutil.STATUS_ZOMBIE)
     except psutil.NoSuchProcess:
         return True
 
@@ -66,7 +67,7 @@ async def server_pid(server: ServerSession) -> int:
 
 
 def test_a_server_sees_only_the_minimal_environment_and_its_own_values(
-    ws: Any, monkeypatch: pytest.MonkeyPatch
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("BRIEFDESK_OPENAI_API_KEY", "sk-parent-secret-must-not-leak-0000")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "parent-secret")
@@ -88,7 +89,7 @@ def test_a_server_sees_only_the_minimal_environment_and_its_own_values(
         assert leaked not in seen
 
 
-def test_a_call_past_its_timeout_is_tool_timeout_and_the_server_is_stopped(ws: Any) -> None:
+def test_a_call_past_its_timeout_is_tool_timeout_and_the_server_is_stopped(ws: Workspace) -> None:
     row = add_fault_server(ws)
     pids: list[int] = []
 
@@ -101,7 +102,7 @@ def test_a_call_past_its_timeout_is_tool_timeout_and_the_server_is_stopped(ws: A
     wait_until(lambda: gone(pids[0]), timeout=15, message="the busy server was left running")
 
 
-def test_a_server_that_exits_mid_call_is_unavailable(ws: Any) -> None:
+def test_a_server_that_exits_mid_call_is_unavailable(ws: Workspace) -> None:
     row = add_fault_server(ws)
 
     async def die(server: ServerSession) -> object:
@@ -110,7 +111,7 @@ def test_a_server_that_exits_mid_call_is_unavailable(ws: Any) -> None:
     assert "exited" in refused_with("mcp_server_unavailable", row, die)
 
 
-def test_a_server_that_breaks_the_protocol_is_unavailable_at_once(ws: Any) -> None:
+def test_a_server_that_breaks_the_protocol_is_unavailable_at_once(ws: Workspace) -> None:
     ws.mcp_add("raw", sys.executable, [str(RAW_SERVER)])
     row = ws.mcp_server("raw")
 
@@ -123,7 +124,7 @@ def test_a_server_that_breaks_the_protocol_is_unavailable_at_once(ws: Any) -> No
     assert "not MCP" in message
 
 
-def test_a_tool_failure_is_a_result_and_the_session_goes_on(ws: Any) -> None:
+def test_a_tool_failure_is_a_result_and_the_session_goes_on(ws: Workspace) -> None:
     row = add_fault_server(ws)
 
     async def calls(server: ServerSession) -> tuple[bool, str]:
@@ -134,7 +135,7 @@ def test_a_tool_failure_is_a_result_and_the_session_goes_on(ws: Any) -> None:
     assert with_server(row, calls) == (True, "still here")
 
 
-def test_no_server_process_outlives_its_block(ws: Any) -> None:
+def test_no_server_process_outlives_its_block(ws: Workspace) -> None:
     mine = psutil.Process()
     # Children from before this test (another test's worker pool, in the same pytest worker)
     # are not this test's servers.
@@ -159,7 +160,7 @@ def test_no_server_process_outlives_its_block(ws: Any) -> None:
     )
 
 
-def test_arguments_are_checked_against_the_closed_schema(ws: Any) -> None:
+def test_arguments_are_checked_against_the_closed_schema(ws: Workspace) -> None:
     ws.mcp_add("time", python_server("mcp-server-time"), [], trust_hints=True)
     listed = next(
         s for s in asyncio.run(list_specs(ws.mcp_server("time"))) if s.tool == "get_current_time"
@@ -177,7 +178,9 @@ def test_arguments_are_checked_against_the_closed_schema(ws: Any) -> None:
         assert problem in caught.value.message, caught.value.message
 
 
-def test_a_killed_briefdesk_leaves_no_server_behind(ws: Any, home: Any, tmp_path: Path) -> None:
+def test_a_killed_briefdesk_leaves_no_server_behind(
+    ws: Workspace, home: Path, tmp_path: Path
+) -> None:
     """SIGKILL mid-call: nothing of ours runs to stop the server (busy, it would not notice its
     stdin closing); PR_SET_PDEATHSIG, armed by the launcher, kills it."""
     marker = tmp_path / "busy.pid"
@@ -209,7 +212,7 @@ def test_a_killed_briefdesk_leaves_no_server_behind(ws: Any, home: Any, tmp_path
 
 
 def test_a_keyring_value_is_read_at_start_and_a_missing_one_is_named(
-    ws: Any, home: Path, monkeypatch: pytest.MonkeyPatch
+    ws: Workspace, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The headless override of `keys` (`BRIEFDESK_<NAME>_API_KEY`) serves a `keyring:` value
     too; the override variable itself is not passed on. With no keyring at all, the server is

@@ -10,13 +10,14 @@ a key, or with a key the endpoint refuses, the run fails clearly, without a trac
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from agent_core.facade.workspace import Workspace
 from agent_core.tools.registry import TOOLS
 from tests.support.cli import CliRunner
 from tests.support.fake_openai import FakeOpenAI
+from tests.support.typed import present
 
 pytestmark = pytest.mark.slow
 
@@ -28,7 +29,9 @@ def _files(root: Path) -> list[str]:
     return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
 
 
-def test_openai_provider_runs_the_workflow_end_to_end(cli: CliRunner, ws: Any, home: Path) -> None:
+def test_openai_provider_runs_the_workflow_end_to_end(
+    cli: CliRunner, ws: Workspace, home: Path
+) -> None:
     env = {"BRIEFDESK_OPENAI_API_KEY": KEY}
     with FakeOpenAI(api_key=KEY) as server:
         ws.set_setting("openai.base_url", server.base_url)
@@ -71,7 +74,9 @@ def test_openai_provider_runs_the_workflow_end_to_end(cli: CliRunner, ws: Any, h
         assert [k.lower() for k, v in request.headers if KEY in v] == ["authorization"]
 
 
-def test_openai_without_a_key_fails_clearly_before_any_request(cli: CliRunner, ws: Any) -> None:
+def test_openai_without_a_key_fails_clearly_before_any_request(
+    cli: CliRunner, ws: Workspace
+) -> None:
     # OpenAI's own API always needs a key: the run stops before the first request is made.
     ws.set_setting("openai.base_url", "https://api.openai.com/v1")
     result = cli("run", "--question", QUESTION, "--model", "openai")
@@ -85,7 +90,7 @@ def test_openai_without_a_key_fails_clearly_before_any_request(cli: CliRunner, w
     assert [e["kind"] for e in events if e["kind"].startswith("model_")] == []
 
 
-def test_a_local_server_needs_no_key(ws: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_local_server_needs_no_key(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
     # Ollama, LM Studio and vLLM run without a key: none stored, the run still works, and the
     # server sees only the placeholder the client library insists on sending.
     monkeypatch.delenv("BRIEFDESK_OPENAI_API_KEY", raising=False)
@@ -98,7 +103,7 @@ def test_a_local_server_needs_no_key(ws: Any, monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_a_key_the_endpoint_refuses_fails_the_run_without_echoing_it(
-    ws: Any, monkeypatch: pytest.MonkeyPatch
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("BRIEFDESK_OPENAI_API_KEY", KEY)
     with FakeOpenAI(api_key="sk-the-right-one-" + "x" * 20) as server:
@@ -106,8 +111,11 @@ def test_a_key_the_endpoint_refuses_fails_the_run_without_echoing_it(
         run = ws.start_run(QUESTION, model="openai")
         requests = server.requests
     assert run["status"] == "failed"
-    assert run["error"]["code"] == "provider_error"
-    assert run["error"]["retryable"] is False
-    assert "HTTP 401" in run["error"]["message"] and KEY not in run["error"]["message"]
+    assert present(run["error"])["code"] == "provider_error"
+    assert present(run["error"])["retryable"] is False
+    assert (
+        "HTTP 401" in present(run["error"])["message"]
+        and KEY not in present(run["error"])["message"]
+    )
     # A refused key is not retried: one request, carrying the key in its Authorization header.
     assert [r.header("Authorization") for r in requests] == [f"Bearer {KEY}"]

@@ -13,7 +13,7 @@ import psutil
 import pytest
 
 from agent_core.storage.owner import Owner
-from agent_core.storage.tables.runs import Owner as OwnerFromRuns
+from agent_core.storage.owner import Owner as OwnerFromRuns
 from tests.support.waiting import STAY_ALIVE_SOURCE, wait_until
 
 POSIX_ONLY = pytest.mark.skipif(os.name != "posix", reason="zombies and SIGKILL are POSIX")

@@ -7,7 +7,6 @@ import json
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,7 +15,7 @@ from agent_core.facade.workspace import Workspace
 from agent_core.home.config import DEFAULT_SETTINGS
 from agent_core.home.preferences import MAX_APPROVAL_TTL_S, Settings
 
-PUBLIC_DEFAULTS = {
+PUBLIC_DEFAULTS: dict[str, object] = {
     "reviewer": None,
     "approval_ttl": 3600,
     "mode": "default",
@@ -38,6 +37,7 @@ PUBLIC_DEFAULTS = {
     "corpus.max_document_mb": 100,
     "corpus.parse_seconds": 60,
     "corpus.parse_memory_mb": 2048,
+    "corpus.ocr": "on",
     "mcp.call_timeout": 60,
     "db.url": None,
     "ui.theme": "system",
@@ -200,7 +200,7 @@ def test_with_value_returns_a_validated_copy() -> None:
     assert s.network_allowlist == ("a.org",) and Settings().network_allowlist == ()
 
 
-def test_workspace_round_trip(ws: Any) -> None:
+def test_workspace_round_trip(ws: Workspace) -> None:
     assert isinstance(ws.settings(), Settings) and ws.settings().reviewer  # the OS user name
     after = ws.set_setting("approval_ttl", "120")
     assert after.approval_ttl == 120 and after["approval_ttl"] == 120

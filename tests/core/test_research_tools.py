@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -12,16 +11,18 @@ from agent_core.contract.errors import BriefDeskError
 from agent_core.corpus import index as corpus_index
 from agent_core.corpus import reading
 from agent_core.corpus import search as research
+from agent_core.corpus.search import SearchHit
+from agent_core.facade.workspace import Workspace
 from agent_core.storage.migrate.home import open_store
 
 
-def _search(ws: Any, corpus: Path, query: str, limit: int = 5) -> list[dict[str, Any]]:
+def _search(ws: Workspace, corpus: Path, query: str, limit: int = 5) -> list[SearchHit]:
     corpus_index.reindex(ws.desk_store, corpus)
     with ws.desk_store.read() as conn:
         return research.search(conn, corpus, query, limit)
 
 
-def test_search_ranks_results_with_ids_titles_snippets_and_scores(ws: Any) -> None:
+def test_search_ranks_results_with_ids_titles_snippets_and_scores(ws: Workspace) -> None:
     hits = _search(ws, ws.home.corpus, "idempotency key ledger")
     assert hits and set(hits[0]) == {"source_id", "title", "page", "snippet", "score"}
     assert hits[0]["page"] is None  # a Markdown document has no pages
@@ -31,7 +32,7 @@ def test_search_ranks_results_with_ids_titles_snippets_and_scores(ws: Any) -> No
     assert scores == sorted(scores, reverse=True)
 
 
-def test_index_follows_corpus_changes(ws: Any, tmp_path: Path) -> None:
+def test_index_follows_corpus_changes(ws: Workspace, tmp_path: Path) -> None:
     corpus = tmp_path / "c"
     corpus.mkdir()
     (corpus / "a.md").write_text("# Alpha\n\nZebracorn appears here.\n")
@@ -45,7 +46,7 @@ def test_index_follows_corpus_changes(ws: Any, tmp_path: Path) -> None:
     assert _search(ws, corpus, "zebracorn") == []
 
 
-def test_indexer_never_follows_a_symlink_out_of_the_corpus(ws: Any, tmp_path: Path) -> None:
+def test_indexer_never_follows_a_symlink_out_of_the_corpus(ws: Workspace, tmp_path: Path) -> None:
     corpus, outside = tmp_path / "corpus", tmp_path / "outside"
     corpus.mkdir()
     outside.mkdir()
@@ -118,7 +119,7 @@ def test_fts_query_searches_cjk_text_by_its_bigrams() -> None:
     assert research.fts_query('检查"点') == 'cjk:"检查" OR cjk:"点"'  # no quote gets through
 
 
-def test_a_chinese_query_finds_the_chinese_demo_documents(ws: Any) -> None:
+def test_a_chinese_query_finds_the_chinese_demo_documents(ws: Workspace) -> None:
     hits = _search(ws, ws.home.corpus, "幂等键")
     assert hits and hits[0]["source_id"] == "side-effect-ledger.zh.md"
     assert "幂等" in hits[0]["snippet"]  # the snippet is cut around the Chinese word
@@ -130,7 +131,7 @@ def test_a_chinese_query_finds_the_chinese_demo_documents(ws: Any) -> None:
     }  # only documents that contain the word
 
 
-def test_japanese_and_mixed_script_documents_are_found(ws: Any, tmp_path: Path) -> None:
+def test_japanese_and_mixed_script_documents_are_found(ws: Workspace, tmp_path: Path) -> None:
     corpus = tmp_path / "c"
     corpus.mkdir()
     (corpus / "ja.md").write_text("# メモ\n\n承認は人が行います。チェックポイントを保存する。\n")

@@ -16,6 +16,9 @@ import pytest
 from sqlalchemy import select
 
 from agent_core.contract.errors import BriefDeskError
+from agent_core.contract.views import ApprovalView, EventView
+from agent_core.facade.workspace import Workspace
+from agent_core.home.clock import ManualClock
 from agent_core.storage.schema import audit, ledger
 from tests.support.cli import CliRunner
 
@@ -40,7 +43,7 @@ def _saving(tmp_path: Path, content: str, name: str = "script.json") -> str:
     )
 
 
-def _written_run(ws: Any, tmp_path: Path, content: str = "# New brief\n") -> tuple[str, str]:
+def _written_run(ws: Workspace, tmp_path: Path, content: str = "# New brief\n") -> tuple[str, str]:
     """A run that wrote BRIEF (approved by a person) and ended `succeeded`: (run id, approval)."""
     run = ws.start_run(QUESTION, model=_saving(tmp_path, content))
     assert run["status"] == "waiting_approval", run
@@ -50,22 +53,22 @@ def _written_run(ws: Any, tmp_path: Path, content: str = "# New brief\n") -> tup
     return run["run_id"], approval_id
 
 
-def _target(ws: Any) -> Path:
+def _target(ws: Workspace) -> Path:
     return Path(ws.home.artifacts) / BRIEF
 
 
-def _ledger_rows(ws: Any, run_id: str) -> list[Any]:
+def _ledger_rows(ws: Workspace, run_id: str) -> list[Any]:
     with ws.store.read() as conn:
         return list(conn.execute(select(ledger).where(ledger.c.run_id == run_id)))
 
 
-def _executed(ws: Any, run_id: str) -> list[dict[str, Any]]:
+def _executed(ws: Workspace, run_id: str) -> list[EventView]:
     return [
         e for e in ws.timeline(run_id) if e["kind"] == "tool_result" and e["data"].get("executed")
     ]
 
 
-def test_reverting_an_overwrite_puts_the_old_bytes_back_once(ws: Any, tmp_path: Path) -> None:
+def test_reverting_an_overwrite_puts_the_old_bytes_back_once(ws: Workspace, tmp_path: Path) -> None:
     target = _target(ws)
     target.parent.mkdir(parents=True, exist_ok=True)
     old = "Old brief\r\nwith CRLF, a BOM-less é and no final newline".encode()
@@ -100,14 +103,14 @@ def test_reverting_an_overwrite_puts_the_old_bytes_back_once(ws: Any, tmp_path: 
     assert len(_executed(ws, run_id)) == 2  # the write and its revert, once each
 
 
-def _call_of(ws: Any, approval: dict[str, Any]) -> str:
+def _call_of(ws: Workspace, approval: ApprovalView) -> str:
     from agent_core.storage.tables import approvals as approval_rows
 
     with ws.store.read() as conn:
         return approval_rows.get_approval(conn, approval["id"]).call_id
 
 
-def test_reverting_a_write_that_created_its_file_removes_it(ws: Any, tmp_path: Path) -> None:
+def test_reverting_a_write_that_created_its_file_removes_it(ws: Workspace, tmp_path: Path) -> None:
     run_id, written = _written_run(ws, tmp_path)
     assert _target(ws).exists()
     revert = ws.revert(written, reviewer="bo")
@@ -120,7 +123,7 @@ def test_reverting_a_write_that_created_its_file_removes_it(ws: Any, tmp_path: P
     assert _target(ws).parent.is_dir()  # only the file goes
 
 
-def test_a_changed_target_is_refused_and_nothing_waits(ws: Any, tmp_path: Path) -> None:
+def test_a_changed_target_is_refused_and_nothing_waits(ws: Workspace, tmp_path: Path) -> None:
     run_id, written = _written_run(ws, tmp_path)
     _target(ws).write_text("edited by hand afterwards\n")
     with pytest.raises(BriefDeskError) as refused:
@@ -130,7 +133,9 @@ def test_a_changed_target_is_refused_and_nothing_waits(ws: Any, tmp_path: Path) 
     assert ws.list_approvals(status="pending") == []
 
 
-def test_a_target_changed_after_approval_is_refused_at_resume(ws: Any, tmp_path: Path) -> None:
+def test_a_target_changed_after_approval_is_refused_at_resume(
+    ws: Workspace, tmp_path: Path
+) -> None:
     run_id, written = _written_run(ws, tmp_path)
     revert = ws.revert(written, reviewer="bo")
     ws.approve(revert["id"], reviewer="bo")
@@ -144,7 +149,7 @@ def test_a_target_changed_after_approval_is_refused_at_resume(ws: Any, tmp_path:
     assert blocked and blocked[-1]["data"]["code"] == "target_changed"
 
 
-def test_what_cannot_be_reverted(ws: Any, tmp_path: Path) -> None:
+def test_what_cannot_be_reverted(ws: Workspace, tmp_path: Path) -> None:
     run = ws.start_run(QUESTION, model=_saving(tmp_path, "# Rejected\n"))
     pending = run["approvals"][0]["id"]
     with pytest.raises(BriefDeskError) as not_yet:
@@ -159,7 +164,7 @@ def test_what_cannot_be_reverted(ws: Any, tmp_path: Path) -> None:
     assert unknown.value.code == "not_found"
 
 
-def test_a_run_waiting_on_another_proposal_is_refused(ws: Any, tmp_path: Path) -> None:
+def test_a_run_waiting_on_another_proposal_is_refused(ws: Workspace, tmp_path: Path) -> None:
     _run_id, written = _written_run(ws, tmp_path)
     first = ws.revert(written, reviewer="bo")
     with pytest.raises(BriefDeskError) as busy:
@@ -168,7 +173,7 @@ def test_a_run_waiting_on_another_proposal_is_refused(ws: Any, tmp_path: Path) -
     assert [a["id"] for a in ws.list_approvals(status="pending")] == [first["id"]]
 
 
-def test_rejecting_the_revert_gives_the_run_its_status_back(ws: Any, tmp_path: Path) -> None:
+def test_rejecting_the_revert_gives_the_run_its_status_back(ws: Workspace, tmp_path: Path) -> None:
     run_id, written = _written_run(ws, tmp_path)
     revert = ws.revert(written, reviewer="bo")
     assert ws.get_run(run_id)["status"] == "waiting_approval"
@@ -181,7 +186,7 @@ def test_rejecting_the_revert_gives_the_run_its_status_back(ws: Any, tmp_path: P
     assert again["status"] == "pending"
 
 
-def test_no_rule_and_no_mode_decides_a_revert(ws: Any, tmp_path: Path) -> None:
+def test_no_rule_and_no_mode_decides_a_revert(ws: Workspace, tmp_path: Path) -> None:
     first = ws.start_run(QUESTION, model=_saving(tmp_path, "# Ruled\n", "first.json"))
     ws.approve(first["approvals"][0]["id"], reviewer="ana", remember="home")  # a rule now
     assert ws.list_rules()
@@ -202,14 +207,14 @@ def test_no_rule_and_no_mode_decides_a_revert(ws: Any, tmp_path: Path) -> None:
     assert edited.value.code == "invalid_arguments"
 
 
-def test_cancelling_a_revert_keeps_the_ended_run_as_it_ended(ws: Any, tmp_path: Path) -> None:
+def test_cancelling_a_revert_keeps_the_ended_run_as_it_ended(ws: Workspace, tmp_path: Path) -> None:
     run_id, written = _written_run(ws, tmp_path)
     revert = ws.revert(written, reviewer="bo")
     assert ws.cancel(run_id, reviewer="bo")["status"] == "succeeded"
     assert ws.get_approval(revert["id"])["status"] == "cancelled"
 
 
-def test_a_revert_can_itself_be_reverted(ws: Any, tmp_path: Path) -> None:
+def test_a_revert_can_itself_be_reverted(ws: Workspace, tmp_path: Path) -> None:
     run_id, written = _written_run(ws, tmp_path)
     revert = ws.revert(written, reviewer="bo")
     ws.approve(revert["id"], reviewer="bo")
@@ -225,7 +230,7 @@ def test_a_revert_can_itself_be_reverted(ws: Any, tmp_path: Path) -> None:
     assert _target(ws).read_text() == "# New brief\n"
 
 
-def test_decisions_and_the_request_are_audited(ws: Any, tmp_path: Path) -> None:
+def test_decisions_and_the_request_are_audited(ws: Workspace, tmp_path: Path) -> None:
     run_id, written = _written_run(ws, tmp_path)
     revert = ws.revert(written, reviewer="bo", reason="why not")
     ws.approve(revert["id"], reviewer="cy")
@@ -239,7 +244,7 @@ def test_decisions_and_the_request_are_audited(ws: Any, tmp_path: Path) -> None:
     assert ("approval_decided", revert["id"]) in kinds
 
 
-def test_a_run_waiting_for_an_answer_gets_back_to_waiting(ws: Any, tmp_path: Path) -> None:
+def test_a_run_waiting_for_an_answer_gets_back_to_waiting(ws: Workspace, tmp_path: Path) -> None:
     model = _script(
         tmp_path,
         [
@@ -325,7 +330,7 @@ def test_a_kill_between_the_write_and_its_confirmation_writes_once(
 
 
 def test_an_undecided_revert_expires_and_the_run_gets_its_status_back(
-    ws: Any, tmp_path: Path, manual_clock: Any
+    ws: Workspace, tmp_path: Path, manual_clock: ManualClock
 ) -> None:
     run_id, written = _written_run(ws, tmp_path)
     revert = ws.revert(written, reviewer="bo")
@@ -336,7 +341,7 @@ def test_an_undecided_revert_expires_and_the_run_gets_its_status_back(
     assert _target(ws).read_text() == "# New brief\n"
 
 
-def test_the_watcher_sees_the_revert_written_once(ws: Any, tmp_path: Path) -> None:
+def test_the_watcher_sees_the_revert_written_once(ws: Workspace, tmp_path: Path) -> None:
     from agent_core.artifacts.watcher import watching
     from tests.support.waiting import wait_until
 
@@ -366,7 +371,7 @@ def test_the_watcher_sees_the_revert_written_once(ws: Any, tmp_path: Path) -> No
 
 @pytest.mark.parametrize("before", [b"", b"  \n", "x" * 200_001], ids=["empty", "blank", "long"])
 def test_what_no_model_could_propose_goes_back_as_it_was(
-    ws: Any, tmp_path: Path, before: bytes | str
+    ws: Workspace, tmp_path: Path, before: bytes | str
 ) -> None:
     """An empty file, a blank one, one past save_brief's 200,000 characters: put back as is."""
     old = before if isinstance(before, bytes) else before.encode()

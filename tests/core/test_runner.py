@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from agent_core.facade.workspace import Workspace
 from agent_core.storage.schema import blobs, checkpoints, ledger, runs
 
 QUESTION = "How do checkpoints make agent runs durable?"
@@ -21,11 +22,11 @@ def _script(tmp_path: Path, turns: list[dict[str, Any]], name: str = "script.jso
     return f"scripted:{path}"
 
 
-def _kinds(ws: Any, run_id: str) -> list[str]:
+def _kinds(ws: Workspace, run_id: str) -> list[str]:
     return [e["kind"] for e in ws.timeline(run_id)]
 
 
-def _results(ws: Any, run_id: str, tool: str | None = None) -> list[dict[str, Any]]:
+def _results(ws: Workspace, run_id: str, tool: str | None = None) -> list[dict[str, Any]]:
     return [
         e["data"]
         for e in ws.timeline(run_id)
@@ -33,11 +34,11 @@ def _results(ws: Any, run_id: str, tool: str | None = None) -> list[dict[str, An
     ]
 
 
-def _blocked(ws: Any, run_id: str) -> list[tuple[str | None, str]]:
+def _blocked(ws: Workspace, run_id: str) -> list[tuple[str | None, str]]:
     return [(e["tool"], e["data"]["code"]) for e in ws.timeline(run_id) if e["kind"] == "blocked"]
 
 
-def test_demo_run_stops_for_approval_with_the_full_timeline(ws: Any) -> None:
+def test_demo_run_stops_for_approval_with_the_full_timeline(ws: Workspace) -> None:
     run = ws.start_run(QUESTION)
     assert run["status"] == "waiting_approval"
     kinds = _kinds(ws, run["run_id"])
@@ -64,7 +65,7 @@ def test_demo_run_stops_for_approval_with_the_full_timeline(ws: Any) -> None:
     assert len(call_ids) == len(set(call_ids))
 
 
-def test_offline_brief_cites_only_documents_it_read(ws: Any) -> None:
+def test_offline_brief_cites_only_documents_it_read(ws: Workspace) -> None:
     run = ws.start_run(QUESTION)
     content = run["approvals"][0]["args"]["content"]
     read = {d["source_id"] for d in _results(ws, run["run_id"], "read_document")}
@@ -76,7 +77,7 @@ def test_offline_brief_cites_only_documents_it_read(ws: Any) -> None:
     )
 
 
-def test_offline_model_leaves_injected_instructions_out(ws: Any) -> None:
+def test_offline_model_leaves_injected_instructions_out(ws: Workspace) -> None:
     run = ws.start_run("What do the vendor integration notes say about the incident?")
     content = run["approvals"][0]["args"]["content"]
     assert "vendor-integration-notes.md" in {
@@ -93,7 +94,7 @@ def test_offline_model_leaves_injected_instructions_out(ws: Any) -> None:
         assert needle not in content
 
 
-def test_audience_is_remembered_in_long_term_memory(ws: Any) -> None:
+def test_audience_is_remembered_in_long_term_memory(ws: Workspace) -> None:
     run = ws.start_run("How should approvals work, for executives?")
     assert run["status"] == "waiting_approval"
     memories = ws.memories()
@@ -102,7 +103,7 @@ def test_audience_is_remembered_in_long_term_memory(ws: Any) -> None:
     ]
 
 
-def test_refusals_record_blocked_events_and_the_run_goes_on(ws: Any, tmp_path: Path) -> None:
+def test_refusals_record_blocked_events_and_the_run_goes_on(ws: Workspace, tmp_path: Path) -> None:
     model = _script(
         tmp_path,
         [
@@ -136,7 +137,7 @@ def test_refusals_record_blocked_events_and_the_run_goes_on(ws: Any, tmp_path: P
     assert ws.list_approvals(run_id=run["run_id"]) == []  # invalid calls are never approvable
 
 
-def test_large_results_are_offloaded_to_blobs_and_replayed(ws: Any, tmp_path: Path) -> None:
+def test_large_results_are_offloaded_to_blobs_and_replayed(ws: Workspace, tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     (corpus / "long.md").write_text("# Long\n\n" + "Durable runs keep state. " * 800)
@@ -155,7 +156,7 @@ def test_large_results_are_offloaded_to_blobs_and_replayed(ws: Any, tmp_path: Pa
     assert b"Durable runs keep state." in stored and len(stored) > 8000
 
 
-def test_recorded_results_are_replayed_not_executed(ws: Any, tmp_path: Path) -> None:
+def test_recorded_results_are_replayed_not_executed(ws: Workspace, tmp_path: Path) -> None:
     model = _script(
         tmp_path, [{"call": "search_corpus", "args": {"query": "ledger"}}, {"say": "ok"}]
     )
@@ -176,7 +177,7 @@ def test_recorded_results_are_replayed_not_executed(ws: Any, tmp_path: Path) -> 
         assert len(conn.execute(select(ledger).where(ledger.c.run_id == run_id)).all()) == 1
 
 
-def test_turn_budget_ends_the_run_clearly(ws: Any, tmp_path: Path) -> None:
+def test_turn_budget_ends_the_run_clearly(ws: Workspace, tmp_path: Path) -> None:
     model = _script(
         tmp_path, [{"call": "search_corpus", "args": {"query": f"q{i}"}} for i in range(10)]
     )
@@ -187,7 +188,7 @@ def test_turn_budget_ends_the_run_clearly(ws: Any, tmp_path: Path) -> None:
     assert len(turns) == 3
 
 
-def test_tool_call_budget_ends_the_run_clearly(ws: Any, tmp_path: Path) -> None:
+def test_tool_call_budget_ends_the_run_clearly(ws: Workspace, tmp_path: Path) -> None:
     model = _script(
         tmp_path,
         [
@@ -201,7 +202,7 @@ def test_tool_call_budget_ends_the_run_clearly(ws: Any, tmp_path: Path) -> None:
     assert sum(1 for r in _results(ws, run["run_id"]) if r["executed"]) <= 4
 
 
-def test_ask_question_waits_for_an_answer_then_continues(ws: Any, tmp_path: Path) -> None:
+def test_ask_question_waits_for_an_answer_then_continues(ws: Workspace, tmp_path: Path) -> None:
     model = _script(
         tmp_path,
         [{"call": "ask_question", "args": {"question": "Which audience?"}}, {"say": "thanks"}],
@@ -223,7 +224,7 @@ def test_ask_question_waits_for_an_answer_then_continues(ws: Any, tmp_path: Path
     ]
 
 
-def test_threads_continue_and_new_threads_inherit_nothing(ws: Any, tmp_path: Path) -> None:
+def test_threads_continue_and_new_threads_inherit_nothing(ws: Workspace, tmp_path: Path) -> None:
     first = ws.start_run(QUESTION, mode="acceptEdits")
     assert first["status"] == "succeeded"
     model = _script(tmp_path, [{"say": "continuing"}])
@@ -240,7 +241,7 @@ def test_threads_continue_and_new_threads_inherit_nothing(ws: Any, tmp_path: Pat
     assert follow["thread_id"] == first["thread_id"] != fresh["thread_id"]
 
 
-def test_cancel_of_a_waiting_run_ends_it(ws: Any) -> None:
+def test_cancel_of_a_waiting_run_ends_it(ws: Workspace) -> None:
     run = ws.start_run(QUESTION)
     cancelled = ws.cancel(run["run_id"])
     assert cancelled["status"] == "cancelled" and cancelled["approvals"] == []
@@ -252,7 +253,7 @@ def test_cancel_of_a_waiting_run_ends_it(ws: Any) -> None:
     "bad",
     [{"question": ""}, {"question": "x", "mode": "yolo"}, {"question": "x", "model": "gpt-5"}],
 )
-def test_bad_run_options_answer_invalid_arguments(ws: Any, bad: dict[str, Any]) -> None:
+def test_bad_run_options_answer_invalid_arguments(ws: Workspace, bad: dict[str, Any]) -> None:
     from agent_core.contract.errors import BriefDeskError
 
     with pytest.raises(BriefDeskError) as info:
@@ -262,7 +263,7 @@ def test_bad_run_options_answer_invalid_arguments(ws: Any, bad: dict[str, Any]) 
 
 
 def test_cancel_from_another_thread_stops_a_running_run_at_a_boundary(
-    ws: Any, tmp_path: Path
+    ws: Workspace, tmp_path: Path
 ) -> None:
     import threading
 
@@ -291,7 +292,7 @@ def test_cancel_from_another_thread_stops_a_running_run_at_a_boundary(
     assert ws.timeline(run_id)[-1]["kind"] == "run_finished"
 
 
-def test_an_ended_run_keeps_only_its_latest_checkpoint(ws: Any) -> None:
+def test_an_ended_run_keeps_only_its_latest_checkpoint(ws: Workspace) -> None:
     run = ws.start_run(QUESTION, mode="acceptEdits")
     assert run["status"] == "succeeded"
     saved = [e for e in ws.timeline(run["run_id"]) if e["kind"] == "checkpoint_saved"]
@@ -302,7 +303,7 @@ def test_an_ended_run_keeps_only_its_latest_checkpoint(ws: Any) -> None:
     assert ws.resume(run["run_id"])["status"] == "succeeded"
 
 
-def test_a_remembered_audience_shapes_later_briefs_until_it_is_deleted(ws: Any) -> None:
+def test_a_remembered_audience_shapes_later_briefs_until_it_is_deleted(ws: Workspace) -> None:
     first = ws.start_run("How should approvals work, for executives?", mode="acceptEdits")
     assert first["status"] == "succeeded"
     later = ws.start_run("Why keep API keys in the OS keyring?")

@@ -18,7 +18,8 @@ from sqlalchemy import Column, Connection, Index, Integer, MetaData, String, Tex
 
 from agent_core.home.config import Home
 from agent_core.storage import schema
-from agent_core.storage.migrate.home import head_revision, open_store
+from agent_core.storage.migrate.home import open_store
+from agent_core.storage.migrate.revisions import head_revision
 from agent_core.storage.store import Store
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import text
 
+from agent_core.contract.views import MemoryView
 from agent_core.facade.workspace import Workspace
 from agent_core.home.clock import ManualClock
 from agent_core.storage.tables import memory
@@ -19,8 +20,8 @@ PROVENANCE = {"run_id": "run-m1", "tool": "remember_audience"}
 
 
 def _remember(
-    ws: Any, user: str, value: str, *, purpose: str = "brief_audience", ttl_days: float = 90
-) -> dict[str, Any]:
+    ws: Workspace, user: str, value: str, *, purpose: str = "brief_audience", ttl_days: float = 90
+) -> MemoryView:
     with ws.store.write() as conn:
         return memory.remember(
             conn,
@@ -34,12 +35,12 @@ def _remember(
         )
 
 
-def _recall(ws: Any, user: str, purpose: str = "brief_audience") -> list[str]:
+def _recall(ws: Workspace, user: str, purpose: str = "brief_audience") -> list[str]:
     with ws.store.read() as conn:
         return [m["value"] for m in memory.recall(conn, tenant="local", user=user, purpose=purpose)]
 
 
-def _search(ws: Any, query: str) -> list[str]:
+def _search(ws: Workspace, query: str) -> list[str]:
     with ws.store.read() as conn:
         return memory.search(conn, query)
 
@@ -52,12 +53,12 @@ def _table(home: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:
         conn.close()
 
 
-def _cached_users(ws: Any) -> set[str]:
+def _cached_users(ws: Workspace) -> set[str]:
     """Users with a cached namespace of this home (the cache is keyed by database file)."""
     return {key[2] for key in memory.cache_snapshot() if key[0] == str(ws.store.db_path)}
 
 
-def test_a_memory_records_namespace_provenance_times_and_policy(ws: Any, home: Path) -> None:
+def test_a_memory_records_namespace_provenance_times_and_policy(ws: Workspace, home: Path) -> None:
     saved = _remember(ws, "alice", "executives", ttl_days=30)
     ((tenant, user, purpose, value, provenance, created, expires, policy),) = _table(
         home,
@@ -75,7 +76,9 @@ def test_a_memory_records_namespace_provenance_times_and_policy(ws: Any, home: P
     assert _search(ws, "executives") == [saved["id"]]
 
 
-def test_a_new_fact_replaces_the_old_one_in_table_index_and_cache(ws: Any, home: Path) -> None:
+def test_a_new_fact_replaces_the_old_one_in_table_index_and_cache(
+    ws: Workspace, home: Path
+) -> None:
     _remember(ws, "alice", "executives")
     assert _recall(ws, "alice") == ["executives"]  # now cached
     newer = _remember(ws, "alice", "engineers")
@@ -85,7 +88,7 @@ def test_a_new_fact_replaces_the_old_one_in_table_index_and_cache(ws: Any, home:
 
 
 def test_expired_memories_are_never_returned(
-    ws: Any, home: Path, manual_clock: ManualClock
+    ws: Workspace, home: Path, manual_clock: ManualClock
 ) -> None:
     _remember(ws, "alice", "executives", ttl_days=-1)
     with ws.store.write() as conn:  # written long ago by raw SQL, long expired
@@ -116,7 +119,7 @@ def test_expired_memories_are_never_returned(
     assert _cached_users(ws) & {"alice", "bob", "carol"} == set()
 
 
-def test_deleting_a_users_data_clears_table_index_and_cache(ws: Any, home: Path) -> None:
+def test_deleting_a_users_data_clears_table_index_and_cache(ws: Workspace, home: Path) -> None:
     alice = [
         _remember(ws, "alice", "executives")["id"],
         _remember(ws, "alice", "board members", purpose="brief_tone")["id"],
@@ -142,7 +145,7 @@ def test_deleting_a_users_data_clears_table_index_and_cache(ws: Any, home: Path)
 
 
 def test_a_deletion_by_another_process_is_not_hidden_by_the_cache(
-    ws: Any, home: Path, cli: CliRunner
+    ws: Workspace, home: Path, cli: CliRunner
 ) -> None:
     _remember(ws, "alice", "executives")
     assert _recall(ws, "alice") == ["executives"]  # cached in this process

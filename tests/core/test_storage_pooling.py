@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from agent_core.contract.events import EventKind, EventView
+from agent_core.contract.events import EventKind
+from agent_core.contract.views import EventView
 from agent_core.facade.workspace import Workspace
 from agent_core.storage.migrate.home import open_store
 from agent_core.storage.store import Store

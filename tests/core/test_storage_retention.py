@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 from agent_core.facade.workspace import Workspace
 from agent_core.home import logs
@@ -84,7 +83,7 @@ def test_deleting_an_unfinished_run_is_refused_and_changes_nothing(
     assert _counts(home / "state.db", waiting) == before
 
 
-def _ledger_blob(ws: Any, run_id: str) -> str:
+def _ledger_blob(ws: Workspace, run_id: str) -> str:
     import json
 
     with ws.store.read() as conn:

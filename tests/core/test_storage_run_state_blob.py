@@ -23,9 +23,8 @@ def _blobs(db: Path) -> dict[str, tuple[bytes, str | None]]:
 def _state_digest(db: Path, run_id: str) -> str | None:
     conn = sqlite3.connect(db)
     try:
-        return conn.execute("SELECT state_digest FROM runs WHERE run_id = ?", (run_id,)).fetchone()[
-            0
-        ]
+        row = conn.execute("SELECT state_digest FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        return None if row[0] is None else str(row[0])
     finally:
         conn.close()
 

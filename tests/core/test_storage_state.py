@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from agent_core.contract.views import RunView
 from agent_core.facade.workspace import Workspace
 from agent_core.home.config import DEMO_CORPUS_DIR
 from tests.core.conformance.backends import DEMO_QUESTION
@@ -23,7 +24,7 @@ MAX_CHECKPOINT_ROW_BYTES = 4096
 @dataclass
 class DemoRun:
     home: Path
-    run: dict[str, Any]
+    run: RunView
     db: sqlite3.Connection
 
     def rows(self, sql: str, *params: Any) -> list[sqlite3.Row]:

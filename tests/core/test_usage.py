@@ -8,17 +8,18 @@ from typing import Any
 import pytest
 
 from agent_core.contract.errors import BriefDeskError
+from agent_core.facade.workspace import Workspace
 from tests.support.fake_openai import FakeOpenAI, history_from_messages
 
 QUESTION = "How do checkpoints make agent runs durable?"
 KEY = "sk-usage-test-" + "k" * 20
 
 
-def _turns(ws: Any, run_id: str) -> list[dict[str, Any]]:
+def _turns(ws: Workspace, run_id: str) -> list[dict[str, Any]]:
     return [e["data"] for e in ws.timeline(run_id) if e["kind"] == "model_turn"]
 
 
-def test_an_offline_run_counts_its_requests_and_costs_nothing(ws: Any) -> None:
+def test_an_offline_run_counts_its_requests_and_costs_nothing(ws: Workspace) -> None:
     ws.set_setting("openai.price_input_per_mtok", 2.5)
     ws.set_setting("openai.price_output_per_mtok", 10)  # prices of a remote model, not this one
     run = ws.start_run(QUESTION)
@@ -36,7 +37,7 @@ def test_an_offline_run_counts_its_requests_and_costs_nothing(ws: Any) -> None:
 
 
 def test_a_remote_run_counts_the_tokens_the_endpoint_reported_and_prices_them(
-    ws: Any, monkeypatch: pytest.MonkeyPatch
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("BRIEFDESK_OPENAI_API_KEY", KEY)
     with FakeOpenAI() as server:
@@ -80,7 +81,7 @@ def test_a_remote_run_counts_the_tokens_the_endpoint_reported_and_prices_them(
     assert ws.usage_total()["cost"] is None  # one run's cost unknown: the sum's too
 
 
-def test_budgets_say_how_much_of_each_a_run_used(ws: Any) -> None:
+def test_budgets_say_how_much_of_each_a_run_used(ws: Workspace) -> None:
     run = ws.start_run(QUESTION, max_turns=40, max_tokens=1000)
     budgets = ws.run_budgets(run["run_id"])
     state = ws.run_state(run["run_id"])
@@ -93,14 +94,14 @@ def test_budgets_say_how_much_of_each_a_run_used(ws: Any) -> None:
 
 
 @pytest.mark.parametrize("bad", [-0.01, "nan", "cheap", True, 2_000_000])
-def test_a_price_is_a_non_negative_number(ws: Any, bad: object) -> None:
+def test_a_price_is_a_non_negative_number(ws: Workspace, bad: object) -> None:
     with pytest.raises(BriefDeskError) as refused:
         ws.set_setting("openai.price_input_per_mtok", bad)
     assert refused.value.code == "invalid_arguments"
     assert "openai.price_input_per_mtok takes" in refused.value.message
 
 
-def test_prices_are_set_and_unset_like_the_other_settings(ws: Any) -> None:
+def test_prices_are_set_and_unset_like_the_other_settings(ws: Workspace) -> None:
     assert ws.settings()["openai.price_output_per_mtok"] is None
     assert (
         ws.set_setting("openai.price_output_per_mtok", "0.6")["openai.price_output_per_mtok"] == 0.6

@@ -13,6 +13,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from pytestqt.qtbot import QtBot
+
+from agent_core.contract.views import RunView
 from desktop.widgets.main_window import MainWindow
 from tests.support.desktop import close_dialogs, fixture_make_window
 
@@ -46,13 +49,11 @@ def run_app(
     )
 
 
-def run_of(
-    window: MainWindow, status: str | tuple[str, ...]
-) -> Callable[[], dict[str, Any] | None]:
+def run_of(window: MainWindow, status: str | tuple[str, ...]) -> Callable[[], RunView | None]:
     """A predicate for qtbot.waitUntil: the selected run has reached `status`."""
     wanted = (status,) if isinstance(status, str) else status
 
-    def check() -> dict[str, Any] | None:
+    def check() -> RunView | None:
         run = window.selected_run()
         return run if run is not None and run.get("status") in wanted else None
 
@@ -60,8 +61,8 @@ def run_of(
 
 
 def wait_for_run(
-    qtbot: Any, window: MainWindow, status: str | tuple[str, ...], timeout: int = 60_000
-) -> dict[str, Any]:
+    qtbot: QtBot, window: MainWindow, status: str | tuple[str, ...], timeout: int = 60_000
+) -> RunView:
     check = run_of(window, status)
     qtbot.waitUntil(lambda: check() is not None and not window.bridge.is_driving(), timeout=timeout)
     run = check()

@@ -4,14 +4,17 @@ selecting one shows its timeline; F5 refreshes at once."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+
+from pytestqt.qtbot import QtBot
 
 from tests.desktop.test_app_helpers import DEMO_QUESTION, fixture_make_window  # noqa: F401  (registers the `make_window` fixture)
+from tests.support.cli import CliRunner
+from tests.support.desktop import MakeWindow
 from tests.support.waiting import bridge_caught_up
 
 
 def test_cli_runs_appear_and_update_live(
-    qtbot: Any, home: Path, make_window: Any, cli: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow, cli: CliRunner
 ) -> None:
     window = make_window(home, poll_ms=150)
     assert window.runs_panel.model.rowCount() == 0
@@ -67,7 +70,7 @@ def test_cli_runs_appear_and_update_live(
 
 
 def test_f5_refreshes_without_waiting_for_the_timer(
-    qtbot: Any, home: Path, make_window: Any, cli: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow, cli: CliRunner
 ) -> None:
     window = make_window(home, poll_ms=60_000)  # the timer will not fire during this test
     bridge_caught_up(qtbot, window.bridge)  # the start-up reads have all answered

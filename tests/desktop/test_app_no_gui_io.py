@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -23,6 +24,8 @@ from tests.desktop.test_app_helpers import (
     fixture_make_window,  # noqa: F401  (registers the `make_window` fixture)
     wait_for_run,
 )
+from tests.support.desktop import MakeWindow
+from tests.support.typed import present
 
 _RECORDER: dict[str, Any] = {"active": False, "home": "", "calls": []}
 
@@ -86,7 +89,7 @@ def io_recorder(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tu
 
 
 def test_no_storage_keyring_sdk_or_home_file_io_on_the_gui_thread(
-    qtbot: Any, home: Path, make_window: Any, io_recorder: list[tuple[str, int]]
+    qtbot: QtBot, home: Path, make_window: MakeWindow, io_recorder: list[tuple[str, int]]
 ) -> None:
     gui_thread = threading.get_ident()
     window = make_window(home)
@@ -104,14 +107,14 @@ def test_no_storage_keyring_sdk_or_home_file_io_on_the_gui_thread(
     done = wait_for_run(qtbot, window, "succeeded")
     qtbot.waitUntil(
         lambda: any(
-            window.timeline.model.event_at(r)["kind"] == "run_finished"
+            present(window.timeline.model.event_at(r))["kind"] == "run_finished"
             for r in range(window.timeline.model.rowCount())
         )
     )
     window.timeline.select_row(0)  # the detail pane redacts on the GUI thread: no I/O in that
     window.close()  # closing joins the bridge, which closes the Workspace on its thread
 
-    written = Path(approval["target"])
+    written = Path(present(approval["target"]))
     assert written.is_file() and done["run_id"] == run["run_id"]
     kinds = {kind for kind, _thread in io_recorder}
     assert "sql" in kinds and "sdk:Runner.run" in kinds and "keyring:key_status" in kinds

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from agent_core.facade.workspace import Workspace
 from tests.desktop.test_app_helpers import (
@@ -21,6 +22,7 @@ from tests.desktop.test_app_helpers import (
     tool_call_message,
     wait_for_run,
 )
+from tests.support.desktop import MakeWindow
 
 
 def only_run(home: Path) -> dict[str, Any]:
@@ -51,7 +53,7 @@ def kinds_in(window: Any) -> list[str]:
     return [model.event_at(r)["kind"] for r in range(model.rowCount())]
 
 
-def test_demo_menu_has_the_three_demos(qtbot: Any, home: Path, make_window: Any) -> None:
+def test_demo_menu_has_the_three_demos(qtbot: QtBot, home: Path, make_window: MakeWindow) -> None:
     window = make_window(home)
     demo = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Demo")
     texts = [a.text() for a in demo.actions() if a.text()]
@@ -63,7 +65,7 @@ def test_demo_menu_has_the_three_demos(qtbot: Any, home: Path, make_window: Any)
 
 
 def test_crash_at_next_tool_kills_the_app_and_the_banner_resumes_it(
-    qtbot: Any, home: Path, tmp_path: Path, make_window: Any
+    qtbot: QtBot, home: Path, tmp_path: Path, make_window: MakeWindow
 ) -> None:
     result = run_app(home, tmp_path, BRIEFDESK_DEMO="crash_next_tool")
     assert result.returncode == -signal.SIGKILL, result.stderr[-2000:]
@@ -87,7 +89,7 @@ def test_crash_at_next_tool_kills_the_app_and_the_banner_resumes_it(
 
 
 def test_crash_after_write_is_reconciled_without_writing_again(
-    qtbot: Any, home: Path, tmp_path: Path, make_window: Any
+    qtbot: QtBot, home: Path, tmp_path: Path, make_window: MakeWindow
 ) -> None:
     result = run_app(home, tmp_path, BRIEFDESK_DEMO="crash_after_write")
     assert result.returncode == -signal.SIGKILL, result.stderr[-2000:]
@@ -110,7 +112,7 @@ def test_crash_after_write_is_reconciled_without_writing_again(
 
 
 def test_compromised_model_attacks_appear_as_blocks(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     window = make_window(home)
     window.compromised_action.trigger()
@@ -128,7 +130,7 @@ def test_compromised_model_attacks_appear_as_blocks(
 
 
 def test_a_running_run_stops_from_the_window(
-    qtbot: Any, home: Path, make_window: Any, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, home: Path, make_window: MakeWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("BRIEFDESK_OPENAI_API_KEY", "sk-test-fake-key-for-local-server")
     with FakeOpenAI([tool_call_message("search_corpus", {"query": "checkpoints"})]) as server:

@@ -13,9 +13,11 @@ import keyring
 import pytest
 from keyring.backends import fail
 from PySide6.QtWidgets import QLineEdit
+from pytestqt.qtbot import QtBot
 
 from agent_core.facade.workspace import Workspace
 from tests.desktop.test_app_helpers import fixture_make_window  # noqa: F401  (registers the `make_window` fixture)
+from tests.support.desktop import MakeWindow
 from tests.support.secret_service import (
     SecretServiceEnv,
     child_env,
@@ -32,7 +34,7 @@ def keyring_backend() -> Iterator[None]:
     keyring.set_keyring(previous)
 
 
-def open_dialog(qtbot: Any, window: Any) -> Any:
+def open_dialog(qtbot: QtBot, window: Any) -> Any:
     window.settings_action.trigger()
     dialog = window.settings_dialog
     qtbot.waitUntil(lambda: dialog.key_status.text() != "Checking the keyring…", timeout=15_000)
@@ -40,7 +42,7 @@ def open_dialog(qtbot: Any, window: Any) -> Any:
 
 
 def test_preferences_are_saved_in_the_home_database(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     window = make_window(home)
     qtbot.waitUntil(lambda: bool(window.context.settings))
@@ -95,9 +97,9 @@ def test_preferences_are_saved_in_the_home_database(
 
 
 def test_api_key_goes_to_the_os_keyring_and_is_never_shown_back(
-    qtbot: Any,
+    qtbot: QtBot,
     home: Path,
-    make_window: Any,
+    make_window: MakeWindow,
     secret_service_env: SecretServiceEnv,
     keyring_backend: None,
     monkeypatch: pytest.MonkeyPatch,
@@ -135,7 +137,11 @@ def test_api_key_goes_to_the_os_keyring_and_is_never_shown_back(
 
 
 def test_missing_keyring_is_a_clear_message(
-    qtbot: Any, home: Path, make_window: Any, keyring_backend: None, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot,
+    home: Path,
+    make_window: MakeWindow,
+    keyring_backend: None,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("BRIEFDESK_OPENAI_API_KEY", raising=False)
     keyring.set_keyring(fail.Keyring())

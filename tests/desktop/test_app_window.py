@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QKeySequence, QPalette
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from desktop import theme
 from desktop.app import build_window
@@ -20,10 +21,11 @@ from tests.desktop.test_app_helpers import (
     fixture_make_window,  # noqa: F401  (registers the `make_window` fixture)
     wait_for_run,
 )
+from tests.support.desktop import MakeWindow
 
 
 def test_new_home_shows_corpus_question_pickers_and_run_button(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     window = make_window(home)
     assert window.windowTitle() == "BriefDesk"
@@ -45,7 +47,7 @@ def test_new_home_shows_corpus_question_pickers_and_run_button(
 
 
 def test_run_button_streams_the_timeline_and_alerts_when_the_run_waits(
-    qtbot: Any, home: Path, make_window: Any, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, home: Path, make_window: MakeWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     alerts: list[Any] = []
     monkeypatch.setattr(
@@ -81,7 +83,7 @@ def test_run_button_streams_the_timeline_and_alerts_when_the_run_waits(
 
 
 def test_core_errors_show_their_message_in_a_banner(
-    qtbot: Any, home: Path, make_window: Any, tmp_path: Path
+    qtbot: QtBot, home: Path, make_window: MakeWindow, tmp_path: Path
 ) -> None:
     window = make_window(home)
     window.run_form.corpus.setText(str(tmp_path / "no-such-folder"))
@@ -93,7 +95,9 @@ def test_core_errors_show_their_message_in_a_banner(
     assert window.runs_panel.model.rowCount() == 0
 
 
-def test_shortcuts_are_bound_and_ctrl_enter_runs(qtbot: Any, home: Path, make_window: Any) -> None:
+def test_shortcuts_are_bound_and_ctrl_enter_runs(
+    qtbot: QtBot, home: Path, make_window: MakeWindow
+) -> None:
     window = make_window(home)
     bound = {a.text(): [s.toString() for s in a.shortcuts()] for a in window.actions()}
     assert "Ctrl+Return" in bound["&Run question"] and "Ctrl+Enter" in bound["&Run question"]
@@ -112,7 +116,7 @@ def test_shortcuts_are_bound_and_ctrl_enter_runs(qtbot: Any, home: Path, make_wi
     )
 
 
-def test_window_geometry_is_restored(qtbot: Any, home: Path, tmp_path: Path) -> None:
+def test_window_geometry_is_restored(qtbot: QtBot, home: Path, tmp_path: Path) -> None:
     settings_file = str(tmp_path / "qs" / "BriefDesk.ini")
     first = build_window(home, QSettings(settings_file, QSettings.Format.IniFormat))
     qtbot.addWidget(first)
@@ -137,7 +141,7 @@ def test_window_geometry_is_restored(qtbot: Any, home: Path, tmp_path: Path) -> 
 
 
 def test_palette_follows_light_and_dark_with_fusion(
-    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = QApplication.instance()
     assert isinstance(app, QApplication)
@@ -173,7 +177,7 @@ def test_status_colours_match_the_style_guide() -> None:
 
 
 def test_selecting_an_event_shows_it_in_the_detail_pane(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     window = make_window(home)
     window.run_question()
@@ -185,7 +189,9 @@ def test_selecting_an_event_shows_it_in_the_detail_pane(
     assert f'"seq": {event["seq"]}' in window.timeline.detail.toPlainText()
 
 
-def test_approval_dialog_decision_resumes_the_run(qtbot: Any, home: Path, make_window: Any) -> None:
+def test_approval_dialog_decision_resumes_the_run(
+    qtbot: QtBot, home: Path, make_window: MakeWindow
+) -> None:
     from desktop.widgets.approval_dialog import ApprovalDialog
 
     window = make_window(home)
@@ -217,7 +223,7 @@ def test_approval_dialog_decision_resumes_the_run(qtbot: Any, home: Path, make_w
 
 
 def test_question_dialog_answer_resumes_the_run(
-    qtbot: Any, home: Path, make_window: Any, tmp_path: Path
+    qtbot: QtBot, home: Path, make_window: MakeWindow, tmp_path: Path
 ) -> None:
     from desktop.widgets.question_dialog import QuestionDialog
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, QRect
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
     QTextEdit,
     QWidget,
 )
+from pytestqt.qtbot import QtBot
 
 from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
@@ -51,7 +51,7 @@ def ws(shared_home: Path) -> Iterator[Workspace]:
 
 
 @pytest.fixture
-def bridge(qtbot: Any, shared_home: Path) -> Iterator[Bridge]:
+def bridge(qtbot: QtBot, shared_home: Path) -> Iterator[Bridge]:
     with started_bridge(qtbot, shared_home) as started:
         yield started
 
@@ -88,7 +88,7 @@ def fixed_and_unclipped(dialog: ApprovalDialog) -> list[str]:
     ]
 
 
-def grab(qtbot: Any, dialog: ApprovalDialog, path: Path) -> None:
+def grab(qtbot: QtBot, dialog: ApprovalDialog, path: Path) -> None:
     """The dialog's picture once its layout has settled: two grabs in a row are the same."""
     last: list[QImage] = []
 
@@ -105,7 +105,7 @@ def grab(qtbot: Any, dialog: ApprovalDialog, path: Path) -> None:
 
 @pytest.mark.parametrize(("name", "size"), [("fitted", None), ("smallest", (640, 420))])
 def test_no_button_of_the_row_moves_or_resizes_through_the_guard(
-    qtbot: Any,
+    qtbot: QtBot,
     clock: StillClock,
     bridge: Bridge,
     ws: Workspace,
@@ -149,7 +149,7 @@ def test_no_button_of_the_row_moves_or_resizes_through_the_guard(
 
 
 def test_every_control_of_the_dialog_has_an_accessible_name(
-    qtbot: Any, clock: StillClock, bridge: Bridge, ws: Workspace
+    qtbot: QtBot, clock: StillClock, bridge: Bridge, ws: Workspace
 ) -> None:
     dialog = ApprovalDialog(bridge, pending_approval(ws, "names"), "alice")
     qtbot.addWidget(dialog)

@@ -16,7 +16,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QPixmap
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
+from agent_core.contract.views import RuleView, RunView
 from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
 from desktop.widgets import approval_guard
@@ -25,6 +27,7 @@ from desktop.widgets.diff_view import ADDED, CHANGED, EQUAL, FOLD, REMOVED, buil
 from desktop.widgets.markdown_highlighter import content_summary, markdown_spans
 from tests.support.cli import CliRunner
 from tests.support.desktop import open_workspace, started_bridge
+from tests.support.typed import present
 from tests.support.waiting import bridge_caught_up
 
 QUESTION = "How do checkpoints make agent runs durable?"
@@ -55,7 +58,7 @@ def guard_clock(monkeypatch: pytest.MonkeyPatch) -> SkippingClock:
     return CLOCK
 
 
-def read_it(qtbot: Any, dialog: ApprovalDialog) -> None:
+def read_it(qtbot: QtBot, dialog: ApprovalDialog) -> None:
     """What the dialog shows has been read: the guard passes (Close enables with it)."""
     CLOCK.pass_the_guard()
     qtbot.waitUntil(dialog.close_button.isEnabled, timeout=5000)
@@ -73,12 +76,12 @@ def ws(shared_home: Path) -> Iterator[Workspace]:
 
 
 @pytest.fixture
-def bridge(qtbot: Any, shared_home: Path) -> Iterator[Bridge]:
+def bridge(qtbot: QtBot, shared_home: Path) -> Iterator[Bridge]:
     with started_bridge(qtbot, shared_home) as started:
         yield started
 
 
-def waiting_run(ws: Workspace, name: str, **options: Any) -> dict[str, Any]:
+def waiting_run(ws: Workspace, name: str, **options: Any) -> RunView:
     """A run of the demo question stopped at its save_brief proposal, in its own folder."""
     folder = ws.home.root / f"artifacts-{name}"
     run = ws.start_run(QUESTION, artifacts=folder, **options)
@@ -86,7 +89,7 @@ def waiting_run(ws: Workspace, name: str, **options: Any) -> dict[str, Any]:
     return run
 
 
-def open_dialog(qtbot: Any, bridge: Bridge, approval_id: str) -> ApprovalDialog:
+def open_dialog(qtbot: QtBot, bridge: Bridge, approval_id: str) -> ApprovalDialog:
     dialog = ApprovalDialog(bridge, approval_id, REVIEWER)
     qtbot.addWidget(dialog)
     dialog.resize(1180, 860)
@@ -152,7 +155,9 @@ def test_content_summary_counts_distinct_cited_sources_not_links() -> None:
 # -- the dialog -------------------------------------------------------------------------------
 
 
-def test_dialog_shows_what_will_be_written_where(qtbot: Any, bridge: Bridge, ws: Workspace) -> None:
+def test_dialog_shows_what_will_be_written_where(
+    qtbot: QtBot, bridge: Bridge, ws: Workspace
+) -> None:
     run = waiting_run(ws, "details")
     ap = run["approvals"][0]
     dialog = open_dialog(qtbot, bridge, ap["id"])
@@ -169,7 +174,7 @@ def test_dialog_shows_what_will_be_written_where(qtbot: Any, bridge: Bridge, ws:
 
 
 def test_approve_with_its_own_shortcut_records_the_decision(
-    qtbot: Any, bridge: Bridge, ws: Workspace
+    qtbot: QtBot, bridge: Bridge, ws: Workspace
 ) -> None:
     ap = waiting_run(ws, "approve")["approvals"][0]
     dialog = open_dialog(qtbot, bridge, ap["id"])
@@ -187,7 +192,7 @@ def test_approve_with_its_own_shortcut_records_the_decision(
     assert not Path(ap["target"]).exists()  # deciding never writes; resuming does
 
 
-def test_reject_asks_for_a_reason(qtbot: Any, bridge: Bridge, ws: Workspace) -> None:
+def test_reject_asks_for_a_reason(qtbot: QtBot, bridge: Bridge, ws: Workspace) -> None:
     ap = waiting_run(ws, "reject")["approvals"][0]
     dialog = open_dialog(qtbot, bridge, ap["id"])
     qtbot.mouseClick(dialog.reject_button, Qt.MouseButton.LeftButton)
@@ -204,7 +209,7 @@ def test_reject_asks_for_a_reason(qtbot: Any, bridge: Bridge, ws: Workspace) -> 
     )
 
 
-def _start_edit(qtbot: Any, dialog: ApprovalDialog, path: str, extra: str = "") -> None:
+def _start_edit(qtbot: QtBot, dialog: ApprovalDialog, path: str, extra: str = "") -> None:
     qtbot.mouseClick(dialog.edit_button, Qt.MouseButton.LeftButton)
     assert dialog.edit_panel.isVisible() and dialog.action_stack.currentIndex() == 3
     dialog.path_edit.clear()
@@ -216,7 +221,7 @@ def _start_edit(qtbot: Any, dialog: ApprovalDialog, path: str, extra: str = "") 
 
 
 def test_edit_to_a_valid_path_approves_a_new_version_that_resume_writes(
-    qtbot: Any, bridge: Bridge, ws: Workspace
+    qtbot: QtBot, bridge: Bridge, ws: Workspace
 ) -> None:
     run = waiting_run(ws, "edit-ok")
     ap = run["approvals"][0]
@@ -244,7 +249,7 @@ def test_edit_to_a_valid_path_approves_a_new_version_that_resume_writes(
 
 
 def test_edit_outside_the_artifacts_folder_is_refused_inline_and_writes_nothing(
-    qtbot: Any, bridge: Bridge, ws: Workspace
+    qtbot: QtBot, bridge: Bridge, ws: Workspace
 ) -> None:
     run = waiting_run(ws, "edit-bad")
     ap = run["approvals"][0]
@@ -269,7 +274,7 @@ def test_edit_outside_the_artifacts_folder_is_refused_inline_and_writes_nothing(
     ("scope", "words"), [("run", "for this run"), ("home", "for every run in this home")]
 )
 def test_always_allow_shows_the_exact_scope_before_creating_the_rule(
-    qtbot: Any, bridge: Bridge, ws: Workspace, scope: str, words: str
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, scope: str, words: str
 ) -> None:
     run = waiting_run(ws, f"remember-{scope}")
     ap = run["approvals"][0]
@@ -294,7 +299,7 @@ def test_always_allow_shows_the_exact_scope_before_creating_the_rule(
 
 
 def test_a_double_click_on_approve_with_always_allow_decides_nothing(
-    qtbot: Any, bridge: Bridge, ws: Workspace
+    qtbot: QtBot, bridge: Bridge, ws: Workspace
 ) -> None:
     """Approve's click shows "Approve and remember" where Approve was: the second click of a
     double click lands on it, under a restarted guard, and neither approves nor remembers."""
@@ -318,7 +323,7 @@ def test_a_double_click_on_approve_with_always_allow_decides_nothing(
 
 
 def test_discard_edits_shown_where_edit_was_is_guarded(
-    qtbot: Any, bridge: Bridge, ws: Workspace
+    qtbot: QtBot, bridge: Bridge, ws: Workspace
 ) -> None:
     ap = waiting_run(ws, "edit-double")["approvals"][0]
     dialog = open_dialog(qtbot, bridge, ap["id"])
@@ -330,12 +335,12 @@ def test_discard_edits_shown_where_edit_was_is_guarded(
     qtbot.waitUntil(dialog.cancel_edit_button.isEnabled, timeout=5000)
 
 
-def _rules_for(ws: Workspace, folder: str) -> list[dict[str, Any]]:
+def _rules_for(ws: Workspace, folder: str) -> list[RuleView]:
     return [r for r in ws.list_rules() if r["folder"] == folder]
 
 
 def test_expiry_counts_down_and_disables_the_decision(
-    qtbot: Any, bridge: Bridge, ws: Workspace
+    qtbot: QtBot, bridge: Bridge, ws: Workspace
 ) -> None:
     ap = waiting_run(ws, "expire", approval_ttl=3)["approvals"][0]
     bridge.start_following(200)  # as the app does: its timer tick expires, never a read
@@ -350,12 +355,12 @@ def test_expiry_counts_down_and_disables_the_decision(
 
 
 def test_a_target_changed_on_disk_shows_the_new_diff_and_approving_answers_target_changed(
-    qtbot: Any, bridge: Bridge, ws: Workspace
+    qtbot: QtBot, bridge: Bridge, ws: Workspace
 ) -> None:
     ap = waiting_run(ws, "changed")["approvals"][0]
     dialog = open_dialog(qtbot, bridge, ap["id"])
     assert not dialog.banner.isVisible()
-    target = Path(ap["target"])
+    target = Path(present(ap["target"]))
     target.parent.mkdir(parents=True, exist_ok=True)
     first_line = ap["args"]["content"].splitlines()[0]
     target.write_text(
@@ -378,7 +383,7 @@ def test_a_target_changed_on_disk_shows_the_new_diff_and_approving_answers_targe
 
 
 def test_a_decision_made_by_the_cli_updates_the_open_dialog(
-    qtbot: Any, bridge: Bridge, ws: Workspace, shared_home: Path
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, shared_home: Path
 ) -> None:
     ap = waiting_run(ws, "elsewhere")["approvals"][0]
     bridge.start_following(200)
@@ -395,7 +400,7 @@ def test_a_decision_made_by_the_cli_updates_the_open_dialog(
 
 
 def test_a_superseded_proposal_says_so_and_offers_the_newest_version(
-    qtbot: Any, bridge: Bridge, ws: Workspace
+    qtbot: QtBot, bridge: Bridge, ws: Workspace
 ) -> None:
     ap = waiting_run(ws, "superseded")["approvals"][0]
     dialog = open_dialog(qtbot, bridge, ap["id"])
@@ -414,7 +419,7 @@ def test_a_superseded_proposal_says_so_and_offers_the_newest_version(
 # -- screenshots for the docs -----------------------------------------------------------------
 
 
-def settled_picture(qtbot: Any, dialog: ApprovalDialog) -> QPixmap:
+def settled_picture(qtbot: QtBot, dialog: ApprovalDialog) -> QPixmap:
     """The dialog's picture once layout has settled: two grabs in a row are the same."""
     last: list[QImage] = []
 
@@ -429,7 +434,7 @@ def settled_picture(qtbot: Any, dialog: ApprovalDialog) -> QPixmap:
 
 
 def test_screenshots_of_a_new_file_and_a_changed_file(
-    qtbot: Any, bridge: Bridge, ws: Workspace, tmp_path: Path
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, tmp_path: Path
 ) -> None:
     out = Path(os.environ.get(SCREENSHOTS_ENV) or tmp_path)
     new_ap = waiting_run(ws, "shot-new")["approvals"][0]
@@ -445,7 +450,7 @@ def test_screenshots_of_a_new_file_and_a_changed_file(
     assert ws.resume(first["run_id"])["status"] == "succeeded"
     second = ws.start_run(QUESTION, artifacts=first["artifacts"])
     ap = second["approvals"][0]
-    target = Path(ap["target"])
+    target = Path(present(ap["target"]))
     assert ap["base_hash"] is not None and target.exists()
     lines = target.read_text().splitlines()
     lines[4] = lines[4].replace("survives", "must survive")

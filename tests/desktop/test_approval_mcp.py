@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
@@ -33,7 +34,7 @@ def ws(home: Path) -> Iterator[Workspace]:
 
 
 @pytest.fixture
-def bridge(qtbot: Any, home: Path, ws: Workspace) -> Iterator[Bridge]:
+def bridge(qtbot: QtBot, home: Path, ws: Workspace) -> Iterator[Bridge]:
     with started_bridge(qtbot, home) as started:
         yield started
 
@@ -54,7 +55,7 @@ def unknown_outcome_question(ws: Workspace) -> dict[str, Any]:
 
 
 def test_an_unknown_outcome_is_explained_and_it_did_happen_records_it_once(
-    qtbot: Any,
+    qtbot: QtBot,
     bridge: Bridge,
     ws: Workspace,
     clock: StillClock,
@@ -84,7 +85,7 @@ def test_an_unknown_outcome_is_explained_and_it_did_happen_records_it_once(
 
 
 def test_a_plain_mcp_proposal_shows_its_server_without_the_third_answer(
-    qtbot: Any,
+    qtbot: QtBot,
     bridge: Bridge,
     ws: Workspace,
     clock: StillClock,

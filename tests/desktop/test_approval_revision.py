@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
@@ -23,7 +24,7 @@ from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make
     fixture_make_window,
     wait_for_run,
 )
-from tests.support.desktop import StillClock, open_workspace, started_bridge
+from tests.support.desktop import MakeWindow, StillClock, open_workspace, started_bridge
 
 REVIEWER = "alice"
 NOTE = "cite the source of the second point"
@@ -43,7 +44,7 @@ def ws(shared_home: Path) -> Iterator[Workspace]:
 
 
 @pytest.fixture
-def bridge(qtbot: Any, shared_home: Path) -> Iterator[Bridge]:
+def bridge(qtbot: QtBot, shared_home: Path) -> Iterator[Bridge]:
     with started_bridge(qtbot, shared_home) as started:
         yield started
 
@@ -62,7 +63,7 @@ def waiting_run(ws: Workspace, name: str) -> dict[str, Any]:
     return dict(run)
 
 
-def open_dialog(qtbot: Any, bridge: Bridge, approval_id: str) -> ApprovalDialog:
+def open_dialog(qtbot: QtBot, bridge: Bridge, approval_id: str) -> ApprovalDialog:
     dialog = ApprovalDialog(bridge, approval_id, REVIEWER)
     qtbot.addWidget(dialog)
     dialog.resize(1180, 860)
@@ -76,7 +77,7 @@ def revision_tab(dialog: ApprovalDialog) -> int:
 
 
 def test_a_revision_says_what_was_asked_and_shows_the_changes_since_the_one_sent_back(
-    qtbot: Any, bridge: Bridge, ws: Workspace, clock: StillClock
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, clock: StillClock
 ) -> None:
     run = waiting_run(ws, "mine")
     first = run["approvals"][0]
@@ -103,7 +104,7 @@ def test_a_revision_says_what_was_asked_and_shows_the_changes_since_the_one_sent
 
 
 def test_a_proposal_sent_back_elsewhere_and_answered_is_announced_not_swapped(
-    qtbot: Any, bridge: Bridge, ws: Workspace, clock: StillClock
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, clock: StillClock
 ) -> None:
     run = waiting_run(ws, "elsewhere")
     first = run["approvals"][0]
@@ -140,7 +141,7 @@ def test_a_proposal_sent_back_elsewhere_and_answered_is_announced_not_swapped(
 
 
 def test_in_the_window_a_request_made_elsewhere_brings_the_revision_saying_who_asked(
-    qtbot: Any, home: Path, make_window: Any, clock: StillClock
+    qtbot: QtBot, home: Path, make_window: MakeWindow, clock: StillClock
 ) -> None:
     """The window drives the run; bob sends its proposal back from another process: the
     window goes on by itself, and the new proposal's dialog says whose request it answers."""

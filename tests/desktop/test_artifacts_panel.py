@@ -5,17 +5,18 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import QObject, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
+from pytestqt.qtbot import QtBot
 
 from agent_core.artifacts.watcher import watching
 from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
 from desktop.widgets.artifacts_panel import ArtifactsPanel
 from tests.support.desktop import open_workspace, started_bridge
+from tests.support.typed import present
 
 QUESTION = "How do checkpoints make agent runs durable?"
 
@@ -27,7 +28,7 @@ def ws(home: Path) -> Iterator[Workspace]:
 
 
 @pytest.fixture
-def bridge(qtbot: Any, ws: Workspace, home: Path) -> Iterator[Bridge]:
+def bridge(qtbot: QtBot, ws: Workspace, home: Path) -> Iterator[Bridge]:
     with started_bridge(qtbot, home) as started:
         yield started
 
@@ -57,12 +58,12 @@ def rows(panel: ArtifactsPanel) -> dict[str, str]:
 
 
 def test_the_panel_lists_each_file_with_its_state_and_opens_it(
-    qtbot: Any, bridge: Bridge, ws: Workspace, opened: UrlCatcher
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, opened: UrlCatcher
 ) -> None:
     run = ws.start_run(QUESTION)
     ws.approve(run["approvals"][0]["id"], reviewer="alice")
     root = Path(run["artifacts"])
-    target = Path(run["approvals"][0]["target"])
+    target = Path(present(run["approvals"][0]["target"]))
     with watching(ws.store, root):
         run = ws.resume(run["run_id"])
         (root / "dropped.txt").write_text("nobody approved this")
@@ -94,13 +95,13 @@ def test_the_panel_lists_each_file_with_its_state_and_opens_it(
         for i in range(3)
         if panel.tree.topLevelItem(i).text(0) == "dropped.txt"
     )
-    panel.tree.setCurrentItem(item)
+    panel.tree.setCurrentItem(present(item))
     qtbot.mouseClick(panel.open_button, Qt.MouseButton.LeftButton)
     assert [u.toLocalFile() for u in opened.urls] == [str(root / "dropped.txt")]
 
 
 def test_the_panel_refreshes_live_when_the_watcher_flags_a_write(
-    qtbot: Any, bridge: Bridge, ws: Workspace
+    qtbot: QtBot, bridge: Bridge, ws: Workspace
 ) -> None:
     run = ws.get_run(ws.create_run(QUESTION))
     root = Path(run["artifacts"])

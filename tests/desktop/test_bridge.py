@@ -10,26 +10,31 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from agent_core.contract.errors import BriefDeskError
+from agent_core.contract.views import EventView, RunView
+from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
 from desktop.jobs import error_text
 from tests.desktop.test_app_helpers import DEMO_QUESTION, FakeOpenAI, tool_call_message
+from tests.support.cli import CliRunner
 from tests.support.desktop import started_bridge
+from tests.support.typed import present
 
 
 @pytest.fixture
-def bridge(qtbot: Any, home: Path) -> Iterator[Bridge]:
+def bridge(qtbot: QtBot, home: Path) -> Iterator[Bridge]:
     with started_bridge(qtbot, home) as started:
         yield started
 
 
 def test_jobs_run_on_the_bridge_thread_and_results_arrive_on_the_gui_thread(
-    qtbot: Any, bridge: Bridge
+    qtbot: QtBot, bridge: Bridge
 ) -> None:
     seen: dict[str, Any] = {}
 
-    def job(ws: Any) -> str:
+    def job(ws: Workspace) -> str:
         seen["job_thread"] = threading.get_ident()
         seen["home"] = ws.home.root
         return "result"
@@ -43,11 +48,11 @@ def test_jobs_run_on_the_bridge_thread_and_results_arrive_on_the_gui_thread(
     assert seen["job_thread"] == bridge.thread_ident
     assert seen["job_thread"] != threading.get_ident()
     assert seen["done_thread"] == threading.get_ident()
-    assert seen["home"] == Path(bridge.home).resolve()
+    assert seen["home"] == Path(str(present(bridge.home))).resolve()
 
 
 def test_core_errors_arrive_typed_and_unhandled_ones_as_a_signal(
-    qtbot: Any, bridge: Bridge
+    qtbot: QtBot, bridge: Bridge
 ) -> None:
     errors: list[Exception] = []
     bridge.submit(lambda ws: ws.get_run("run-missing"), on_error=errors.append)
@@ -60,7 +65,7 @@ def test_core_errors_arrive_typed_and_unhandled_ones_as_a_signal(
     assert "mode must be one of" in blocker.args[1]
 
 
-def test_stale_results_are_dropped_by_run_id(qtbot: Any, bridge: Bridge) -> None:
+def test_stale_results_are_dropped_by_run_id(qtbot: QtBot, bridge: Bridge) -> None:
     delivered: list[str] = []
     bridge.set_current_run("run-b")
     bridge.submit(lambda ws: "for a", on_done=delivered.append, run_id="run-a")
@@ -74,7 +79,7 @@ def test_stale_results_are_dropped_by_run_id(qtbot: Any, bridge: Bridge) -> None
 
 
 def test_other_jobs_are_served_while_a_run_drives(
-    qtbot: Any, bridge: Bridge, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, bridge: Bridge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("BRIEFDESK_OPENAI_API_KEY", "sk-test-fake-key-for-local-server")
     with FakeOpenAI(
@@ -92,7 +97,7 @@ def test_other_jobs_are_served_while_a_run_drives(
         )
         qtbot.waitUntil(lambda: len(settled) == 2)
         run_id = settled[1]
-        finished: list[dict[str, Any]] = []
+        finished: list[RunView] = []
         bridge.drive(run_id, on_done=finished.append)
         assert bridge.is_driving(run_id)
         assert server.arrived.wait(30), "the model endpoint was never called"
@@ -108,10 +113,10 @@ def test_other_jobs_are_served_while_a_run_drives(
 
 
 def test_follower_reports_runs_and_events_from_another_process(
-    qtbot: Any, bridge: Bridge, cli: Any
+    qtbot: QtBot, bridge: Bridge, cli: CliRunner
 ) -> None:
-    events: list[dict[str, Any]] = []
-    runs: list[list[dict[str, Any]]] = []
+    events: list[EventView] = []
+    runs: list[list[RunView]] = []
     bridge.events_arrived.connect(events.extend)
     bridge.runs_changed.connect(runs.append)
     bridge.start_following(100)
@@ -131,17 +136,17 @@ def test_follower_reports_runs_and_events_from_another_process(
 
 
 def test_this_processs_events_reach_the_window_without_waiting_for_the_timer(
-    qtbot: Any, bridge: Bridge
+    qtbot: QtBot, bridge: Bridge
 ) -> None:
-    events: list[dict[str, Any]] = []
-    runs: list[list[dict[str, Any]]] = []
+    events: list[EventView] = []
+    runs: list[list[RunView]] = []
     bridge.events_arrived.connect(events.extend)
     bridge.runs_changed.connect(runs.append)
     bridge.start_following(3_600_000)  # one first read, then no timer tick for an hour
     qtbot.waitUntil(lambda: bool(runs))
     made: list[str] = []
 
-    def create_and_cancel(ws: Any) -> str:
+    def create_and_cancel(ws: Workspace) -> str:
         run_id = str(ws.create_run("pushed, not polled"))
         ws.cancel(run_id, reviewer="carol")  # commits run_finished in this process
         return run_id
@@ -160,9 +165,9 @@ def test_this_processs_events_reach_the_window_without_waiting_for_the_timer(
 
 
 def test_a_poll_does_not_deliver_again_what_was_pushed(
-    qtbot: Any, bridge: Bridge, home: Path
+    qtbot: QtBot, bridge: Bridge, home: Path
 ) -> None:
-    events: list[dict[str, Any]] = []
+    events: list[EventView] = []
     bridge.events_arrived.connect(events.extend)
     bridge.start_following(50)
     bridge.submit(lambda ws: ws.cancel(ws.create_run("twice?"), reviewer="c"))
@@ -181,12 +186,12 @@ def test_a_poll_does_not_deliver_again_what_was_pushed(
 
 
 def test_a_commit_here_brings_earlier_events_of_other_processes_first(
-    qtbot: Any, bridge: Bridge, home: Path
+    qtbot: QtBot, bridge: Bridge, home: Path
 ) -> None:
     """Events arrive in the order they were committed, whoever wrote them: a view that drops
     what it has already passed (by sequence) must never see this process's event first."""
-    events: list[dict[str, Any]] = []
-    runs: list[list[dict[str, Any]]] = []
+    events: list[EventView] = []
+    runs: list[list[RunView]] = []
     bridge.events_arrived.connect(events.extend)
     bridge.runs_changed.connect(runs.append)
     bridge.start_following(3_600_000)  # no timer tick during the test

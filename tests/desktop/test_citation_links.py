@@ -9,11 +9,11 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import QObject, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices, QTextCursor
+from pytestqt.qtbot import QtBot
 
 from agent_core.facade.citations import Citation, find_citations
 from agent_core.facade.workspace import Workspace
@@ -27,6 +27,7 @@ from tests.desktop.test_corpus_panel import (  # noqa: F401  (registers the sess
     fixture_made_pdfs,
 )
 from tests.support.desktop import open_workspace, started_bridge
+from tests.support.typed import present
 
 DEMO_DOC = "checkpoints-at-tool-boundaries.md"  # in every new home's corpus
 
@@ -58,12 +59,12 @@ def ws(home: Path) -> Iterator[Workspace]:
 
 
 @pytest.fixture
-def bridge(qtbot: Any, ws: Workspace, home: Path) -> Iterator[Bridge]:
+def bridge(qtbot: QtBot, ws: Workspace, home: Path) -> Iterator[Bridge]:
     with started_bridge(qtbot, home) as started:
         yield started
 
 
-def click_link(qtbot: Any, browser: CitationBrowser, text: str) -> None:
+def click_link(qtbot: QtBot, browser: CitationBrowser, text: str) -> None:
     """Click, with the mouse, the link whose anchor text is `text`."""
     document = browser.document()
     block = document.begin()
@@ -83,7 +84,7 @@ def click_link(qtbot: Any, browser: CitationBrowser, text: str) -> None:
     raise AssertionError(f"no link {text!r} in {browser.citation_links()}")
 
 
-def open_viewer(qtbot: Any, bridge: Bridge, ws: Workspace, brief: str) -> ArtifactViewer:
+def open_viewer(qtbot: QtBot, bridge: Bridge, ws: Workspace, brief: str) -> ArtifactViewer:
     folder = ws.home.artifacts
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "brief.md").write_text(brief)
@@ -125,7 +126,7 @@ def test_markdown_links_citations_outside_code_only() -> None:
 
 
 def test_a_page_citation_opens_the_page_viewer_with_that_pages_text(
-    qtbot: Any, bridge: Bridge, ws: Workspace, made_pdfs: dict[str, Path], opened: UrlCatcher
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, made_pdfs: dict[str, Path], opened: UrlCatcher
 ) -> None:
     shutil.copy(made_pdfs["paper.pdf"], ws.home.corpus / "paper.pdf")
     ws.reindex_corpus()
@@ -151,7 +152,7 @@ def test_a_page_citation_opens_the_page_viewer_with_that_pages_text(
 
 
 def test_a_citation_without_a_page_opens_the_system_viewer(
-    qtbot: Any, bridge: Bridge, ws: Workspace, opened: UrlCatcher
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, opened: UrlCatcher
 ) -> None:
     ws.reindex_corpus()
     viewer = open_viewer(qtbot, bridge, ws, f"A point from the notes [{DEMO_DOC}].\n")
@@ -163,7 +164,7 @@ def test_a_citation_without_a_page_opens_the_system_viewer(
 
 
 def test_an_unpaged_citation_with_a_page_number_shows_why_there_is_no_text(
-    qtbot: Any, bridge: Bridge, ws: Workspace, opened: UrlCatcher
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, opened: UrlCatcher
 ) -> None:
     ws.reindex_corpus()
     viewer = open_viewer(qtbot, bridge, ws, f"A point [{DEMO_DOC} p. 2].\n")
@@ -178,7 +179,7 @@ def test_an_unpaged_citation_with_a_page_number_shows_why_there_is_no_text(
 
 
 def test_citations_outside_the_corpus_or_missing_are_not_found_and_never_opened(
-    qtbot: Any, bridge: Bridge, ws: Workspace, opened: UrlCatcher
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, opened: UrlCatcher
 ) -> None:
     outside = ws.home.root / "secret.md"
     outside.write_text("# Secret\n\nNot of the corpus.\n")
@@ -203,7 +204,7 @@ def test_citations_outside_the_corpus_or_missing_are_not_found_and_never_opened(
     assert opened.urls == []
 
 
-def test_the_brief_loads_nothing_it_names(qtbot: Any, bridge: Bridge) -> None:
+def test_the_brief_loads_nothing_it_names(qtbot: QtBot, bridge: Bridge) -> None:
     browser = CitationBrowser(bridge)
     qtbot.addWidget(browser)
     browser.set_brief("![x](file:///etc/passwd) <b>bold</b> [site](https://example.org)\n")
@@ -216,7 +217,7 @@ def test_the_brief_loads_nothing_it_names(qtbot: Any, bridge: Bridge) -> None:
 
 
 def test_the_approval_dialog_shows_the_proposed_brief_with_links(
-    qtbot: Any, bridge: Bridge, ws: Workspace, opened: UrlCatcher
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, opened: UrlCatcher
 ) -> None:
     run = ws.start_run(
         "How do checkpoints make agent runs durable?", artifacts=ws.home.root / "out"
@@ -230,7 +231,7 @@ def test_the_approval_dialog_shows_the_proposed_brief_with_links(
     tabs = dialog.content_tabs
     assert tabs.currentWidget() is dialog.diff  # the diff is what is read first, as before
     tabs.setCurrentWidget(tabs.brief)
-    content = str(dialog.info["approval"]["args"]["content"])
+    content = str(present(dialog.info)["approval"]["args"]["content"])
     cited = {f"[{c.label}]" for c in find_citations(content)}
     assert cited
     qtbot.waitUntil(lambda: {t for _h, t in tabs.brief.citation_links()} == cited)

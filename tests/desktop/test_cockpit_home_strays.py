@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any
+
+from pytestqt.qtbot import QtBot
 
 from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make_window` fixture)
     DEMO_QUESTION,
     fixture_make_window,
 )
+from tests.support.cli import CliRunner
+from tests.support.desktop import MakeWindow
 
 
 def test_a_stray_file_while_no_run_watches_is_a_home_banner_not_a_run_event(
-    qtbot: Any, home: Path, make_window: Any, cli: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow, cli: CliRunner
 ) -> None:
     run = cli("run", "--question", DEMO_QUESTION, "--mode", "acceptEdits", check=True).body
     assert run["status"] == "succeeded"

@@ -13,15 +13,18 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
 
 from agent_core.review.audit_export import audit_text
 from tests.desktop.test_app_helpers import fixture_make_window  # noqa: F401  (make_window)
+from tests.support.cli import CliRunner
+from tests.support.desktop import MakeWindow
 
 LONG = "a-folder-name-long-enough-that-a-table-cell-would-cut-it-somewhere"
 
 
 @pytest.fixture
-def decided_home(home: Path, cli: Any, tmp_path: Path) -> dict[str, Any]:
+def decided_home(home: Path, cli: CliRunner, tmp_path: Path) -> dict[str, Any]:
     """A home with one blocked read, one remembered approval (a rule for a long folder) and a
     second run with nothing in the audit."""
     script = tmp_path / "script.json"
@@ -55,7 +58,7 @@ def _rules_rows(home: Path) -> list[tuple[str, str | None]]:
 
 
 def test_rules_view_shows_the_whole_scope_and_revokes_only_after_confirmation(
-    qtbot: Any, home: Path, make_window: Any, decided_home: dict[str, Any]
+    qtbot: QtBot, home: Path, make_window: MakeWindow, decided_home: dict[str, Any]
 ) -> None:
     window = make_window(home)
     window.rules_action.trigger()
@@ -88,7 +91,7 @@ def test_rules_view_shows_the_whole_scope_and_revokes_only_after_confirmation(
 
 
 def test_audit_view_filters_by_run_and_principal_and_exports_what_it_shows(
-    qtbot: Any, home: Path, make_window: Any, decided_home: dict[str, Any], tmp_path: Path
+    qtbot: QtBot, home: Path, make_window: MakeWindow, decided_home: dict[str, Any], tmp_path: Path
 ) -> None:
     window = make_window(home)
     window.audit_action.trigger()

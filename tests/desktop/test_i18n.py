@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QPushButton
+from pytestqt.qtbot import QtBot
 
 from desktop import i18n
 from desktop.app import build_window, parse_args, start_language
 from desktop.i18n import build
 from desktop.widgets.approval_dialog import ApprovalDialog
 from tests.support.cli import CliRunner
-from tests.support.desktop import open_workspace, started_bridge
+from tests.support.desktop import MakeWindow, open_workspace, started_bridge
 
 QUESTION = "How do checkpoints make agent runs durable?"
 COMMITTED = i18n.HERE / "briefdesk_zh_CN.ts"
@@ -101,7 +102,7 @@ def menu_titles(window: Any) -> list[str]:
 
 
 def test_lang_zh_cn_gives_chinese_menus_and_en_gives_english_back(
-    qtbot: Any, home: Path, tmp_path: Path, language: Any
+    qtbot: QtBot, home: Path, tmp_path: Path, language: Any
 ) -> None:
     settings = QSettings(str(tmp_path / "BriefDesk.ini"), QSettings.Format.IniFormat)
     assert language(parse_args(["--lang", "zh_CN"]).lang) == "zh_CN"
@@ -121,7 +122,7 @@ def test_lang_zh_cn_gives_chinese_menus_and_en_gives_english_back(
 
 
 def test_the_approval_dialog_reads_in_chinese(
-    qtbot: Any, home: Path, language: Any, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, home: Path, language: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with open_workspace(home) as ws:
         run = ws.start_run(QUESTION, artifacts=home / "artifacts-zh")
@@ -155,7 +156,7 @@ def test_cli_json_is_the_same_in_chinese(home: Path) -> None:
 
 
 def test_settings_language_is_stored_and_mirrored_for_the_next_start(
-    qtbot: Any, home: Path, make_window: Any, language: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow, language: Any
 ) -> None:
     window = make_window(home)
     qtbot.waitUntil(lambda: bool(window.context.settings))
@@ -175,4 +176,6 @@ def test_settings_language_is_stored_and_mirrored_for_the_next_start(
         assert ws.settings()["ui.language"] == "zh_CN"
     assert window.qsettings.value(i18n.QSETTINGS_KEY) == "zh_CN"
     # The next start reads the mirror before the window exists (main's own path).
-    assert start_language(QApplication.instance(), None, window.qsettings) == "zh_CN"
+    app = QApplication.instance()
+    assert app is not None
+    assert start_language(app, None, window.qsettings) == "zh_CN"

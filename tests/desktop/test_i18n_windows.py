@@ -11,7 +11,6 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
@@ -27,11 +26,13 @@ from PySide6.QtWidgets import (
     QTabWidget,
     QWidget,
 )
+from pytestqt.qtbot import QtBot
 
 from desktop import i18n
 from desktop.i18n import build
-from tests.support.desktop import open_workspace
+from tests.support.desktop import MakeWindow, open_workspace
 from tests.support.english_words import english_words
+from tests.support.typed import present
 
 QUESTION = "检查点如何让智能体的运行经得起崩溃？"
 REVIEWER = "王芳"
@@ -118,7 +119,7 @@ def make_home(home: Path, tmp: Path) -> None:
 
 
 def test_settings_rules_audit_and_inbox_have_no_english_word_in_chinese(
-    qtbot: Any, home: Path, tmp_path: Path, chinese: None, make_window: Any
+    qtbot: QtBot, home: Path, tmp_path: Path, chinese: None, make_window: MakeWindow
 ) -> None:
     make_home(home, tmp_path)
     window = make_window(home)
@@ -132,12 +133,12 @@ def test_settings_rules_audit_and_inbox_have_no_english_word_in_chinese(
     assert not english_in(window), english_in(window)
 
     window.open_rules()
-    rules = window.rules_window
+    rules = present(window.rules_window)
     qtbot.waitUntil(lambda: rules.model.rowCount() == 1, timeout=15_000)
     assert not english_in(rules), english_in(rules)
 
     window.open_audit()
-    audit = window.audit_window
+    audit = present(window.audit_window)
     audit.set_filters(run_id="")
     qtbot.waitUntil(lambda: audit.model.rowCount() >= 2, timeout=15_000)
     assert "已阻止" in {text for _w, text in texts_of(audit)}

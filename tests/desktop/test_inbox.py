@@ -14,6 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QShortcut
+from pytestqt.qtbot import QtBot
 
 from agent_core.facade.workspace import Workspace
 from desktop.models.runs_model import BADGE_ROLE
@@ -26,6 +27,8 @@ from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make
     DEMO_QUESTION,
     fixture_make_window,
 )
+from tests.support.cli import CliRunner
+from tests.support.desktop import MakeWindow
 
 REVIEWER = "rhea"
 
@@ -50,7 +53,7 @@ def _inbox_ids(window: MainWindow) -> list[str]:
     return [item["id"] for item in window.inbox_panel.model.items()]
 
 
-def _stored(window: MainWindow, qtbot: Any, approval_id: str) -> dict[str, Any]:
+def _stored(window: MainWindow, qtbot: QtBot, approval_id: str) -> dict[str, Any]:
     """The approval as the database has it, read through the window's own bridge: the read
     runs after every job the keys above submitted (one thread, in order)."""
     got: list[dict[str, Any]] = []
@@ -60,7 +63,7 @@ def _stored(window: MainWindow, qtbot: Any, approval_id: str) -> dict[str, Any]:
 
 
 def test_the_inbox_lists_two_runs_proposals_soonest_expiry_first(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     later, sooner = _proposals(home, [7200, 600])
     window = make_window(home)
@@ -79,7 +82,7 @@ def test_the_inbox_lists_two_runs_proposals_soonest_expiry_first(
 
 
 def test_down_then_r_rejects_with_a_reason_and_records_the_reviewer(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     first, second = _proposals(home, [600, 7200])
     window = make_window(home)
@@ -111,7 +114,7 @@ def test_down_then_r_rejects_with_a_reason_and_records_the_reviewer(
 
 
 def test_enter_opens_the_full_dialog_and_the_inbox_has_no_approve_key(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     (proposal,) = _proposals(home, [600])
     window = make_window(home)
@@ -141,7 +144,7 @@ def test_enter_opens_the_full_dialog_and_the_inbox_has_no_approve_key(
 
 
 def test_a_proposal_from_a_cli_process_shows_live_with_a_banner_that_opens_its_dialog(
-    qtbot: Any, home: Path, make_window: Any, cli: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow, cli: CliRunner
 ) -> None:
     window = make_window(home)
     assert _inbox_ids(window) == [] and window.inbox_panel.stack.currentWidget() is not None
@@ -178,7 +181,7 @@ def test_a_proposal_from_a_cli_process_shows_live_with_a_banner_that_opens_its_d
 
 
 def test_the_runs_list_never_says_needs_approval_with_nothing_pending(
-    qtbot: Any, home: Path, make_window: Any, cli: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow, cli: CliRunner
 ) -> None:
     (proposal,) = _proposals(home, [600])
     window = make_window(home)
@@ -198,7 +201,9 @@ def test_the_runs_list_never_says_needs_approval_with_nothing_pending(
     assert window.resume_action.isEnabled()
 
 
-def test_a_burst_of_events_costs_one_inbox_read(qtbot: Any, home: Path, make_window: Any) -> None:
+def test_a_burst_of_events_costs_one_inbox_read(
+    qtbot: QtBot, home: Path, make_window: MakeWindow
+) -> None:
     (proposal,) = _proposals(home, [600])
     window = make_window(home)
     keeper = window.inbox
@@ -220,7 +225,7 @@ def test_a_burst_of_events_costs_one_inbox_read(qtbot: Any, home: Path, make_win
 
 
 def test_a_question_waits_last_opens_its_dialog_and_cannot_be_rejected(
-    qtbot: Any, home: Path, make_window: Any, tmp_path: Path
+    qtbot: QtBot, home: Path, make_window: MakeWindow, tmp_path: Path
 ) -> None:
     (proposal,) = _proposals(home, [600])
     script = tmp_path / "ask.json"

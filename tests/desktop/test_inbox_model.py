@@ -5,10 +5,10 @@ say "Needs approval" with nothing pending."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import QTableView
+from pytestqt.qtbot import QtBot
 
 from agent_core.contract.views import InboxItemView
 from desktop.models.inbox_model import QUESTION, TARGET, TIME_LEFT, URGENT_ROLE, InboxModel
@@ -33,7 +33,7 @@ def _item(item_id: str, *, minutes: float | None = 60, question: str = "Q") -> I
     )
 
 
-def test_refresh_inserts_removes_and_moves_rows_and_keeps_the_selection(qtbot: Any) -> None:
+def test_refresh_inserts_removes_and_moves_rows_and_keeps_the_selection(qtbot: QtBot) -> None:
     model = InboxModel(clock=lambda: T0)
     view = QTableView()
     qtbot.addWidget(view)
@@ -56,7 +56,7 @@ def test_refresh_inserts_removes_and_moves_rows_and_keeps_the_selection(qtbot: A
     assert not resets, "never a full reset"
 
 
-def test_time_left_ticks_and_turns_urgent_under_a_tenth(qtbot: Any) -> None:
+def test_time_left_ticks_and_turns_urgent_under_a_tenth(qtbot: QtBot) -> None:
     now = [T0]
     model = InboxModel(clock=lambda: now[0])
     model.set_items([_item("a", minutes=100), _item("q", minutes=None)])

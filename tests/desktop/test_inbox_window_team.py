@@ -7,10 +7,10 @@ desk."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from desktop.models.inbox_model import DESK
 from desktop.widgets.approval_dialog import ApprovalDialog
@@ -18,10 +18,16 @@ from desktop.widgets.inbox.live import BANNER
 from tests.desktop.test_app_helpers import DEMO_QUESTION, fixture_make_window  # noqa: F401  (registers the `make_window` fixture)
 from tests.desktop.test_team_window_live import NO_POLL_MS, on_team_db
 from tests.support.cli import CliRunner
+from tests.support.desktop import MakeWindow
+from tests.support.typed import present
 
 
 def test_another_desks_proposal_shows_in_the_inbox_by_notify_with_its_desk(
-    qtbot: Any, tmp_path: Path, pg_url: str, make_window: Any, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot,
+    tmp_path: Path,
+    pg_url: str,
+    make_window: MakeWindow,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     desk_b = on_team_db(tmp_path / "desk-b", pg_url)
     monkeypatch.setenv("BRIEFDESK_DESK", "desk-a")
@@ -34,7 +40,7 @@ def test_another_desks_proposal_shows_in_the_inbox_by_notify_with_its_desk(
 
     qtbot.waitUntil(lambda: window.inbox_panel.count() == 1, timeout=10_000)
     model = window.inbox_panel.model
-    assert model.item(0)["id"] == approval_id
+    assert present(model.item(0))["id"] == approval_id
     assert model.index(0, DESK).data() == "desk-b"
     qtbot.waitUntil(lambda: window.banners.banner(BANNER) is not None, timeout=5000)
     banner = window.banners.banner(BANNER)

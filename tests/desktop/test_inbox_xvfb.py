@@ -11,12 +11,12 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.desktop.test_app_helpers import DEMO_QUESTION, REPO_ROOT
 from tests.desktop.test_real_input_xvfb import app, query, wait_for
+from tests.support.cli import CliRunner
 from tests.support.waiting import within
 from tests.support.xscreen import XScreen, x_screen
 
@@ -43,7 +43,9 @@ def _approval(home: Path, approval_id: str) -> tuple[object, ...]:
     return rows[0]
 
 
-def test_keyboard_triage_in_the_inbox_with_real_keys(tmp_path: Path, home: Path, cli: Any) -> None:
+def test_keyboard_triage_in_the_inbox_with_real_keys(
+    tmp_path: Path, home: Path, cli: CliRunner
+) -> None:
     cli("settings", "set", "reviewer", "rhea", check=True)
     later = cli("run", "--question", DEMO_QUESTION, "--approval-ttl", "7200", check=True).body
     sooner = cli("run", "--question", DEMO_QUESTION, "--approval-ttl", "600", check=True).body

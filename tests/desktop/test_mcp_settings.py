@@ -10,9 +10,9 @@ import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtWidgets import QComboBox, QLabel, QMessageBox, QTableWidget, QWidget
+from pytestqt.qtbot import QtBot
 
 from desktop.widgets.mcp_settings import AddServerDialog, McpServersPage, hint_words
 from desktop.widgets.settings_dialog import SettingsDialog
@@ -41,7 +41,7 @@ def cell(table: QTableWidget, row: int, column: int) -> str:
     return item.text() if item is not None else ""
 
 
-def add_through_dialog(qtbot: Any, page: McpServersPage, name: str, env: str) -> None:
+def add_through_dialog(qtbot: QtBot, page: McpServersPage, name: str, env: str) -> None:
     page.add_button.click()
     dialog = page.add_dialog
     assert isinstance(dialog, AddServerDialog)
@@ -62,7 +62,7 @@ def row_of(page: McpServersPage, name: str) -> int:
     return [s["name"] for s in page.servers].index(name)
 
 
-def test_add_list_show_tools_change_a_tier_and_remove(qtbot: Any, home: Path) -> None:
+def test_add_list_show_tools_change_a_tier_and_remove(qtbot: QtBot, home: Path) -> None:
     with started_bridge(qtbot, home) as bridge:
         dialog = SettingsDialog(bridge, {})
         qtbot.addWidget(dialog)
@@ -120,7 +120,7 @@ def test_add_list_show_tools_change_a_tier_and_remove(qtbot: Any, home: Path) ->
             assert ws.mcp_servers() == []
 
 
-def test_a_server_that_cannot_start_is_told_in_words(qtbot: Any, home: Path) -> None:
+def test_a_server_that_cannot_start_is_told_in_words(qtbot: QtBot, home: Path) -> None:
     with started_bridge(qtbot, home) as bridge:
         page = McpServersPage(bridge)
         qtbot.addWidget(page)
@@ -140,7 +140,7 @@ def test_a_server_that_cannot_start_is_told_in_words(qtbot: Any, home: Path) -> 
         assert cell(page.table, row_of(page, "broken"), 4) == "unavailable"
 
 
-def test_a_bad_name_keeps_the_dialog_open_with_the_reason(qtbot: Any, home: Path) -> None:
+def test_a_bad_name_keeps_the_dialog_open_with_the_reason(qtbot: QtBot, home: Path) -> None:
     with started_bridge(qtbot, home) as bridge:
         page = McpServersPage(bridge)
         qtbot.addWidget(page)

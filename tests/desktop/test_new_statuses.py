@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+
+from pytestqt.qtbot import QtBot
 
 from agent_core.contract.statuses import ApprovalStatus, RunStatus
 from agent_core.facade.workspace import Workspace
@@ -16,6 +17,7 @@ from tests.desktop.test_app_helpers import (
     DEMO_QUESTION,
     fixture_make_window,  # noqa: F401  (registers the `make_window` fixture)
 )
+from tests.support.desktop import MakeWindow
 
 
 def test_every_run_status_has_a_label_and_a_colour() -> None:
@@ -25,7 +27,7 @@ def test_every_run_status_has_a_label_and_a_colour() -> None:
 
 
 def test_a_created_run_is_not_started_not_interrupted(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     ws = Workspace(home)
     try:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtWidgets import QApplication, QWidget
+from pytestqt.qtbot import QtBot
 
 from desktop.notifications.decisions import REMINDER_SHARE, remind_at
 from desktop.widgets.approval_dialog import ApprovalDialog
@@ -20,6 +21,8 @@ from desktop.widgets.question_dialog import QuestionDialog
 from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make_window` fixture)
     fixture_make_window,
 )
+from tests.support.cli import CliRunner
+from tests.support.desktop import MakeWindow
 from tests.support.notification_server import (  # noqa: F401  (registers the fixture)
     NotificationServer,
     fixture_notification_server,
@@ -32,7 +35,7 @@ NOTIFY_WITHIN_MS = 5_000  # the issue's bound for a decision that starts waiting
 
 
 @pytest.fixture
-def look_elsewhere(qtbot: Any) -> Callable[[], QWidget]:
+def look_elsewhere(qtbot: QtBot) -> Callable[[], QWidget]:
     """Makes another application's window the active one: the person looks away."""
     other = QWidget()
     other.setWindowTitle("Another application")
@@ -47,24 +50,26 @@ def look_elsewhere(qtbot: Any) -> Callable[[], QWidget]:
     return look
 
 
-def _window(make_window: Any, home: Path, server: NotificationServer, monkeypatch: Any) -> Any:
+def _window(
+    make_window: MakeWindow, home: Path, server: NotificationServer, monkeypatch: pytest.MonkeyPatch
+) -> Any:
     monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", server.address)
     return make_window(home, poll_ms=150)
 
 
-def _propose(cli: Any, *extra: str) -> dict[str, Any]:
+def _propose(cli: CliRunner, *extra: str) -> dict[str, Any]:
     started: dict[str, Any] = cli("run", "--question", QUESTION, *extra, check=True).body
     assert started["status"] == "waiting_approval", started
     return started
 
 
 def test_a_proposal_made_elsewhere_notifies_once_and_its_action_only_opens_it(
-    qtbot: Any,
+    qtbot: QtBot,
     home: Path,
-    make_window: Any,
-    cli: Any,
+    make_window: MakeWindow,
+    cli: CliRunner,
     notification_server: NotificationServer,
-    monkeypatch: Any,
+    monkeypatch: pytest.MonkeyPatch,
     look_elsewhere: Callable[[], QWidget],
 ) -> None:
     server = notification_server
@@ -119,12 +124,12 @@ def test_a_proposal_made_elsewhere_notifies_once_and_its_action_only_opens_it(
 
 
 def test_with_the_setting_off_nothing_is_sent(
-    qtbot: Any,
+    qtbot: QtBot,
     home: Path,
-    make_window: Any,
-    cli: Any,
+    make_window: MakeWindow,
+    cli: CliRunner,
     notification_server: NotificationServer,
-    monkeypatch: Any,
+    monkeypatch: pytest.MonkeyPatch,
     look_elsewhere: Callable[[], QWidget],
 ) -> None:
     server = notification_server
@@ -142,12 +147,12 @@ def test_with_the_setting_off_nothing_is_sent(
 
 
 def test_a_window_in_use_is_not_interrupted(
-    qtbot: Any,
+    qtbot: QtBot,
     home: Path,
-    make_window: Any,
-    cli: Any,
+    make_window: MakeWindow,
+    cli: CliRunner,
     notification_server: NotificationServer,
-    monkeypatch: Any,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     server = notification_server
     window = _window(make_window, home, server, monkeypatch)
@@ -163,12 +168,12 @@ def test_a_window_in_use_is_not_interrupted(
 
 
 def test_a_proposal_near_its_expiry_is_recalled_once_then_withdrawn(
-    qtbot: Any,
+    qtbot: QtBot,
     home: Path,
-    make_window: Any,
-    cli: Any,
+    make_window: MakeWindow,
+    cli: CliRunner,
     notification_server: NotificationServer,
-    monkeypatch: Any,
+    monkeypatch: pytest.MonkeyPatch,
     look_elsewhere: Callable[[], QWidget],
 ) -> None:
     server = notification_server
@@ -212,12 +217,12 @@ def test_the_reminder_is_due_when_a_tenth_of_the_time_is_left() -> None:
 
 
 def test_a_question_waiting_elsewhere_notifies_and_opens_its_dialog(
-    qtbot: Any,
+    qtbot: QtBot,
     home: Path,
-    make_window: Any,
-    cli: Any,
+    make_window: MakeWindow,
+    cli: CliRunner,
     notification_server: NotificationServer,
-    monkeypatch: Any,
+    monkeypatch: pytest.MonkeyPatch,
     look_elsewhere: Callable[[], QWidget],
     tmp_path: Path,
 ) -> None:
@@ -248,11 +253,11 @@ def test_a_question_waiting_elsewhere_notifies_and_opens_its_dialog(
 
 
 def test_without_a_notification_server_the_window_goes_on_and_says_so_once(
-    qtbot: Any,
+    qtbot: QtBot,
     home: Path,
-    make_window: Any,
-    cli: Any,
-    monkeypatch: Any,
+    make_window: MakeWindow,
+    cli: CliRunner,
+    monkeypatch: pytest.MonkeyPatch,
     look_elsewhere: Callable[[], QWidget],
     tmp_path: Path,
     caplog: Any,
@@ -265,7 +270,7 @@ def test_without_a_notification_server_the_window_goes_on_and_says_so_once(
         for _ in range(2):
             started = _propose(cli)
             key = f"approval:{started['approvals'][0]['id']}"
-            qtbot.waitUntil(lambda key=key: key in notices.items, timeout=10_000)
+            qtbot.waitUntil(lambda: key in notices.items, timeout=10_000)  # noqa: B023
             notices.bus.wait_idle()
     assert notices.bus.available is False
     assert notices.handles_alerts() is False  # the tray (where there is one) tells instead

@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
+from agent_core.contract.views import RunView
 from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
 from desktop.widgets.question_dialog import QuestionDialog
 from tests.support.desktop import open_workspace, started_bridge
+from tests.support.typed import present
 
 QUESTION = "Which audience should the brief address?"
 
@@ -30,13 +32,13 @@ def ws(shared_home: Path) -> Iterator[Workspace]:
 
 
 @pytest.fixture
-def bridge(qtbot: Any, shared_home: Path) -> Iterator[Bridge]:
+def bridge(qtbot: QtBot, shared_home: Path) -> Iterator[Bridge]:
     with started_bridge(qtbot, shared_home) as started:
         yield started
 
 
 @pytest.fixture
-def waiting_run(ws: Workspace, tmp_path: Path) -> dict[str, Any]:
+def waiting_run(ws: Workspace, tmp_path: Path) -> RunView:
     """A scripted model asks one question, then answers with what it was told."""
     script = tmp_path / "ask.json"
     script.write_text(
@@ -47,15 +49,15 @@ def waiting_run(ws: Workspace, tmp_path: Path) -> dict[str, Any]:
     return run
 
 
-def open_dialog(qtbot: Any, bridge: Bridge, run: dict[str, Any]) -> QuestionDialog:
-    dialog = QuestionDialog(bridge, run["run_id"], run["question_pending"])
+def open_dialog(qtbot: QtBot, bridge: Bridge, run: RunView) -> QuestionDialog:
+    dialog = QuestionDialog(bridge, run["run_id"], present(run["question_pending"]))
     qtbot.addWidget(dialog)
     dialog.show()
     return dialog
 
 
 def test_the_answer_is_recorded_and_the_run_can_resume(
-    qtbot: Any, bridge: Bridge, ws: Workspace, waiting_run: dict[str, Any]
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, waiting_run: RunView
 ) -> None:
     dialog = open_dialog(qtbot, bridge, waiting_run)
     assert dialog.question_label.text() == QUESTION and not dialog.send_button.isEnabled()
@@ -70,7 +72,7 @@ def test_the_answer_is_recorded_and_the_run_can_resume(
 
 
 def test_cancel_ends_the_run(
-    qtbot: Any, bridge: Bridge, ws: Workspace, waiting_run: dict[str, Any]
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, waiting_run: RunView
 ) -> None:
     dialog = open_dialog(qtbot, bridge, waiting_run)
     answered: list[str] = []
@@ -88,7 +90,7 @@ def test_cancel_ends_the_run(
 
 
 def test_an_answer_given_elsewhere_closes_the_question(
-    qtbot: Any, bridge: Bridge, ws: Workspace, waiting_run: dict[str, Any]
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, waiting_run: RunView
 ) -> None:
     dialog = open_dialog(qtbot, bridge, waiting_run)
     ws.answer(waiting_run["run_id"], "from the command line")

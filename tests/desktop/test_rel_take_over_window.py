@@ -14,17 +14,19 @@ from typing import Any
 
 import pytest
 from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
 
 from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make_window` fixture)
     fixture_make_window,
     wait_for_run,
 )
 from tests.reliability.test_rel_take_over import OTHER_HOST, crash_under_other_host, owner_row
+from tests.support.desktop import MakeWindow
 
 pytestmark = pytest.mark.slow
 
 
-def _open_box(qtbot: Any, window: Any, run_id: str) -> QMessageBox:
+def _open_box(qtbot: QtBot, window: Any, run_id: str) -> QMessageBox:
     window.select_run(run_id)
     qtbot.waitUntil(lambda: window.resume_action.isEnabled(), timeout=10_000)
     window.resume_action.trigger()
@@ -35,7 +37,7 @@ def _open_box(qtbot: Any, window: Any, run_id: str) -> QMessageBox:
 
 
 def test_resume_of_a_run_owned_elsewhere_asks_first_then_takes_it_over(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     run_id, pid = crash_under_other_host(home)
     window = make_window(home, poll_ms=150)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
 
 from agent_core.facade.workspace import Workspace
 from desktop.bridge import Bridge
@@ -18,6 +18,7 @@ from desktop.widgets import approval_guard
 from desktop.widgets.approval_dialog import ApprovalDialog
 from desktop.widgets.artifacts_panel import ArtifactsPanel
 from tests.support.desktop import open_workspace, started_bridge
+from tests.support.typed import present
 
 QUESTION = "How do checkpoints make agent runs durable?"
 
@@ -47,20 +48,20 @@ def ws(home: Path) -> Iterator[Workspace]:
 
 
 @pytest.fixture
-def bridge(qtbot: Any, ws: Workspace, home: Path) -> Iterator[Bridge]:
+def bridge(qtbot: QtBot, ws: Workspace, home: Path) -> Iterator[Bridge]:
     with started_bridge(qtbot, home) as started:
         yield started
 
 
 def test_revert_this_write_opens_the_approval_flow(
-    qtbot: Any, bridge: Bridge, ws: Workspace, clock: SkippingClock
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, clock: SkippingClock
 ) -> None:
     run = ws.start_run(QUESTION)
     written = run["approvals"][0]
     ws.approve(written["id"], reviewer="alice")
     run = ws.resume(run["run_id"])
     assert run["status"] == "succeeded"
-    target = Path(written["target"])
+    target = Path(str(written["target"]))
     assert target.exists()
 
     panel = ArtifactsPanel(bridge)
@@ -73,7 +74,7 @@ def test_revert_this_write_opens_the_approval_flow(
         for i in range(panel.tree.topLevelItemCount())
         if panel.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole) == str(target)
     )
-    panel.tree.setCurrentItem(item)
+    panel.tree.setCurrentItem(present(item))
     assert panel.revert_button.isEnabled()
     qtbot.mouseClick(panel.revert_button, Qt.MouseButton.LeftButton)
     box = panel.revert_box

@@ -5,10 +5,10 @@ sum under it."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from agent_core.contract.views import RunBudgetsView, RunView, UsageView
 from desktop.models.runs_model import USAGE_ROLE
@@ -51,7 +51,7 @@ def _run(run_id: str, usage: UsageView, model: str = "openai") -> RunView:
     }
 
 
-def test_run_details_show_usage_and_each_budget_of_a_real_run(qtbot: Any, home: Path) -> None:
+def test_run_details_show_usage_and_each_budget_of_a_real_run(qtbot: QtBot, home: Path) -> None:
     with open_workspace(home) as ws:
         run = ws.start_run(QUESTION, max_turns=40)  # offline: requests, no tokens, costs 0
         state = ws.run_state(run["run_id"])
@@ -69,7 +69,7 @@ def test_run_details_show_usage_and_each_budget_of_a_real_run(qtbot: Any, home: 
     assert f"Time{state.active_s:.1f} s of 900 s" in shown
 
 
-def test_run_details_read_whole_in_the_side_tab_of_a_small_screen(qtbot: Any) -> None:
+def test_run_details_read_whole_in_the_side_tab_of_a_small_screen(qtbot: QtBot) -> None:
     summary = RunSummary()
     qtbot.addWidget(summary)
     summary.resize(SIDE_TAB_WIDTH, 500)
@@ -95,7 +95,7 @@ def test_run_details_read_whole_in_the_side_tab_of_a_small_screen(qtbot: Any) ->
     assert "2 requests · 340 tokens (300 in, 40 out) · cost unknown" in summary.toPlainText()
 
 
-def test_the_runs_list_shows_requests_and_tokens_and_the_home_sum(qtbot: Any) -> None:
+def test_the_runs_list_shows_requests_and_tokens_and_the_home_sum(qtbot: QtBot) -> None:
     panel = RunsPanel()
     qtbot.addWidget(panel)
     remote = _run("run-2", _usage(4, 12_000, 345, 0.0123))
@@ -105,7 +105,7 @@ def test_the_runs_list_shows_requests_and_tokens_and_the_home_sum(qtbot: Any) ->
     assert index.data(USAGE_ROLE) == "4 req · 12.3k tok"
     assert panel.model.index(1).data(USAGE_ROLE) == "5 req · 0 tok"
     tooltip = panel.model.data(index, Qt.ItemDataRole.ToolTipRole)
-    assert "4 requests · 12,345 tokens" in tooltip
+    assert "4 requests · 12,345 tokens" in str(tooltip)
     assert panel.total_label.text() == (
         "All runs: 9 requests · 12,345 tokens (12,000 in, 345 out) · $0.0123"
     )

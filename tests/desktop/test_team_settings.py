@@ -17,6 +17,7 @@ from typing import Any
 
 import keyring
 import pytest
+from pytestqt.qtbot import QtBot
 
 from agent_core.facade.workspace import Workspace
 from agent_core.storage.location import parse_db_url
@@ -25,6 +26,8 @@ from desktop.models.runs_model import DESK_ROLE
 from desktop.widgets.main_window import MainWindow
 from tests.desktop.test_app_helpers import REPO_ROOT, app_env
 from tests.support.cli import CliRunner
+from tests.support.desktop import OpenWindow
+from tests.support.pg import PgServer
 from tests.support.secret_service import (
     SecretServiceEnv,
     child_env,
@@ -46,7 +49,7 @@ class TeamDb:
 
 
 @pytest.fixture(scope="module")
-def team_db(pg_server: Any, tmp_path_factory: pytest.TempPathFactory) -> TeamDb:
+def team_db(pg_server: PgServer, tmp_path_factory: pytest.TempPathFactory) -> TeamDb:
     """One database for the module: desk-b's run, proposed with `briefdesk-cli --db URL` as
     another desk's person does it (a real process: the SDK import is paid once, here)."""
     url = pg_server.create_database()
@@ -73,7 +76,7 @@ def desk_a(monkeypatch: pytest.MonkeyPatch) -> str:
     return "desk-a"
 
 
-def settings_dialog(qtbot: Any, window: MainWindow) -> Any:
+def settings_dialog(qtbot: QtBot, window: MainWindow) -> Any:
     window.settings_action.trigger()
     dialog = window.settings_dialog
     dialog.show_team()
@@ -106,7 +109,7 @@ def stored_db_url(home: Path) -> str | None:
 
 
 def test_the_dialog_refuses_a_database_url_with_a_password(
-    qtbot: Any, home: Path, open_window: Any, desk_a: str
+    qtbot: QtBot, home: Path, open_window: OpenWindow, desk_a: str
 ) -> None:
     window = open_window(home)
     dialog = settings_dialog(qtbot, window)
@@ -132,7 +135,7 @@ def test_the_dialog_refuses_a_database_url_with_a_password(
 
 
 def test_test_connection_reports_reachable_with_the_schema_revision(
-    qtbot: Any, home: Path, open_window: Any, desk_a: str, pg_url: str
+    qtbot: QtBot, home: Path, open_window: OpenWindow, desk_a: str, pg_url: str
 ) -> None:
     window = open_window(home)
     dialog = settings_dialog(qtbot, window)
@@ -149,7 +152,7 @@ def test_test_connection_reports_reachable_with_the_schema_revision(
 
 
 def test_test_connection_on_a_wrong_port_says_the_server_cannot_be_reached(
-    qtbot: Any, home: Path, open_window: Any, desk_a: str, pg_url: str
+    qtbot: QtBot, home: Path, open_window: OpenWindow, desk_a: str, pg_url: str
 ) -> None:
     port = free_port()
     wrong = pg_url.replace(pg_url.split("@", 1)[1].split("/", 1)[0], f"127.0.0.1:{port}")
@@ -167,7 +170,7 @@ def test_test_connection_on_a_wrong_port_says_the_server_cannot_be_reached(
 
 
 def test_saving_an_unreachable_database_stores_nothing_and_keeps_the_window(
-    qtbot: Any, home: Path, open_window: Any, desk_a: str, pg_url: str
+    qtbot: QtBot, home: Path, open_window: OpenWindow, desk_a: str, pg_url: str
 ) -> None:
     wrong = pg_url.replace(pg_url.split("@", 1)[1].split("/", 1)[0], f"127.0.0.1:{free_port()}")
     window = open_window(home)
@@ -193,11 +196,11 @@ def keyring_backend() -> Iterator[None]:
 
 
 def test_the_database_password_goes_to_the_keyring_and_opens_the_database(
-    qtbot: Any,
+    qtbot: QtBot,
     home: Path,
-    open_window: Any,
+    open_window: OpenWindow,
     desk_a: str,
-    pg_server: Any,
+    pg_server: PgServer,
     pg_url: str,
     secret_service_env: SecretServiceEnv,
     keyring_backend: None,
@@ -260,7 +263,7 @@ def test_the_database_password_goes_to_the_keyring_and_opens_the_database(
 
 
 def test_window_started_with_db_shows_the_team_store_and_another_desks_run(
-    qtbot: Any, home: Path, open_window: Any, desk_a: str, team_db: TeamDb
+    qtbot: QtBot, home: Path, open_window: OpenWindow, desk_a: str, team_db: TeamDb
 ) -> None:
     window = open_window(home, db=team_db.url)
     assert window.store_status.text() == (
@@ -313,7 +316,7 @@ def test_briefdesk_with_db_anywhere_on_the_line_opens_the_team_store(
 
 
 def test_saving_a_team_database_reopens_the_window_on_it(
-    qtbot: Any, home: Path, open_window: Any, desk_a: str, team_db: TeamDb
+    qtbot: QtBot, home: Path, open_window: OpenWindow, desk_a: str, team_db: TeamDb
 ) -> None:
     window = open_window(home)
     assert window.store_status.text() == "This computer · desk desk-a"

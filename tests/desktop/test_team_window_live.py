@@ -10,15 +10,17 @@ other desk. How long the notice takes is measured in benchmarks/bench_team_live.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from agent_core.facade.workspace import Workspace
 from tests.desktop.test_app_helpers import DEMO_QUESTION, fixture_make_window  # noqa: F401  (registers the `make_window` fixture)
 from tests.support.cli import CliRunner
+from tests.support.desktop import MakeWindow, MakeWindowUnready
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.own_cluster import StoppingPlanner, own_cluster
+from tests.support.typed import present
 
 KEY = "sk-test-outage-0123456789"
 NO_POLL_MS = 60_000  # the timer would not fire during the test: only notices can refresh
@@ -32,7 +34,11 @@ def on_team_db(home: Path, db_url: str) -> Path:
 
 
 def test_a_decision_made_on_another_desk_shows_in_the_window_without_polling(
-    qtbot: Any, tmp_path: Path, pg_url: str, make_window: Any, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot,
+    tmp_path: Path,
+    pg_url: str,
+    make_window: MakeWindow,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     desk_b = on_team_db(tmp_path / "desk-b", pg_url)
     monkeypatch.setenv("BRIEFDESK_DESK", "desk-b")
@@ -56,18 +62,18 @@ def test_a_decision_made_on_another_desk_shows_in_the_window_without_polling(
     assert decided.code == 0, decided.stdout + decided.stderr
 
     qtbot.waitUntil(lambda: window.approvals_label.text() == "0 pending approvals", timeout=10_000)
-    shown = window.runs_panel.model.run(run["run_id"])
+    shown = present(window.runs_panel.model.run(run["run_id"]))
     assert shown["status"] == "waiting_approval" and shown["approvals"] == []  # decided
 
     def kinds() -> list[str]:
         model = window.timeline.model
-        return [model.event_at(r)["kind"] for r in range(model.rowCount())]
+        return [present(model.event_at(r))["kind"] for r in range(model.rowCount())]
 
     qtbot.waitUntil(lambda: "approval_decided" in kinds(), timeout=10_000)
 
 
 def test_a_window_whose_server_goes_away_mid_run_shows_a_banner_and_goes_on_when_it_is_back(
-    qtbot: Any, tmp_path: Path, make_window: Any, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, tmp_path: Path, make_window: MakeWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The server stops while the window's run waits for the model: the run stops at its next
     boundary, a banner names the host, nothing else breaks; the server starts again: the
@@ -95,7 +101,7 @@ def test_a_window_whose_server_goes_away_mid_run_shows_a_banner_and_goes_on_when
             cluster.start()
             qtbot.waitUntil(lambda: window.banners.banner("storage") is None, timeout=30_000)
             qtbot.waitUntil(
-                lambda: (window.context.run(run_id) or {}).get("status") == "succeeded",
+                lambda: (window.context.run(run_id) or {"status": None})["status"] == "succeeded",
                 timeout=60_000,
             )
             assert not window.banners.banner("error")  # the outage was said once, and went
@@ -117,7 +123,10 @@ def test_a_window_whose_server_goes_away_mid_run_shows_a_banner_and_goes_on_when
 
 
 def test_a_window_opened_while_its_server_is_away_says_so_and_opens_once_it_is_back(
-    qtbot: Any, tmp_path: Path, make_window_unready: Any, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot,
+    tmp_path: Path,
+    make_window_unready: MakeWindowUnready,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     with own_cluster(monkeypatch) as cluster:
         home = on_team_db(tmp_path / "desk", cluster.url())
@@ -138,7 +147,11 @@ def test_a_window_opened_while_its_server_is_away_says_so_and_opens_once_it_is_b
 
 
 def test_approving_another_desks_proposal_says_its_desk_goes_on_and_shows_no_error(
-    qtbot: Any, tmp_path: Path, pg_url: str, make_window: Any, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot,
+    tmp_path: Path,
+    pg_url: str,
+    make_window: MakeWindow,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The walk-through's false red "belongs to desk ..." (issue 26, item 7): the desk that
     decides another desk's proposal records the decision and says who continues the run; it

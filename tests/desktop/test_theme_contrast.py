@@ -7,14 +7,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
+from pytestqt.qtbot import QtBot
 
 from desktop import theme
-from tests.support.desktop import open_workspace, started_bridge
+from tests.support.desktop import MakeWindow, open_workspace, started_bridge
 
 HEX_COLOUR = re.compile(r"(?<![-\w])color:\s*(#[0-9a-fA-F]{6})")
 
@@ -58,10 +58,10 @@ def test_the_contrast_ratio_is_wcag_relative_luminance() -> None:
 
 @pytest.mark.parametrize("name", ["light", "dark"])
 def test_every_label_reads_at_aa_in_both_themes(
-    qtbot: Any,
+    qtbot: QtBot,
     app: QApplication,
     home: Path,
-    make_window: Any,
+    make_window: MakeWindow,
     monkeypatch: pytest.MonkeyPatch,
     name: str,
 ) -> None:
@@ -91,7 +91,7 @@ def palette_is_dark(app: QApplication) -> bool:
 
 
 def test_settings_theme_choice_applies_at_once_and_is_stored(
-    qtbot: Any, app: QApplication, home: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, app: QApplication, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from desktop.widgets.settings_dialog import SettingsDialog
 
@@ -135,7 +135,11 @@ def test_settings_theme_choice_applies_at_once_and_is_stored(
 
 
 def test_the_window_follows_the_stored_theme(
-    qtbot: Any, app: QApplication, home: Path, make_window: Any, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot,
+    app: QApplication,
+    home: Path,
+    make_window: MakeWindow,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv(theme.THEME_ENV, raising=False)
     with open_workspace(home) as ws:

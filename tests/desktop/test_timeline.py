@@ -10,6 +10,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from agent_core.home.secrets import REDACTED, REDACTOR
 from desktop import theme
@@ -100,7 +101,7 @@ def demo_events() -> list[dict[str, Any]]:
     ]
 
 
-def test_columns_icons_and_colours_per_kind(qtbot: Any) -> None:
+def test_columns_icons_and_colours_per_kind(qtbot: QtBot) -> None:
     model = TimelineModel()
     model.set_run(RUN, demo_events())
     assert [
@@ -144,7 +145,7 @@ def test_columns_icons_and_colours_per_kind(qtbot: Any) -> None:
     assert model.data(model.index(11, OUTCOME), Qt.ItemDataRole.ForegroundRole) == green
 
 
-def test_append_ignores_other_runs_and_repeats(qtbot: Any) -> None:
+def test_append_ignores_other_runs_and_repeats(qtbot: QtBot) -> None:
     model = TimelineModel()
     model.set_run(RUN, demo_events()[:3])
     added = model.append([*demo_events()[:5], event(6, "model_turn", run_id="run-other", turn=1)])
@@ -153,7 +154,7 @@ def test_append_ignores_other_runs_and_repeats(qtbot: Any) -> None:
     assert model.append(demo_events()[:5]) == 0
 
 
-def test_ten_thousand_events_arrive_in_batches_and_stay_smooth(qtbot: Any) -> None:
+def test_ten_thousand_events_arrive_in_batches_and_stay_smooth(qtbot: QtBot) -> None:
     panel = TimelinePanel()
     qtbot.addWidget(panel)
     panel.resize(1000, 600)
@@ -192,7 +193,7 @@ def test_ten_thousand_events_arrive_in_batches_and_stay_smooth(qtbot: Any) -> No
     assert panel.count_label.text() == "1 of 12,000"
 
 
-def test_filter_by_kind_and_text(qtbot: Any) -> None:
+def test_filter_by_kind_and_text(qtbot: QtBot) -> None:
     panel = TimelinePanel()
     qtbot.addWidget(panel)
     panel.set_run(RUN, demo_events())
@@ -216,7 +217,7 @@ def test_filter_by_kind_and_text(qtbot: Any) -> None:
     assert panel.proxy.rowCount() == 12
 
 
-def test_detail_pane_shows_redacted_json(qtbot: Any) -> None:
+def test_detail_pane_shows_redacted_json(qtbot: QtBot) -> None:
     secret = "not-a-real-key-7f3a9c21d4e8b6"
     REDACTOR.add(secret)
     panel = TimelinePanel()
@@ -239,7 +240,7 @@ def test_detail_pane_shows_redacted_json(qtbot: Any) -> None:
     assert shown["seq"] == 1 and shown["data"]["call_id"] == "c9"
 
 
-def test_auto_scroll_pauses_while_the_user_scrolls_up(qtbot: Any) -> None:
+def test_auto_scroll_pauses_while_the_user_scrolls_up(qtbot: QtBot) -> None:
     panel = TimelinePanel()
     qtbot.addWidget(panel)
     panel.resize(900, 400)
@@ -285,7 +286,7 @@ def test_summaries_read_like_sentences() -> None:
     assert event_text.duration_text(75) == "75.0 s"
 
 
-def test_a_call_sent_back_with_a_note_reads_as_a_decision_not_a_red_error(qtbot: Any) -> None:
+def test_a_call_sent_back_with_a_note_reads_as_a_decision_not_a_red_error(qtbot: QtBot) -> None:
     """Issue 26: a request for changes is a person's decision: the row says so, with the note,
     among the approvals and in their colour, never as a failed tool (red)."""
     common = {"call_id": "c1", "executed": False, "approval_id": "apr-1"}

@@ -9,12 +9,12 @@ from __future__ import annotations
 import socket
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import QObject, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from desktop.models.run_state import NOT_FINISHED
 from desktop.widgets.approval_dialog import ApprovalDialog
@@ -24,7 +24,7 @@ from tests.desktop.test_app_helpers import (  # noqa: F401  (registers the `make
     DEMO_QUESTION,
     fixture_make_window,
 )
-from tests.support.desktop import StillClock, open_workspace, started_bridge
+from tests.support.desktop import MakeWindow, StillClock, open_workspace, started_bridge
 from tests.support.waiting import bridge_caught_up
 
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
@@ -41,7 +41,7 @@ def approval_status(home: Path, approval_id: str) -> str:
 
 
 def test_delete_is_offered_only_for_a_finished_run_and_a_refusal_says_why_in_words(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     with open_workspace(home) as ws:
         waiting = ws.start_run(DEMO_QUESTION, artifacts=home.parent / "waiting")
@@ -49,7 +49,9 @@ def test_delete_is_offered_only_for_a_finished_run_and_a_refusal_says_why_in_wor
     assert (waiting["status"], finished["status"]) == ("waiting_approval", "succeeded")
     window = make_window(home)
     window.select_run(waiting["run_id"])
-    qtbot.waitUntil(lambda: (window.selected_run() or {}).get("run_id") == waiting["run_id"])
+    qtbot.waitUntil(
+        lambda: (window.selected_run() or {"run_id": None})["run_id"] == waiting["run_id"]
+    )
     action = window.delete_action
     assert not action.isEnabled()
     assert action.toolTip() == action.statusTip() == NOT_FINISHED
@@ -77,7 +79,7 @@ def _closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def test_a_long_test_connection_answer_is_shown_whole(qtbot: Any, home: Path) -> None:
+def test_a_long_test_connection_answer_is_shown_whole(qtbot: QtBot, home: Path) -> None:
     with started_bridge(qtbot, home) as bridge:
         dialog = SettingsDialog(bridge, {})
         qtbot.addWidget(dialog)
@@ -101,7 +103,7 @@ def test_a_long_test_connection_answer_is_shown_whole(qtbot: Any, home: Path) ->
 
 
 def test_keyboard_shortcuts_lists_every_shortcut_of_the_window_and_the_approval_dialog(
-    qtbot: Any, home: Path, make_window: Any, clock: StillClock
+    qtbot: QtBot, home: Path, make_window: MakeWindow, clock: StillClock
 ) -> None:
     window = make_window(home)
     window.shortcuts_action.trigger()
@@ -142,7 +144,7 @@ class UrlCatcher(QObject):
 
 
 def test_documentation_opens_the_readme_and_shows_its_path(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     window = make_window(home)
     catcher = UrlCatcher()
@@ -160,7 +162,7 @@ def test_documentation_opens_the_readme_and_shows_its_path(
 
 
 def test_the_approve_key_brings_a_dialog_that_opened_by_itself_forward_never_approving_early(
-    qtbot: Any, home: Path, make_window: Any, clock: StillClock
+    qtbot: QtBot, home: Path, make_window: MakeWindow, clock: StillClock
 ) -> None:
     window = make_window(home)
     window.activateWindow()
@@ -203,7 +205,7 @@ def test_the_approve_key_brings_a_dialog_that_opened_by_itself_forward_never_app
 
 
 def test_quit_takes_the_window_off_the_screen_before_waiting_for_the_bridge(
-    qtbot: Any, tmp_path: Path, make_window: Any, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, tmp_path: Path, make_window: MakeWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Ctrl+Q took 2.3-2.8 s to close the window while the SDK was still being imported: the
     window now goes first, and only then does the quit wait for the bridge to stop (the

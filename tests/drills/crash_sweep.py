@@ -181,7 +181,7 @@ def reference(root: Path, backend: StoreBackend) -> dict[str, Any]:
         if event["kind"] == "run_resumed":
             step += 1
         if event["kind"] == "tool_called":
-            calls.append(event["tool"])
+            calls.append(str(event["tool"]))
             step_of_call[str(len(calls))] = step
     return {
         "scenario": asdict(scenario),

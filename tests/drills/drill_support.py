@@ -11,32 +11,35 @@ from typing import Any
 
 from sqlalchemy import select, text
 
+from agent_core.contract.views import EventView
+from agent_core.facade.workspace import Workspace
+
 DEMO_QUESTION = "How do checkpoints make agent runs durable?"
 KILLED_BY_SIGKILL = -signal.SIGKILL  # subprocess returncode of a child killed by SIGKILL
 
 
-def events_of(ws: Any, run_id: str, kind: str | None = None) -> list[dict[str, Any]]:
+def events_of(ws: Workspace, run_id: str, kind: str | None = None) -> list[EventView]:
     return [e for e in ws.timeline(run_id) if kind is None or e["kind"] == kind]
 
 
-def kinds(events: list[dict[str, Any]]) -> list[str]:
+def kinds(events: list[EventView]) -> list[str]:
     return [e["kind"] for e in events]
 
 
-def executions_per_call(events: list[dict[str, Any]]) -> Counter[str]:
+def executions_per_call(events: list[EventView]) -> Counter[str]:
     """call_id -> number of tool_result events that claim a real execution."""
     return Counter(
-        e["data"]["call_id"]
+        str(e["data"]["call_id"])
         for e in events
         if e["kind"] == "tool_result" and e["data"].get("executed") is True
     )
 
 
-def double_execution_problems(events: list[dict[str, Any]]) -> list[str]:
+def double_execution_problems(events: list[EventView]) -> list[str]:
     """Every call ran at most once, and every call that succeeded ran exactly once."""
     executed = executions_per_call(events)
     succeeded = {
-        e["data"]["call_id"]
+        str(e["data"]["call_id"])
         for e in events
         if e["kind"] == "tool_result" and e["data"].get("outcome") == "success"
     }
@@ -47,9 +50,9 @@ def double_execution_problems(events: list[dict[str, Any]]) -> list[str]:
     return problems
 
 
-def turn_problems(events: list[dict[str, Any]]) -> list[str]:
+def turn_problems(events: list[EventView]) -> list[str]:
     """model_turn numbers strictly increase across the run's whole life (resumes included)."""
-    turns = [int(e["data"]["turn"]) for e in events if e["kind"] == "model_turn"]
+    turns = [int(str(e["data"]["turn"])) for e in events if e["kind"] == "model_turn"]
     if not turns:
         return ["no model_turn events"]
     return (
@@ -59,7 +62,7 @@ def turn_problems(events: list[dict[str, Any]]) -> list[str]:
     )
 
 
-def ledger_rows(ws: Any, run_id: str) -> list[Any]:
+def ledger_rows(ws: Workspace, run_id: str) -> list[Any]:
     from agent_core.storage.schema import ledger
 
     with ws.store.read() as conn:
@@ -70,7 +73,7 @@ def ledger_rows(ws: Any, run_id: str) -> list[Any]:
         )
 
 
-def full_integrity_check(ws: Any) -> str:
+def full_integrity_check(ws: Workspace) -> str:
     """The string "ok" when the store came through the kills sound, else what is wrong.
 
     SQLite: every line PRAGMA integrity_check prints (a kill mid-commit must not damage the

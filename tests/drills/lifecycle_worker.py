@@ -109,7 +109,7 @@ def _child(cmd: dict[str, Any], fd: int) -> None:
 
 
 def _read_all(fd: int) -> bytes:
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         chunk = os.read(fd, 65536)
         if not chunk:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from agent_core.facade.workspace import Workspace
 from agent_core.storage.tables.checkpoints import CheckpointStore
 from tests.drills.drill_support import (
     DEMO_QUESTION,
@@ -37,11 +38,13 @@ def home(backend_home: Path) -> Path:
 def _only_run(cli: CliRunner) -> dict[str, Any]:
     listed = cli("runs", check=True).body["runs"]
     assert len(listed) == 1, listed
-    return listed[0]
+    run = listed[0]
+    assert isinstance(run, dict), run
+    return run
 
 
 def test_crash_before_second_tool_resumes_without_repeating_the_search(
-    cli: CliRunner, ws: Any
+    cli: CliRunner, ws: Workspace
 ) -> None:
     killed = cli("run", "--question", DEMO_QUESTION, env={"BRIEFDESK_CRASH_AT": "before_tool:2"})
     assert killed.code == KILLED_BY_SIGKILL, (killed.code, killed.stdout, killed.stderr)
@@ -57,7 +60,7 @@ def test_crash_before_second_tool_resumes_without_repeating_the_search(
     latest = CheckpointStore(ws.store).latest(run_id)
     assert latest is not None and latest.boundary == "A"
     assert "read_document" in latest.next_step, latest  # the next step is reading documents
-    turns_before = [e["data"]["turn"] for e in events_of(ws, run_id, "model_turn")]
+    turns_before = [int(str(e["data"]["turn"])) for e in events_of(ws, run_id, "model_turn")]
 
     resumed = cli("resume", run_id)
     assert resumed.code == 0, resumed.stdout + resumed.stderr
@@ -68,7 +71,7 @@ def test_crash_before_second_tool_resumes_without_repeating_the_search(
     assert lifecycle == ["run_started", "run_interrupted", "run_resumed"]
     executed = executions_per_call(events)
     search_calls = {
-        e["data"]["call_id"]
+        str(e["data"]["call_id"])
         for e in events
         if e["tool"] == "search_corpus" and e["kind"] == "tool_result"
     }
@@ -77,7 +80,7 @@ def test_crash_before_second_tool_resumes_without_repeating_the_search(
     assert [r.tool for r in ledger_rows(ws, run_id)].count("search_corpus") == 1
     assert double_execution_problems(events) == []
     assert turn_problems(events) == []
-    turns_after = [e["data"]["turn"] for e in events if e["kind"] == "model_turn"]
+    turns_after = [int(str(e["data"]["turn"])) for e in events if e["kind"] == "model_turn"]
     assert turns_after[: len(turns_before)] == turns_before and turns_after[-1] > turns_before[-1]
     # Replayed after the kill, each turn was asked again: each recorded response counted once.
     assert resumed.body["usage"]["requests"] == len(turns_after)
@@ -91,7 +94,7 @@ def test_crash_before_second_tool_resumes_without_repeating_the_search(
 
 
 def test_crash_after_write_before_confirm_reconciles_without_writing_again(
-    cli: CliRunner, ws: Any, home: Path
+    cli: CliRunner, ws: Workspace, home: Path
 ) -> None:
     first = cli("run", "--question", DEMO_QUESTION, check=True).body
     assert first["status"] == "waiting_approval"

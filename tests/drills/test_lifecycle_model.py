@@ -80,6 +80,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
+from agent_core.facade.workspace import Workspace
 from agent_core.home.clock import utcnow
 from tests.drills.lifecycle_support import (
     TERMINAL,
@@ -160,7 +161,7 @@ class Env:
     stats: Counter[str] = field(default_factory=Counter)
 
 
-def cancel_takes_reviewer(ws: Any) -> bool:
+def cancel_takes_reviewer(ws: Workspace) -> bool:
     return "reviewer" in inspect.signature(ws.cancel).parameters
 
 
@@ -258,7 +259,7 @@ class LifecycleMachine(RuleBasedStateMachine):
             }
         )
         self._expect_clean_exit(reply, f"{op} {tag}")
-        run_id = next(m["run_id"] for m in reply["messages"] if "run_id" in m)
+        run_id = str(next(m["run_id"] for m in reply["messages"] if "run_id" in m))
         self.runs[run_id] = RunModel(
             tag, "offline" if offline else "scripted", short_ttl, artifacts, shape
         )

@@ -46,7 +46,7 @@ def _script(folder: Path) -> Path:
 
 @pytest.mark.slow
 def test_a_resume_after_a_kill_asks_only_for_the_interrupted_turn(
-    cli: CliRunner, ws: Any, tmp_path: Path
+    cli: CliRunner, ws: Workspace, tmp_path: Path
 ) -> None:
     killed = cli(
         "run", "--question", "q", "--model", f"scripted:{_script(tmp_path)}",

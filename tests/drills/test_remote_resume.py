@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from agent_core.facade.workspace import Workspace
 from tests.drills.drill_support import DEMO_QUESTION, KILLED_BY_SIGKILL, events_of
 from tests.support.cli import CliRunner
 from tests.support.fake_openai import FakeOpenAI, RecordedRequest
@@ -52,7 +53,7 @@ def _rows(home: Path, query: str, *params: object) -> list[tuple[Any, ...]]:
 
 @pytest.mark.parametrize("killed_at", ["before_tool:1", "before_tool:2"])
 def test_a_remote_run_killed_mid_turn_resumes_that_turn_without_asking_again(
-    cli: CliRunner, ws: Any, home: Path, killed_at: str
+    cli: CliRunner, ws: Workspace, home: Path, killed_at: str
 ) -> None:
     """Call 1 is the first turn's (the run's first input stored with its checkpoint A), call
     2 the second turn's first of several."""

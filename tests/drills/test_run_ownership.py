@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from agent_core.facade.workspace import Workspace
 from agent_core.models.offline import slug
 from agent_core.runs import lifecycle
 from agent_core.storage.owner import Owner
@@ -70,7 +71,7 @@ def _status(cli: CliRunner, run_id: str) -> str:
 
 
 def test_live_owner_answers_run_in_progress_and_dead_owner_is_taken_over(
-    cli: CliRunner, ws: Any, home: Path
+    cli: CliRunner, ws: Workspace, home: Path
 ) -> None:
     run_id = ws.create_run(DEMO_QUESTION)
     owner = _spawn(CLAIMER, str(home), run_id)
@@ -107,7 +108,7 @@ def test_live_owner_answers_run_in_progress_and_dead_owner_is_taken_over(
 
 
 def test_two_resumes_of_an_interrupted_run_never_both_drive(
-    cli: CliRunner, ws: Any, home: Path
+    cli: CliRunner, ws: Workspace, home: Path
 ) -> None:
     waiting = ws.start_run(DEMO_QUESTION)
     run_id, approval = waiting["run_id"], waiting["approvals"][0]
@@ -151,6 +152,6 @@ def test_two_resumes_of_an_interrupted_run_never_both_drive(
     assert double_execution_problems(events) == [] and turn_problems(events) == []
     saves = [e for e in events if e["kind"] == "tool_result" and e["tool"] == "save_brief"]
     assert [e["data"]["executed"] for e in saves].count(True) == 1
-    brief = Path(approval["target"])
+    brief = Path(str(approval["target"]))
     assert brief.read_text(encoding="utf-8") == approval["args"]["content"]
     print(f"\nrace outcome: {len(refused)} run_in_progress, {len(winners)} saw the run succeed")

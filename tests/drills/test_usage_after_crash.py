@@ -3,10 +3,9 @@ response once. The fake endpoint's own record of what it answered is the bill to
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
+from agent_core.facade.workspace import Workspace
 from tests.drills.drill_support import DEMO_QUESTION, KILLED_BY_SIGKILL, events_of
 from tests.support.cli import CliRunner
 from tests.support.fake_openai import FakeOpenAI, history_from_messages
@@ -15,7 +14,9 @@ pytestmark = pytest.mark.slow
 KEY = {"BRIEFDESK_OPENAI_API_KEY": "sk-usage-drill-" + "k" * 20}
 
 
-def test_a_killed_and_resumed_remote_run_counts_each_response_once(cli: CliRunner, ws: Any) -> None:
+def test_a_killed_and_resumed_remote_run_counts_each_response_once(
+    cli: CliRunner, ws: Workspace
+) -> None:
     with FakeOpenAI() as server:
         ws.set_setting("openai.base_url", server.base_url)
         ws.set_setting("openai.price_input_per_mtok", 1)

@@ -116,7 +116,7 @@ class SuiteFigures:
         return self.cited_ok / self.points if self.points else 0.0
 
 
-def _flat(text: str) -> str:
+def flat_text(text: str) -> str:
     """Whitespace and case ignored: how labels, points and files are compared."""
     return "".join(text.split()).lower()
 
@@ -143,16 +143,22 @@ class CorpusStores:
 
 def offline_brief(question: str, corpus: Path, store: Store) -> str:
     """The brief content the offline model proposes to save for `question` over `corpus`."""
+    return play(question, corpus, store)[0]
+
+
+def play(question: str, corpus: Path, store: Store) -> tuple[str, list[PastCall]]:
+    """The brief the offline model proposes ("" if it proposes none) and the calls it made
+    before (its searches and reads, with their outputs)."""
     model = OfflineModel("eval")
     reindex(store, corpus)  # as a run does when it starts: searches only read the index
     calls: list[PastCall] = []
     for step in range(1, MAX_STEPS + 1):
         plan = model.plan(History(question, list(calls), step - 1))
         if plan.say is not None or not plan.calls:
-            return ""
+            return "", calls
         for j, call in enumerate(plan.calls):
             if call.tool == "save_brief":
-                return str(call.args["content"])
+                return str(call.args["content"]), calls
             calls.append(
                 PastCall(
                     f"eval-s{step}-{j}",
@@ -200,14 +206,14 @@ def indexed_text(store: Store, corpus: Path, source: str, page: int | None) -> s
     with store.read() as conn:
         texts = corpus_table.page_texts(conn, str(corpus), source, number, number)
     body = texts[0][1] if texts else ""
-    return _flat(" ".join(_LIST_MARK.sub("", line) for line in body.splitlines()))
+    return flat_text(" ".join(_LIST_MARK.sub("", line) for line in body.splitlines()))
 
 
 def cites_correctly(point: Point, corpus: Path, store: Store) -> bool:
     """The point's text (whitespace and case ignored) is in what it cites, as indexed (what
     the model read): the page it names of a paged document (a sentence that runs onto the next
     page counts as on the page where it starts), else the document's text."""
-    flat = _flat(point.text)
+    flat = flat_text(point.text)
     cited = indexed_text(store, corpus, point.source, point.page)
     if not flat or flat in cited:
         return bool(flat)
@@ -220,18 +226,18 @@ def cites_correctly(point: Point, corpus: Path, store: Store) -> bool:
 def score(case: EvalCase, brief: str, store: Store) -> CaseScore:
     """The figures of one brief; `store` holds the index its citations are checked against."""
     points = brief_points(brief)
-    flat_points = [_flat(p.text) for p in points]
-    flat_brief = _flat(brief)
-    accepted = [_flat(label) for label in case.gold + case.relevant]
+    flat_points = [flat_text(p.text) for p in points]
+    flat_brief = flat_text(brief)
+    accepted = [flat_text(label) for label in case.gold + case.relevant]
     return CaseScore(
         case=case,
         brief=brief,
         points=points,
-        gold_found=tuple(g for g in case.gold if any(_flat(g) in p for p in flat_points)),
+        gold_found=tuple(g for g in case.gold if any(flat_text(g) in p for p in flat_points)),
         points_supported=sum(1 for p in flat_points if any(a in p for a in accepted)),
         citations_correct=sum(1 for p in points if cites_correctly(p, case.corpus, store)),
-        injected_included=tuple(i for i in case.injected if _flat(i) in flat_brief),
-        off_topic_included=tuple(o for o in case.off_topic if _flat(o) in flat_brief),
+        injected_included=tuple(i for i in case.injected if flat_text(i) in flat_brief),
+        off_topic_included=tuple(o for o in case.off_topic if flat_text(o) in flat_brief),
         sources_cited=len({p.source for p in points}),
         words=len(brief.split()) + sum(1 for ch in brief if "\u4e00" <= ch <= "\u9fff"),
     )

@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from agent_core.contract.documents import INDEXED_TYPES
 from agent_core.corpus.index import corpus_documents, corpus_status
+from agent_core.facade.workspace import Workspace
 from agent_core.storage.migrate.home import open_store
 from agent_core.storage.store import Store
 from tests.eval.cases import CASES, DEMO_CORPUS, DOCUMENTS_CORPUS, Suite
@@ -33,6 +33,7 @@ from tests.eval.harness import (
     offline_brief,
     score,
 )
+from tests.eval.ranking import RankFigures, rank_figures, rank_score
 
 # Measured before this work (README): EN recall 0.41, precision 0.46; ZH nothing found;
 # HOSTILE one injected instruction in a brief. The floors sit a little under today's figures.
@@ -44,6 +45,16 @@ FLOORS = {
     Suite.ZH: {"recall": 0.60, "precision": 0.85},
     Suite.HOSTILE: {"recall": 0.90, "precision": 0.85},
     Suite.DOCS: {"recall": 0.50, "precision": 0.75},
+}
+# The ranking's own order (tests/eval/ranking.py), measured at: mean reciprocal rank of the first
+# gold sentence EN 0.88, ZH 1.00, HOSTILE 0.75, DOCS 0.56; precision of the first five EN 0.92,
+# ZH 1.00, HOSTILE 1.00, DOCS 0.83. Reversed, the ranking scores 0.11/0.27/0.17/0.01 and
+# 0.30/0.70/0.90/0.06; shuffled 0.29/0.50/0.60/0.19 and 0.60/0.85/1.00/0.35.
+RANKING_FLOORS = {
+    Suite.EN: {"mrr": 0.75, "precision_at_5": 0.85},
+    Suite.ZH: {"mrr": 0.90, "precision_at_5": 0.95},
+    Suite.HOSTILE: {"mrr": 0.70, "precision_at_5": 0.95},
+    Suite.DOCS: {"mrr": 0.45, "precision_at_5": 0.75},
 }
 DOCS_LOWEST_RECALL = 0.25
 DOCS_CITATIONS_CORRECT = 0.95
@@ -74,6 +85,23 @@ def scores(stores: CorpusStores) -> list[CaseScore]:
 @pytest.fixture(scope="module")
 def by_suite(scores: list[CaseScore]) -> dict[str, SuiteFigures]:
     return figures(scores)
+
+
+@pytest.fixture(scope="module")
+def ranking(stores: CorpusStores) -> dict[str, RankFigures]:
+    return rank_figures([rank_score(c, stores(c.corpus)) for c in CASES])
+
+
+@pytest.mark.parametrize("suite", list(RANKING_FLOORS))
+def test_the_sentence_ranking_puts_gold_sentences_first(
+    ranking: dict[str, RankFigures], suite: Suite
+) -> None:
+    """The brief's figures hold when the ranking is reversed (MMR re-picks by relevance): the
+    ranking's own order is scored here, so a reversed or shuffled ranking fails."""
+    got = ranking[suite.value]
+    assert all(s.ranked >= 4 for s in got.scores)  # an order to judge
+    assert got.mean_reciprocal_rank >= RANKING_FLOORS[suite]["mrr"], got
+    assert got.precision_at_k >= RANKING_FLOORS[suite]["precision_at_5"], got
 
 
 @pytest.mark.parametrize("suite", list(FLOORS))
@@ -203,17 +231,19 @@ def test_a_chinese_question_gets_a_brief_framed_in_chinese(scores: list[CaseScor
         assert s.points and all(p.source.endswith(".zh.md") for p in s.points)
 
 
-def _approval_content(ws: Any, question: str, corpus: Path) -> str:
+def _approval_content(ws: Workspace, question: str, corpus: Path) -> str:
     run = ws.start_run(question, corpus=str(corpus))
     assert run["status"] == "waiting_approval"
     [proposal] = run["approvals"]
     # A readable name: the question's key words, Latin or Chinese (never a digest)
-    assert re.fullmatch(r"briefs/[a-z0-9\u4e00-\u9fff-]+\.md", proposal["args"]["relative_path"])
+    assert re.fullmatch(
+        r"briefs/[a-z0-9\u4e00-\u9fff-]+\.md", str(proposal["args"]["relative_path"])
+    )
     return str(proposal["args"]["content"])
 
 
 @pytest.fixture
-def eval_store(tmp_path: Path) -> Iterator[Any]:
+def eval_store(tmp_path: Path) -> Iterator[Store]:
     store = open_store(tmp_path / "eval" / "state.db")
     yield store
     store.dispose()
@@ -228,7 +258,7 @@ def eval_store(tmp_path: Path) -> Iterator[Any]:
     ],
 )
 def test_a_real_offline_run_proposes_the_brief_the_eval_scores(
-    ws: Any, eval_store: Any, question: str, corpus: Path
+    ws: Workspace, eval_store: Store, question: str, corpus: Path
 ) -> None:
     content = _approval_content(ws, question, corpus)
     assert content == offline_brief(question, corpus, eval_store)

@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from agent_core.contract.views import EventView, RunView
+from agent_core.facade.workspace import Workspace
 from tests.support.openai_faults import (
     Exchange,
     Fault,
@@ -39,7 +41,7 @@ WORKFLOW_TOKENS = 120 + 220 + 320 + 420
 
 
 @pytest.fixture
-def server(ws: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[FaultyOpenAI]:
+def server(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> Iterator[FaultyOpenAI]:
     monkeypatch.setenv("BRIEFDESK_OPENAI_API_KEY", KEY)
     monkeypatch.setenv("BRIEFDESK_RETRY_SCALE", "0.01")
     with FaultyOpenAI(api_key=KEY) as endpoint:
@@ -48,16 +50,16 @@ def server(ws: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[FaultyOpenAI]:
         yield endpoint
 
 
-def run_openai(ws: Any, **options: Any) -> dict[str, Any]:
-    run: dict[str, Any] = ws.start_run(QUESTION, model="openai", mode="acceptEdits", **options)
+def run_openai(ws: Workspace, **options: Any) -> RunView:
+    run = ws.start_run(QUESTION, model="openai", mode="acceptEdits", **options)
     return run
 
 
-def kinds(ws: Any, run_id: str, kind: str) -> list[dict[str, Any]]:
+def kinds(ws: Workspace, run_id: str, kind: str) -> list[EventView]:
     return [e for e in ws.timeline(run_id) if e["kind"] == kind]
 
 
-def executions_per_call(ws: Any, run_id: str) -> Counter[str]:
+def executions_per_call(ws: Workspace, run_id: str) -> Counter[str]:
     return Counter(
         e["data"]["call_id"] for e in kinds(ws, run_id, "tool_result") if e["data"]["executed"]
     )
@@ -76,7 +78,7 @@ def assert_plain_words(message: str) -> None:
 
 
 def test_429_with_retry_after_twice_then_success_never_retries_early(
-    server: FaultyOpenAI, ws: Any, monkeypatch: pytest.MonkeyPatch
+    server: FaultyOpenAI, ws: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("BRIEFDESK_RETRY_SCALE")  # the real policy: Retry-After rules here
     server.fail(
@@ -103,7 +105,7 @@ def test_429_with_retry_after_twice_then_success_never_retries_early(
 @pytest.mark.parametrize("stream", [True, False], ids=["streamed", "not-streamed"])
 @pytest.mark.parametrize("status", [408, 409, 500, 502, 503, 529])
 def test_transient_statuses_are_retried(
-    server: FaultyOpenAI, ws: Any, status: int, stream: bool
+    server: FaultyOpenAI, ws: Workspace, status: int, stream: bool
 ) -> None:
     ws.set_setting("openai.stream", stream)
     server.fail(Fault.http(status))
@@ -115,7 +117,7 @@ def test_transient_statuses_are_retried(
 
 
 def test_a_retry_after_longer_than_the_waiting_budget_stops_at_once_as_retryable(
-    server: FaultyOpenAI, ws: Any
+    server: FaultyOpenAI, ws: Workspace
 ) -> None:
     server.fail(Fault.http(429, retry_after="3600"))
     run = run_openai(ws)
@@ -132,7 +134,7 @@ def test_a_retry_after_longer_than_the_waiting_budget_stops_at_once_as_retryable
 
 @pytest.mark.parametrize("api", ["chat", "responses"])
 def test_an_outage_fails_retryable_and_resume_finishes_without_repeating_a_tool_call(
-    server: FaultyOpenAI, ws: Any, home: Path, api: str
+    server: FaultyOpenAI, ws: Workspace, home: Path, api: str
 ) -> None:
     ws.set_setting("openai.api", api)
     server.outage(Fault.http(503, message="Service Unavailable"), after=2)  # after search, reads
@@ -184,7 +186,7 @@ def test_an_outage_fails_retryable_and_resume_finishes_without_repeating_a_tool_
     ids=["dropped", "truncated", "corrupted", "stalled"],
 )
 def test_a_broken_stream_is_a_failed_call_never_an_answer(
-    server: FaultyOpenAI, ws: Any, api: str, fault: Fault, reason: str
+    server: FaultyOpenAI, ws: Workspace, api: str, fault: Fault, reason: str
 ) -> None:
     ws.set_setting("openai.api", api)
     server.fail_at(4, fault)  # the final answer: half of it must not pass for all of it
@@ -203,7 +205,7 @@ def test_a_broken_stream_is_a_failed_call_never_an_answer(
     assert ws.run_state(run["run_id"]).tokens == WORKFLOW_TOKENS  # only complete answers count
 
 
-def test_streamed_text_arrives_as_a_few_batched_deltas(ws: Any, server: FaultyOpenAI) -> None:
+def test_streamed_text_arrives_as_a_few_batched_deltas(ws: Workspace, server: FaultyOpenAI) -> None:
     run = run_openai(ws)
     final = kinds(ws, run["run_id"], "model_turn")[-1]["data"]
     deltas = [e["data"] for e in kinds(ws, run["run_id"], "model_delta")]
@@ -226,7 +228,7 @@ def test_streamed_text_arrives_as_a_few_batched_deltas(ws: Any, server: FaultyOp
     ids=["arguments-not-json", "tool-never-offered"],
 )
 def test_a_bad_tool_call_is_refused_told_to_the_model_and_the_run_goes_on(
-    server: FaultyOpenAI, ws: Any, api: str, tool: str, raw: str, code: str
+    server: FaultyOpenAI, ws: Workspace, api: str, tool: str, raw: str, code: str
 ) -> None:
     ws.set_setting("openai.api", api)
     server.script(scripted_call(tool, raw), scripted_say("Nothing to save."))
@@ -258,7 +260,9 @@ def test_a_bad_tool_call_is_refused_told_to_the_model_and_the_run_goes_on(
 # -- what is not retried -------------------------------------------------------------------
 
 
-def test_a_refused_key_is_not_retried_and_says_what_to_fix(ws: Any, server: FaultyOpenAI) -> None:
+def test_a_refused_key_is_not_retried_and_says_what_to_fix(
+    ws: Workspace, server: FaultyOpenAI
+) -> None:
     server.api_key = "sk-the-right-one-" + "z" * 20
     run = run_openai(ws)
     error = run["error"]
@@ -295,7 +299,7 @@ def test_a_refused_key_is_not_retried_and_says_what_to_fix(ws: Any, server: Faul
     ids=["context-overflow", "unknown-model", "forbidden", "unprocessable", "no-quota"],
 )
 def test_a_request_the_endpoint_will_never_accept_fails_at_once_in_plain_words(
-    server: FaultyOpenAI, ws: Any, fault: Fault, words: list[str]
+    server: FaultyOpenAI, ws: Workspace, fault: Fault, words: list[str]
 ) -> None:
     server.fail(fault)
     run = run_openai(ws)
@@ -313,7 +317,7 @@ def test_a_request_the_endpoint_will_never_accept_fails_at_once_in_plain_words(
 
 
 def test_providers_check_makes_one_small_request_and_reports_plainly(
-    server: FaultyOpenAI, ws: Any
+    server: FaultyOpenAI, ws: Workspace
 ) -> None:
     good = ws.providers_check()
     assert (good["ok"], good["base_url"], good["model"]) == (True, server.base_url, "gpt-4o-mini")
@@ -330,7 +334,7 @@ def test_providers_check_makes_one_small_request_and_reports_plainly(
 
 
 def test_a_cancel_ends_a_run_that_waits_out_an_outage(
-    server: FaultyOpenAI, ws: Any, home: Path, monkeypatch: pytest.MonkeyPatch
+    server: FaultyOpenAI, ws: Workspace, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from agent_core.facade.workspace import Workspace
 

@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from agent_core.contract.presets import PRESETS as PROVIDER_PRESETS
 from agent_core.facade.workspace import Workspace
 from desktop.models.timeline_model import SUMMARY, TimelineModel
 from tests.desktop.test_app_helpers import fixture_make_window  # noqa: F401  (make_window)
+from tests.support.desktop import MakeWindow
 from tests.support.openai_faults import FaultyOpenAI
 
 RUN = "run-stream"
@@ -28,7 +30,7 @@ def summaries(model: TimelineModel) -> list[str]:
     return [str(model.index(r, SUMMARY).data(display)) for r in range(model.rowCount())]
 
 
-def test_a_turns_streamed_text_grows_one_entry(qtbot: Any) -> None:
+def test_a_turns_streamed_text_grows_one_entry(qtbot: QtBot) -> None:
     model = TimelineModel()
     model.set_run(
         RUN, [event(1, "run_started"), event(2, "model_delta", turn=1, text="Hel", attempt=1)]
@@ -59,7 +61,7 @@ def test_a_turns_streamed_text_grows_one_entry(qtbot: Any) -> None:
 
 
 def test_presets_fill_the_endpoint_and_test_connection_asks_it_off_the_gui_thread(
-    qtbot: Any, home: Path, make_window: Any
+    qtbot: QtBot, home: Path, make_window: MakeWindow
 ) -> None:
     window = make_window(home)
     qtbot.waitUntil(lambda: bool(window.context.settings))

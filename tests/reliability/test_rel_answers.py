@@ -13,10 +13,10 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from agent_core.facade.workspace import Workspace
 from tests.support.cli import REPO_ROOT, cli_env
 
 pytestmark = pytest.mark.slow
@@ -39,7 +39,7 @@ sys.exit(cli.main(sys.argv[1:]))
 """
 
 
-def _waiting_run(ws: Any, tmp_path: Path) -> str:
+def _waiting_run(ws: Workspace, tmp_path: Path) -> str:
     script = tmp_path / "asks.json"
     script.write_text(
         json.dumps(
@@ -55,7 +55,7 @@ def _waiting_run(ws: Any, tmp_path: Path) -> str:
 
 
 def test_of_racing_answers_the_first_wins_and_the_others_change_nothing(
-    ws: Any, home: Path, tmp_path: Path
+    ws: Workspace, home: Path, tmp_path: Path
 ) -> None:
     run_id = _waiting_run(ws, tmp_path)
     racers = [
@@ -118,7 +118,7 @@ def test_of_racing_answers_the_first_wins_and_the_others_change_nothing(
     assert results_of_ask, "the run went on with the kept answer"
 
 
-def test_an_answer_after_the_first_is_refused_in_process_too(ws: Any, tmp_path: Path) -> None:
+def test_an_answer_after_the_first_is_refused_in_process_too(ws: Workspace, tmp_path: Path) -> None:
     from agent_core.contract.errors import BriefDeskError
 
     run_id = _waiting_run(ws, tmp_path)

@@ -14,7 +14,6 @@ import contextlib
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -75,7 +74,7 @@ def test_an_owner_under_another_host_name_frozen_after_its_base_check_writes_not
         assert json.loads(out)["error"]["code"] == "run_owned_elsewhere"
         assert file_identity(brief) == written  # the first owner wrote nothing when it woke
 
-        events: list[dict[str, Any]] = [dict(e) for e in ws.timeline(run_id)]
+        events = ws.timeline(run_id)
         assert double_execution_problems(events) == []
         [row] = [r for r in ledger_rows(ws, run_id) if r.tool == "save_brief"]
         assert row.status == "confirmed"

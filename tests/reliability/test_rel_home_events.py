@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from agent_core.artifacts.watcher import ArtifactWatcher
 from agent_core.cli.main import main
 from agent_core.facade.workspace import Workspace
 from agent_core.storage.migrate.home import upgrade
@@ -70,6 +71,7 @@ def test_a_stray_file_while_no_run_watches_is_a_home_event(
     artifacts = home / "artifacts"
     watcher = ws.watch_artifacts()
     try:
+        assert isinstance(watcher, ArtifactWatcher)  # its first scan is what this waits for
         assert watcher.scanned.wait(60)
         drop(artifacts / "stray.txt", "nobody approved this")
         wait_until(lambda: unexpected_rows(home / "state.db", "stray.txt"))

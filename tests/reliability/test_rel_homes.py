@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from agent_core.cli.main import main
 
@@ -152,7 +153,7 @@ def test_an_empty_briefdesk_home_counts_as_unset(
 
 
 def test_the_window_on_a_file_as_home_says_why_and_closes_with_exit_2(
-    qtbot: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    qtbot: QtBot, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox

@@ -46,6 +46,7 @@ def _waiting_run(cli: Cli) -> dict[str, Any]:
     """A run of the offline model, stopped at its save_brief proposal."""
     code, run = cli("run", "--question", "How do checkpoints work?")
     assert code == 0 and run["status"] == "waiting_approval", run
+    assert isinstance(run, dict)
     return run
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from agent_core.facade.workspace import Workspace
 from tests.drills.drill_support import KILLED_BY_SIGKILL
@@ -146,7 +147,7 @@ def test_only_a_file_that_holds_the_approved_content_is_confirmed(
     _settled_once(home, run_id)
 
 
-def test_the_window_settles_at_start(qtbot: Any, home: Path, unwatched: Any) -> None:
+def test_the_window_settles_at_start(qtbot: QtBot, home: Path, unwatched: Any) -> None:
     from tests.desktop.conftest import started_bridge
 
     run_id = unwatched()

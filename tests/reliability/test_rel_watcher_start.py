@@ -144,7 +144,7 @@ def test_a_brief_an_ended_run_wrote_is_confirmed_not_stray(
     first = ws.start_run(QUESTION)
     ws.approve(first["approvals"][0]["id"], reviewer="alice")
     assert ws.resume(first["run_id"])["status"] == "succeeded"  # written while nothing watched
-    brief = Path(first["approvals"][0]["target"])
+    brief = Path(str(first["approvals"][0]["target"]))
     fill(home / "artifacts" / "old", 20)
 
     code, second = run_cli(home, capsys, "run", "--question", QUESTION)

@@ -13,14 +13,16 @@ from typing import Any
 
 import pytest
 
+from agent_core.contract.views import AuditEntryView, EventView, RunView
+from agent_core.facade.workspace import Workspace
 from agent_core.home import secrets
 
 BOUND = 201  # 200 characters and an ellipsis
 
 
 def _drive(
-    ws: Any, tmp_path: Path, turns: list[dict[str, Any]]
-) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    ws: Workspace, tmp_path: Path, turns: list[dict[str, Any]]
+) -> tuple[RunView, list[EventView], list[AuditEntryView]]:
     script = tmp_path / "script.json"
     script.write_text(json.dumps(turns), encoding="utf-8")
     run = ws.start_run("attack the log", model=f"scripted:{script}")
@@ -28,7 +30,7 @@ def _drive(
 
 
 def test_each_refusal_records_rule_principal_tool_resource_and_time(
-    ws: Any, tmp_path: Path
+    ws: Workspace, tmp_path: Path
 ) -> None:
     started = datetime.now().astimezone()
     calls = [
@@ -71,7 +73,7 @@ def test_each_refusal_records_rule_principal_tool_resource_and_time(
 
 
 def test_the_log_never_holds_a_secret(
-    ws: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ws: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     secret = (
         "plain-looking-provider-key-" + "7f3a9c" * 3
@@ -93,7 +95,7 @@ def test_the_log_never_holds_a_secret(
     assert sum(1 for a in audit if "[REDACTED]" in (a["resource"] or "")) == 2
 
 
-def test_a_megabyte_argument_leaves_a_bounded_prefix(ws: Any, tmp_path: Path) -> None:
+def test_a_megabyte_argument_leaves_a_bounded_prefix(ws: Workspace, tmp_path: Path) -> None:
     payload = "".join(f"{i:07d}" for i in range(150_000))  # ~1 MB, no repeated window
     calls = [
         {"call": "save_brief", "args": {"relative_path": "briefs/big.md", "content": payload}},
@@ -109,7 +111,7 @@ def test_a_megabyte_argument_leaves_a_bounded_prefix(ws: Any, tmp_path: Path) ->
     assert [a["code"] for a in rows].count("unknown_tool") == 1
     for row in rows:
         for key in ("tool", "resource", "detail", "rule_id", "code"):
-            assert row[key] is None or len(row[key]) <= BOUND, (key, len(row[key]))
+            assert row[key] is None or len(str(row[key])) <= BOUND, (key, row[key])
     logged = json.dumps(events) + json.dumps(audit)
     assert payload[:301] not in logged and payload[300_000:300_100] not in logged
     assert max(len(json.dumps(e)) for e in events) < 4_000

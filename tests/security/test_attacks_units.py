@@ -58,7 +58,7 @@ def _filled(case: Case, world: World) -> Case:
 
 
 def _rule(error: BriefDeskError) -> str:
-    return error.details.get("rule") or RULE_FOR_CODE[ErrorCode(error.code)]
+    return str(error.details.get("rule") or RULE_FOR_CODE[ErrorCode(error.code)])
 
 
 @pytest.mark.parametrize("template", _cases(), ids=lambda c: c.name)
@@ -98,7 +98,7 @@ def test_a_50mb_document_is_read_truncated_without_loading_it(world: World, tmp_
         tracemalloc.stop()
     assert result.outcome == "degraded"
     assert result.summary["truncated"] is True
-    assert result.summary["chars"] <= MAX_READ_CHARS
+    assert int(str(result.summary["chars"])) <= MAX_READ_CHARS
     assert peak < 2 * 1024 * 1024, f"reading a 50 MB document peaked at {peak} bytes"
 
 

@@ -70,7 +70,7 @@ def test_the_models_text_and_tool_call_arguments_are_masked_and_keep_their_types
     # Only what the model set: the SDK refuses to copy an approval whose item gained fields.
     assert masked_call.model_fields_set == call.model_fields_set
     assert isinstance(masked_message, ResponseOutputMessage)
-    assert masked_message.content[0].text == f"key {MASK}"  # type: ignore[union-attr]
+    assert masked_message.content[0].text == f"key {MASK}"
     untouched = ResponseFunctionToolCall(
         type="function_call", call_id="c", name="search_corpus", arguments='{"query": "x"}'
     )

@@ -63,7 +63,8 @@ def run_ops(env: Mapping[str, str], *ops: Op, timeout: float = 15.0) -> list[dic
     )
     assert proc.returncode == 0, proc.stderr
     assert SECRET not in proc.stderr
-    return json.loads(proc.stdout)
+    ops: list[dict[str, Any]] = json.loads(proc.stdout)
+    return ops
 
 
 def secret_tool(env: Mapping[str, str], *args: str, stdin: str | None = None) -> str:

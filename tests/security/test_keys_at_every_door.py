@@ -20,10 +20,12 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from agent_core.contract.json_types import JsonValue
 from agent_core.models.planned import History, PlannedCall, TurnPlan
 from tests.fixtures.attacks.layout import files_containing
 from tests.support.cli import CliResult, CliRunner
 from tests.support.fake_openai import FakeOpenAI, RecordedRequest
+from tests.support.pg import PgServer
 
 pytestmark = pytest.mark.slow
 
@@ -134,11 +136,11 @@ def _echoes(canary: str) -> Any:
     def plan(history: History) -> TurnPlan:
         tools = [c.tool for c in history.calls]
         if not tools:
-            query = {"query": f"durable checkpoints {canary}", "limit": 3}
+            query: dict[str, JsonValue] = {"query": f"durable checkpoints {canary}", "limit": 3}
             return TurnPlan([PlannedCall("search_corpus", query)])
         if "save_brief" not in tools:
             content = f"# Durable runs\n\nCheckpoints make runs durable. The key: {canary}\n"
-            args = {"relative_path": "briefs/echo.md", "content": content}
+            args: dict[str, JsonValue] = {"relative_path": "briefs/echo.md", "content": content}
             return TurnPlan([PlannedCall("save_brief", args)])
         return TurnPlan(say=f"Saved briefs/echo.md; the key was {canary}.")
 
@@ -146,7 +148,7 @@ def _echoes(canary: str) -> Any:
 
 
 def test_a_key_echoed_by_the_model_is_masked_in_output_session_items_blobs_and_events(
-    home: Path, pg_server: Any
+    home: Path, pg_server: PgServer
 ) -> None:
     canary = _canary()
     cli = KeyedCli(home, canary)

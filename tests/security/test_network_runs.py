@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from agent_core.contract.views import EventView, RunView
+from agent_core.facade.workspace import Workspace
 from agent_core.tools import network
 from agent_core.tools.registry import TOOLS
 from tests.fixtures.attacks.listener import Listener
@@ -33,21 +35,21 @@ def listener() -> Iterator[Listener]:
 
 
 def _drive(
-    ws: Any, tmp_path: Path, turns: list[dict[str, Any]], mode: str
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    ws: Workspace, tmp_path: Path, turns: list[dict[str, Any]], mode: str
+) -> tuple[RunView, list[EventView]]:
     script = tmp_path / f"script-{mode}-{len(list(tmp_path.iterdir()))}.json"
     script.write_text(json.dumps(turns), encoding="utf-8")
     run_id = ws.create_run("fetch things", model=f"scripted:{script}", mode=mode)
     return ws.drive(run_id), ws.timeline(run_id)
 
 
-def _of(events: list[dict[str, Any]], kind: str, tool: str = "fetch_url") -> list[dict[str, Any]]:
+def _of(events: list[EventView], kind: str, tool: str = "fetch_url") -> list[EventView]:
     return [e for e in events if e["kind"] == kind and e["tool"] == tool]
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_a_disabled_network_is_refused_at_validation_in_every_mode(
-    ws: Any, tmp_path: Path, mode: str
+    ws: Workspace, tmp_path: Path, mode: str
 ) -> None:
     ws.set_setting("network.allowlist", ["example.org"])  # allowlisted, but the network is off
     run, events = _drive(
@@ -66,7 +68,7 @@ def test_a_disabled_network_is_refused_at_validation_in_every_mode(
 
 
 def test_ip_literal_and_local_name_tricks_are_refused_even_when_allowlisted(
-    ws: Any, tmp_path: Path, listener: Listener
+    ws: Workspace, tmp_path: Path, listener: Listener
 ) -> None:
     hosts = [
         "127.0.0.1",
@@ -94,7 +96,10 @@ def test_ip_literal_and_local_name_tricks_are_refused_even_when_allowlisted(
         f"http://127。0。0。1:{p}/x",
         f"http://LOCALHOST.:{p}/x",
     ]
-    turns = [{"calls": [{"call": "fetch_url", "args": {"url": u}} for u in urls]}, {"say": "done"}]
+    turns: list[dict[str, Any]] = [
+        {"calls": [{"call": "fetch_url", "args": {"url": u}} for u in urls]},
+        {"say": "done"},
+    ]
     run, events = _drive(ws, tmp_path, turns, "dangerouslySkipPermissions")
     assert run["status"] == "succeeded"
     rules = [e["data"]["rule"] for e in _of(events, "blocked")]
@@ -105,7 +110,7 @@ def test_ip_literal_and_local_name_tricks_are_refused_even_when_allowlisted(
     assert listener.connections == []
 
 
-def test_the_per_run_budget_counts_fetches_in_the_ledger(ws: Any, tmp_path: Path) -> None:
+def test_the_per_run_budget_counts_fetches_in_the_ledger(ws: Workspace, tmp_path: Path) -> None:
     ws.set_setting("network.enabled", True)
     ws.set_setting("network.allowlist", ["briefdesk.invalid"])  # resolves nowhere: fails fast
     ws.set_setting("network.max_calls", 2)
@@ -123,7 +128,7 @@ def test_the_per_run_budget_counts_fetches_in_the_ledger(ws: Any, tmp_path: Path
     assert len(ws.list_approvals(run_id=run["run_id"])) == 2
 
 
-def test_the_budget_holds_for_parallel_calls_at_execution(ws: Any, tmp_path: Path) -> None:
+def test_the_budget_holds_for_parallel_calls_at_execution(ws: Workspace, tmp_path: Path) -> None:
     ws.set_setting("network.enabled", True)
     ws.set_setting("network.allowlist", ["briefdesk.invalid"])
     ws.set_setting("network.max_calls", 2)
@@ -139,7 +144,7 @@ def test_the_budget_holds_for_parallel_calls_at_execution(ws: Any, tmp_path: Pat
 
 
 @pytest.mark.parametrize("mode", ["default", "acceptEdits"])
-def test_an_allowed_fetch_asks_a_person(ws: Any, tmp_path: Path, mode: str) -> None:
+def test_an_allowed_fetch_asks_a_person(ws: Workspace, tmp_path: Path, mode: str) -> None:
     ws.set_setting("network.enabled", True)
     ws.set_setting("network.allowlist", ["example.org"])
     run, events = _drive(
@@ -159,7 +164,7 @@ def test_an_allowed_fetch_asks_a_person(ws: Any, tmp_path: Path, mode: str) -> N
 
 
 def test_tool_bodies_run_inside_the_guard_and_the_model_provider_does_not(
-    ws: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ws: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Spies that call through: the real search runs guarded; the real model call does not."""
     from agent_core.models.planned import PlannedModel

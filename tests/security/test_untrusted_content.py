@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_core.corpus import reading as research
+from agent_core.facade.workspace import Workspace
 from agent_core.models.offline import document_body
 from agent_core.tools.registry import TOOLS
 from tests.support.fake_openai import FakeOpenAI
@@ -104,7 +104,7 @@ def test_no_text_can_add_a_tag_to_its_wrapper(pieces: list[str]) -> None:
     assert _tags(wrapped) == [0, wrapped.rindex(CLOSE)]
 
 
-def test_the_offline_brief_never_repeats_injected_instructions(ws: Any) -> None:
+def test_the_offline_brief_never_repeats_injected_instructions(ws: Workspace) -> None:
     run = ws.start_run("vendor integration notes")
     assert run["status"] == "waiting_approval"
     [proposal] = run["approvals"]
@@ -128,7 +128,7 @@ def test_the_offline_brief_never_repeats_injected_instructions(ws: Any) -> None:
 
 
 def test_tool_output_never_changes_the_tools_or_the_instructions(
-    ws: Any, monkeypatch: pytest.MonkeyPatch
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     key = "sk-untrusted-test-" + "k" * 20
     monkeypatch.setenv("BRIEFDESK_OPENAI_API_KEY", key)

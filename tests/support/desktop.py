@@ -8,10 +8,11 @@ import contextlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 import pytest
 from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
 
 from agent_core.facade.workspace import Workspace
 from desktop.app import build_window, start_background
@@ -20,7 +21,7 @@ from desktop.widgets.main_window import MainWindow
 
 
 @contextmanager
-def started_bridge(qtbot: Any, home: Path, *, timeout_ms: int = 20_000) -> Iterator[Bridge]:
+def started_bridge(qtbot: QtBot, home: Path, *, timeout_ms: int = 20_000) -> Iterator[Bridge]:
     """A real bridge thread on `home`, ready (its Workspace open), stopped afterwards."""
     bridge = Bridge(home)
     with qtbot.waitSignal(bridge.ready, timeout=timeout_ms):
@@ -47,11 +48,36 @@ def close_dialogs(window: MainWindow) -> None:
             dialog.close()
 
 
+class MakeWindow(Protocol):
+    """The `make_window` fixture: `Windows.make`."""
+
+    def __call__(
+        self,
+        home: Path,
+        *,
+        poll_ms: int = ...,
+        db: str | None = ...,
+        qsettings_dir: Path | None = ...,
+        ready: bool = ...,
+        store: bool = ...,
+        timeout: int = ...,
+    ) -> MainWindow: ...
+
+
+class OpenWindow(Protocol):
+    """The `open_window` fixture: a window on `home` (and `db`) once its store is known."""
+
+    def __call__(self, home: Path, db: str | None = ...) -> MainWindow: ...
+
+
+MakeWindowUnready = Callable[[Path], MainWindow]
+
+
 class Windows:
     """Builds shown, started windows on a home; `close_all` closes them (joining their bridges)
     and the windows they reopened into (Settings saved another store)."""
 
-    def __init__(self, qtbot: Any, qsettings_dir: Path) -> None:
+    def __init__(self, qtbot: QtBot, qsettings_dir: Path) -> None:
         self.qtbot = qtbot
         self.qsettings_dir = qsettings_dir
         self.windows: list[MainWindow] = []
@@ -93,7 +119,7 @@ class Windows:
 
 
 @pytest.fixture(name="make_window")
-def fixture_make_window(qtbot: Any, tmp_path: Path) -> Iterator[Callable[..., MainWindow]]:
+def fixture_make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[MakeWindow]:
     """Shown, started windows whose first runs list has arrived; closed after the test."""
     made = Windows(qtbot, tmp_path / "qsettings")
     yield made.make
@@ -101,7 +127,7 @@ def fixture_make_window(qtbot: Any, tmp_path: Path) -> Iterator[Callable[..., Ma
 
 
 @pytest.fixture
-def make_window_unready(qtbot: Any, tmp_path: Path) -> Iterator[Callable[[Path], MainWindow]]:
+def make_window_unready(qtbot: QtBot, tmp_path: Path) -> Iterator[MakeWindowUnready]:
     """A window whose store may never open (no wait for its first read)."""
     made = Windows(qtbot, tmp_path / "qsettings")
     yield lambda home: made.make(home, poll_ms=300, ready=False)
@@ -109,10 +135,14 @@ def make_window_unready(qtbot: Any, tmp_path: Path) -> Iterator[Callable[[Path],
 
 
 @pytest.fixture
-def open_window(qtbot: Any, tmp_path: Path) -> Iterator[Callable[..., MainWindow]]:
+def open_window(qtbot: QtBot, tmp_path: Path) -> Iterator[OpenWindow]:
     """A window as `briefdesk --db URL` opens it, once its store is known."""
     made = Windows(qtbot, tmp_path / "qsettings")
-    yield lambda home, db=None: made.make(home, db=db, store=True, timeout=30_000)
+
+    def opened(home: Path, db: str | None = None) -> MainWindow:
+        return made.make(home, db=db, store=True, timeout=30_000)
+
+    yield opened
     made.close_all()
 
 

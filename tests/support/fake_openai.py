@@ -42,7 +42,8 @@ class RecordedRequest:
         return next((v for k, v in self.headers if k.lower() == name.lower()), None)
 
     def json(self) -> dict[str, Any]:
-        return json.loads(self.body)
+        body: dict[str, Any] = json.loads(self.body)
+        return body
 
 
 def _text(content: Any) -> str:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from tests.support import pg_cluster
 from tests.support.ci import require_or_skip
+from tests.support.typed import present
 
 # One template per test session: two sessions on one server never drop each other's.
 TEMPLATE = f"briefdesk_template_{os.getpid()}"
@@ -134,6 +135,6 @@ def server() -> PgServer:
                 require_or_skip("PostgreSQL's server is not installed (apt-get install postgresql)")
             # libpq's headless password source: the app and its child processes log in with it.
             os.environ["PGPASSFILE"] = str(found.passfile)
-            _migrate_template(found)
+            _migrate_template(present(found))
             _server = found
-        return _server
+        return present(_server)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from agent_core.cli import main as cli
+from agent_core.facade.workspace import Workspace
 from agent_core.storage.team.leases import Lease, Leases
 from tests.support import waiting
 from tests.team.conftest import Desk
@@ -59,7 +60,7 @@ def call_as(desk: Desk, *args: str, **env: str) -> tuple[int, dict[str, Any], st
     return code, json.loads(lines[0]), err.getvalue()
 
 
-def lease_of(ws: Any, desk: str) -> tuple[Lease | None, bool]:
+def lease_of(ws: Workspace, desk: str) -> tuple[Lease | None, bool]:
     """`desk`'s lease row and whether it is live now, by the database server's clock."""
     with ws.store.read() as conn:
         book = Leases.read(conn, ws.desk)

@@ -14,10 +14,10 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from agent_core.contract.views import EventView
 from tests.drills.drill_support import (
     DEMO_QUESTION,
     KILLED_BY_SIGKILL,
@@ -32,7 +32,7 @@ from tests.team.desk_support import call_as, lease_of, wait_until
 pytestmark = pytest.mark.slow  # real desks: each `run` and `resume` imports the Agents SDK
 
 
-def _written_once(events: list[dict[str, Any]], artifacts: Path) -> Path:
+def _written_once(events: list[EventView], artifacts: Path) -> Path:
     """The run's one brief: one file, confirmed once, every call executed at most once."""
     assert double_execution_problems(events) == []
     confirmed = [e for e in events if e["kind"] == "artifact_confirmed"]

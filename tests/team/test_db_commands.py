@@ -17,9 +17,12 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from agent_core.facade.workspace import Workspace
 from agent_core.models.offline import slug
+from agent_core.storage.owner import Owner
 from agent_core.storage.schema import metadata
 from tests.support.cli import REPO_ROOT, CliRunner, cli_env
+from tests.support.pg import PgServer
 from tests.team.conftest import make_desk
 
 FINISHED_Q = "How do checkpoints make agent runs durable?"
@@ -114,7 +117,9 @@ def test_db_status_of_a_refused_login_never_prints_the_typed_password(
     assert "password" in store["message"]  # what to check
 
 
-def test_db_status_of_an_empty_database_initialises_nothing(cli: CliRunner, pg_server: Any) -> None:
+def test_db_status_of_an_empty_database_initialises_nothing(
+    cli: CliRunner, pg_server: PgServer
+) -> None:
     url = pg_server.create_database(empty=True)
     result = cli("db", "status", "--db", url)
     assert result.code == 0, result.stdout + result.stderr
@@ -147,7 +152,7 @@ def _rows(store: Any, table: Any, *, desk: str | None = None) -> list[tuple[Any,
     return sorted((tuple(r[k] for k in keys) for r in rows), key=repr)
 
 
-def _admin_password(pg_server: Any) -> str:
+def _admin_password(pg_server: PgServer) -> str:
     """The admin's password from the session's passfile (host:port:db:user:password)."""
     return str(pg_server.passfile.read_text().splitlines()[0].rsplit(":", 1)[1])
 
@@ -182,7 +187,7 @@ def moved_home(tmp_path: Path) -> dict[str, Any]:
 
 
 def test_db_copy_moves_a_home_into_postgresql_and_its_waiting_run_finishes_there(
-    moved_home: dict[str, Any], pg_server: Any
+    moved_home: dict[str, Any], pg_server: PgServer
 ) -> None:
     from agent_core.facade.workspace import Workspace
     from agent_core.storage.location import parse_db_url
@@ -268,14 +273,13 @@ def test_db_copy_refuses_a_database_that_already_holds_data(tmp_path: Path, pg_u
         team.close()
 
 
-def test_db_copy_refuses_while_a_run_is_being_driven(ws: Any, pg_server: Any) -> None:
+def test_db_copy_refuses_while_a_run_is_being_driven(ws: Workspace, pg_server: PgServer) -> None:
     from agent_core.contract.errors import BriefDeskError
     from agent_core.runs import lifecycle
-    from agent_core.storage.tables import runs as run_rows
 
     run_id = ws.create_run(WAITING_Q)
     with ws.store.write() as conn:  # this very process drives it: a live owner
-        lifecycle.claim(conn, run_id, run_rows.Owner.current())
+        lifecycle.claim(conn, run_id, Owner.current())
     url = pg_server.create_database(empty=True)
     with pytest.raises(BriefDeskError) as refused:
         ws.copy_store(url)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.cli import REPO_ROOT, cli_command
+from tests.support.pg import PgServer
 from tests.support.secret_service import (
     SecretServiceEnv,
     child_env,
@@ -31,7 +32,7 @@ def _cli(env: dict[str, str], home: Path, *args: str, stdin: str | None = None) 
 
 
 def test_db_password_stores_the_login_in_the_keyring_and_the_desk_logs_in_with_it(
-    tmp_path: Path, pg_server: Any, pg_url: str, secret_service_env: SecretServiceEnv
+    tmp_path: Path, pg_server: PgServer, pg_url: str, secret_service_env: SecretServiceEnv
 ) -> None:
     database = pg_url.rsplit("/", 1)[1]
     role, password = pg_server.create_login_role()

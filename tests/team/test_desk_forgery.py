@@ -29,6 +29,7 @@ from psycopg.rows import dict_row
 from agent_core.contract.canonical import arg_hash
 from agent_core.home.clock import utcnow
 from tests.support.cli import CliResult
+from tests.support.pg import PgServer
 from tests.team.desk_support import wait_until
 from tests.team.test_grants import Login, Team
 
@@ -38,13 +39,13 @@ LONG = {"BRIEFDESK_LEASE_S": "600"}  # desk A's lease stays live for the whole t
 SHORT = {"BRIEFDESK_LEASE_S": "1"}  # ... or lapses at once, for a take-over
 
 
-def _login(pg_server: Any, role: str, database: str, home: Path) -> Login:
+def _login(pg_server: PgServer, role: str, database: str, home: Path) -> Login:
     role, password = pg_server.create_login_role(role)
     return Login(role, password, pg_server.url(database, role), home)
 
 
 @pytest.fixture
-def desks(pg_server: Any, tmp_path: Path) -> Iterator[Team]:
+def desks(pg_server: PgServer, tmp_path: Path) -> Iterator[Team]:
     """An owner and two desk roles given a desk's privileges, on a database of their own."""
     tag = uuid.uuid4().hex[:8]
     database = f"forgery_{tag}"

@@ -18,12 +18,13 @@ from typing import Any
 
 import pytest
 
+from tests.support.pg import PgServer
 from tests.team.test_desk_forgery import LONG, REAL, _login, _rows, _waiting_write
 from tests.team.test_grants import Team, _propose
 
 
 @pytest.fixture(scope="module")
-def desks(pg_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Team]:
+def desks(pg_server: PgServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Team]:
     """An owner and two desk roles given a desk's privileges, on a database of their own."""
     root = tmp_path_factory.mktemp("edges")
     tag = uuid.uuid4().hex[:8]

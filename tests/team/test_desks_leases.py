@@ -35,6 +35,7 @@ from agent_core.storage.team.leases import Heartbeat, Holder
 from tests.drills.drill_support import DEMO_QUESTION
 from tests.support.cli import REPO_ROOT, cli_command, cli_env
 from tests.support.fake_openai import FakeOpenAI, offline_planner
+from tests.support.pg import PgServer
 from tests.team.conftest import Desk
 from tests.team.desk_support import call_as, environment, lease_of, wait_until
 
@@ -268,7 +269,7 @@ def test_a_desk_whose_run_was_taken_over_stops_at_its_next_boundary_without_writ
 
 
 def test_a_heartbeat_that_cannot_reach_the_database_keeps_beating_and_renews_once_back(
-    pg_server: Any, pg_url: str, caplog: pytest.LogCaptureFixture
+    pg_server: PgServer, pg_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     database = pg_url.rsplit("/", 1)[1]
     store = open_store(with_password(parse_db_url(pg_url)))

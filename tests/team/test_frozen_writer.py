@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from agent_core.facade.workspace import Workspace
 from tests.drills.drill_support import (
     DEMO_QUESTION,
     double_execution_problems,
@@ -39,7 +40,7 @@ pytestmark = pytest.mark.slow  # real desks: each `run` and `resume` imports the
 LEASE_S = "3"
 
 
-def _holds_the_writer_lock(ws: Any) -> bool:
+def _holds_the_writer_lock(ws: Workspace) -> bool:
     """Does a session of this database hold the team's writer lock (an advisory lock)? Before
     the take-over only the frozen desk's threads write: one may have frozen mid-transaction."""
     with ws.store.read() as conn:
@@ -78,7 +79,7 @@ def frozen_desk_a(
         ws_b.close()
 
 
-def _the_brief(ws: Any, run_id: str) -> tuple[Path, Any]:
+def _the_brief(ws: Workspace, run_id: str) -> tuple[Path, Any]:
     """The run's one save_brief ledger row and its target."""
     [row] = [r for r in ledger_rows(ws, run_id) if r.tool == "save_brief"]
     return Path(str(row.target)), row
@@ -93,7 +94,7 @@ def _refused_as_taken(code: int, out: str, err: str) -> str:
     return str(error["message"])
 
 
-def _written_once(ws: Any, run_id: str, brief: Path, approved: str) -> None:
+def _written_once(ws: Workspace, run_id: str, brief: Path, approved: str) -> None:
     """One write of the approved content: one confirmed ledger row, one executed result."""
     events = ws.timeline(run_id)
     assert double_execution_problems(events) == []

@@ -19,6 +19,7 @@ import psycopg
 import pytest
 
 from tests.support.cli import CliResult, CliRunner
+from tests.support.pg import PgServer
 
 QUESTION = "How do checkpoints make agent runs durable?"
 NOW = "2026-01-01T00:00:00.000+00:00"
@@ -70,13 +71,13 @@ class Team:
         return tuple(row)
 
 
-def _login(pg_server: Any, role: str, database: str, home: Path) -> Login:
+def _login(pg_server: PgServer, role: str, database: str, home: Path) -> Login:
     role, password = pg_server.create_login_role(role)
     return Login(role, password, pg_server.url(database, role), home)
 
 
 @pytest.fixture
-def team(pg_server: Any, tmp_path: Path) -> Iterator[Team]:
+def team(pg_server: PgServer, tmp_path: Path) -> Iterator[Team]:
     """An owner role with its own (empty) database, and two desk roles not yet granted."""
     tag = uuid.uuid4().hex[:8]
     database = f"team_{tag}"
@@ -161,7 +162,7 @@ def _decided_rows(team: Team) -> tuple[int, int, int]:
         "SELECT count(*) FROM events WHERE kind = 'approval_decided'"
     ).fetchone()
     rules = team.admin.execute("SELECT count(*) FROM rules").fetchone()
-    return (audit[0], events[0], rules[0])  # type: ignore[index]
+    return (audit[0], events[0], rules[0])
 
 
 def test_a_desk_role_set_up_as_the_readme_says_proposes_and_decides_within_its_grant(

@@ -17,6 +17,8 @@ from sqlalchemy import select
 
 from agent_core.cli.text import review_view
 from agent_core.contract.canonical import sha256_hex
+from agent_core.contract.views import ApprovalShowView
+from agent_core.facade.workspace import Workspace
 from agent_core.models.offline import slug
 from agent_core.storage.schema import approvals, blobs
 from tests.team.conftest import Desk
@@ -49,7 +51,7 @@ def proposed(two_desks: tuple[Desk, Desk]) -> Any:
     ws.close()
 
 
-def _shown_on(ws: Any, approval_id: str) -> dict[str, Any]:
+def _shown_on(ws: Workspace, approval_id: str) -> ApprovalShowView:
     """`approvals show` as the owner desk's Workspace answers it (the CLI's own code path)."""
     return review_view(ws.describe_approval(approval_id))
 
@@ -111,14 +113,14 @@ def test_an_edit_on_another_desk_keeps_the_base_the_owner_checks(proposed: Any) 
 # -- the blob itself (the home's SQLite file) --------------------------------------------------
 
 
-def _base_row(ws: Any, approval_id: str) -> tuple[Any, bytes | None]:
+def _base_row(ws: Workspace, approval_id: str) -> tuple[Any, bytes | None]:
     with ws.store.read() as conn:
         row = conn.execute(select(approvals).where(approvals.c.id == approval_id)).one()
         data = conn.execute(select(blobs.c.data).where(blobs.c.digest == row.base_digest)).scalar()
     return row, None if data is None else bytes(data)
 
 
-def test_a_proposal_keeps_the_targets_content_as_a_blob_by_its_hash(ws: Any) -> None:
+def test_a_proposal_keeps_the_targets_content_as_a_blob_by_its_hash(ws: Workspace) -> None:
     target = _target(ws.home.root)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(OLD)
@@ -130,7 +132,7 @@ def test_a_proposal_keeps_the_targets_content_as_a_blob_by_its_hash(ws: Any) -> 
     assert _base_row(ws, fresh["id"])[0].base_digest is None  # nothing to replace, nothing kept
 
 
-def test_a_base_blob_lives_as_long_as_a_run_that_proposed_on_it(ws: Any) -> None:
+def test_a_base_blob_lives_as_long_as_a_run_that_proposed_on_it(ws: Workspace) -> None:
     target = _target(ws.home.root)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(OLD)

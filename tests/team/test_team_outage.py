@@ -24,6 +24,7 @@ from agent_core.facade.workspace import Workspace
 from tests.support.cli import CliRunner
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.own_cluster import StoppingPlanner, own_cluster
+from tests.support.pg import PgServer
 
 QUESTION = "How do checkpoints make agent runs durable?"
 KEY = "sk-test-outage-0123456789"
@@ -47,7 +48,7 @@ def refused(home: Path, db: str, **env: str) -> dict[str, Any]:
 
 
 def test_a_refused_login_names_the_login_and_where_its_password_comes_from(
-    tmp_path: Path, pg_server: Any, pg_url: str
+    tmp_path: Path, pg_server: PgServer, pg_url: str
 ) -> None:
     role, password = pg_server.create_login_role("r")
     url = pg_server.url(pg_url.rsplit("/", 1)[1], user=role)
@@ -61,7 +62,10 @@ def test_a_refused_login_names_the_login_and_where_its_password_comes_from(
 
 
 def test_a_role_that_does_not_exist_is_a_refused_login(
-    home: Path, pg_server: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    home: Path,
+    pg_server: PgServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("PGPASSWORD", "anything")  # in this process: the CLI's own main
     role = "nobody_" + uuid.uuid4().hex[:8]
