@@ -59,6 +59,11 @@ class DocumentErrorCode(StrEnum):
     could show as another name, so it is never read nor indexed."""
 
 
+OCR_DID_NOT_RUN = "The PDF is a scan with no text layer, and OCR did not run: "
+"""How `document_no_text` begins for a scan OCR did not read (the setting `corpus.ocr` off, or
+Tesseract missing): a reindex that can run OCR reads it again though the file is the same."""
+
+
 class DocumentError(Exception):
     """An extractor's refusal of one document: a stable code and a plain message."""
 
@@ -95,6 +100,11 @@ class ExtractedDocument:
     sections: tuple[str, ...]
     """Paged documents: one text per page, in order (page N is sections[N-1]). Others: one."""
     paged: bool
+    hidden_removed: int = 0
+    """Runs of text left out because a reader of the rendered document cannot see them (styles,
+    colours, size, position, clipping, PDF render modes): `corpus list`'s `hidden_removed`."""
+    ocr_pages: int = 0
+    """Pages with no text layer whose text was read by OCR: `corpus list`'s `ocr_pages`."""
 
 
 class CorpusStatusView(TypedDict):
@@ -123,6 +133,11 @@ class DocumentView(TypedDict):
     status: str
     """A DocumentStatus value."""
     error: DocumentErrorJSON | None
+    hidden_removed: int
+    """Runs of hidden text left out of the document as indexed (0 when none, pending or
+    failed)."""
+    ocr_pages: int
+    """Its pages read by OCR as indexed (0 when none, pending or failed)."""
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,10 @@ its document's time is up, one that explodes in memory meets the worker's addres
 Workers are started only when a document needs a parser (a reindex of plain text, or with
 nothing changed, starts none), with the `spawn` method (a fork of a process with Qt and SDK
 threads is unsafe), and are stopped when the batch ends.
+
+A scanned PDF page is read by OCR (formats/pdf_ocr.py), which takes seconds a page: the worker
+announces each such page (`OcrPageStarted`) and its parent gives that page `seconds` of its own,
+so a document's time is `seconds` for its text and `seconds` more per scanned page.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import multiprocessing
 import os
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from multiprocessing.reduction import send_handle
@@ -49,6 +53,13 @@ class Job:
     doc_type: str
 
 
+@dataclass(frozen=True)
+class OcrPageStarted:
+    """The worker's word that OCR of `page` (1-based) starts: that page gets its own time."""
+
+    page: int
+
+
 Outcome = ExtractedDocument | DocumentError
 
 
@@ -61,6 +72,10 @@ def _serve(conn: Connection, bounds: ExtractionBounds) -> None:
 
     limit = bounds.memory_mb * MIB
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    limits = bounds.limits
+    if limits.ocr is not None:
+        announce = replace(limits.ocr, page_started=lambda page: conn.send(OcrPageStarted(page)))
+        limits = replace(limits, ocr=announce)
     while True:
         try:
             doc_type = conn.recv()
@@ -69,7 +84,7 @@ def _serve(conn: Connection, bounds: ExtractionBounds) -> None:
             return
         try:
             # The file the indexer opened (no symlink followed), not whatever its name is now.
-            result: Outcome = extract_file(Path(f"/dev/fd/{fd}"), doc_type, bounds.limits)
+            result: Outcome = extract_file(Path(f"/dev/fd/{fd}"), doc_type, limits)
         except DocumentError as refused:
             result = refused
         except MemoryError:
@@ -97,10 +112,13 @@ class _Worker:
         child.close()
         self.job: Job | None = None
         self.deadline = 0.0
+        self.ocr_page = 0
+        """The page its OCR is reading now (0: none)."""
 
     def give(self, job: Job, fd: int, seconds: float) -> None:
         self.job = job
         self.deadline = monotonic() + seconds
+        self.ocr_page = 0
         self.conn.send(job.doc_type)
         send_handle(self.conn, fd, self.process.pid or 0)
 
@@ -157,8 +175,10 @@ class ExtractionPool:
                 ready = wait(list(busy), timeout=max(0.0, soonest - monotonic()))
                 for conn, worker in list(busy.items()):
                     if conn in ready:
-                        del busy[conn]
-                        yield from self._collect(worker)
+                        finished = self._collect(worker)
+                        if finished is not None:
+                            del busy[conn]
+                            yield finished
                     elif monotonic() >= worker.deadline:
                         del busy[conn]
                         yield self._timed_out(worker)
@@ -166,26 +186,36 @@ class ExtractionPool:
             for worker in busy.values():
                 worker.stop(kill=True)
 
-    def _collect(self, worker: _Worker) -> Iterator[tuple[Job, Outcome]]:
+    def _collect(self, worker: _Worker) -> tuple[Job, Outcome] | None:
+        """The worker's document and outcome; None while it is still reading (a scanned page's
+        OCR started, which gets `seconds` of its own from now)."""
         job = worker.job
         assert job is not None
         try:
-            outcome: Outcome = worker.conn.recv()
+            outcome: Outcome | OcrPageStarted = worker.conn.recv()
         except (EOFError, OSError):  # the worker died: a crash, or the memory limit's kill
             worker.stop(kill=True)
-            yield (
-                job,
-                DocumentError(DocumentErrorCode.UNREADABLE, "Its reader crashed on this file."),
+            return job, DocumentError(
+                DocumentErrorCode.UNREADABLE, "Its reader crashed on this file."
             )
-            return
+        if isinstance(outcome, OcrPageStarted):
+            worker.ocr_page = outcome.page
+            worker.deadline = max(worker.deadline, monotonic() + self.bounds.seconds)
+            return None
         self._idle.append(worker)
-        yield job, outcome
+        return job, outcome
 
     def _timed_out(self, worker: _Worker) -> tuple[Job, Outcome]:
         job = worker.job
         assert job is not None
         worker.stop(kill=True)
         seconds = f"{self.bounds.seconds:g}"
+        if worker.ocr_page:
+            return job, DocumentError(
+                DocumentErrorCode.UNREADABLE,
+                f"Reading page {worker.ocr_page} by OCR took longer than {seconds} s "
+                "(setting corpus.parse_seconds, per scanned page).",
+            )
         return job, DocumentError(
             DocumentErrorCode.UNREADABLE, f"Reading it took longer than {seconds} s."
         )

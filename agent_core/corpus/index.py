@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shutil
 import stat as stat_mode
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from sqlalchemy import Connection
 
 from agent_core.contract.documents import (
     INDEXED_TYPES,
+    OCR_DID_NOT_RUN,
     PLAIN_TYPES,
     CorpusStatusView,
     DocumentError,
@@ -35,6 +37,8 @@ from agent_core.contract.documents import (
 )
 from agent_core.contract.errors import BriefDeskError
 from agent_core.corpus.extraction import ExtractionBounds, ExtractionPool, Job
+from agent_core.corpus.formats import ExtractLimits, OcrOptions
+from agent_core.corpus.running_lines import drop_running_lines
 from agent_core.home.clock import monotonic
 from agent_core.home.door import mask_incoming
 from agent_core.home.preferences import Settings
@@ -142,8 +146,12 @@ def _name_refused_message(hostile: BriefDeskError) -> str:
 
 def bounds_of(settings: Settings | None) -> ExtractionBounds:
     prefs = settings or Settings()
+    seconds = float(prefs.corpus_parse_seconds)
+    ocr = OcrOptions(seconds_per_page=seconds) if prefs.corpus_ocr == "on" else None
     return ExtractionBounds(
-        seconds=float(prefs.corpus_parse_seconds), memory_mb=int(prefs.corpus_parse_memory_mb)
+        seconds=seconds,
+        memory_mb=int(prefs.corpus_parse_memory_mb),
+        limits=ExtractLimits(ocr=ocr),
     )
 
 
@@ -194,8 +202,19 @@ def _indexed(
     # The index is in state.db: no secret BriefDesk holds goes there, nor into the FTS index
     # and the CJK grams built from these sections.
     sections = tuple(mask_incoming(s) for s in doc.sections)
+    if doc.paged:  # headers, footers, page numbers: never a brief's text (running_lines.py)
+        sections = drop_running_lines(sections)
     title = mask_incoming(doc.title.strip()) or document_title(source_id, sections[0])
-    return corpus_table.IndexedDocument(source_id, doc_type, title[:200], file, sections, doc.paged)
+    return corpus_table.IndexedDocument(
+        source_id,
+        doc_type,
+        title[:200],
+        file,
+        sections,
+        doc.paged,
+        hidden_removed=doc.hidden_removed,
+        ocr_pages=doc.ocr_pages,
+    )
 
 
 def reindex(
@@ -215,9 +234,12 @@ def reindex(
     prefs = settings or Settings()
     max_bytes = float(prefs.corpus_max_document_mb) * 1_000_000
     # Looked at again though its stat is the same: a document refused as too large once the
-    # setting lets it in, and one that could not be opened (a chmod changes no mtime).
+    # setting lets it in, one that could not be opened (a chmod changes no mtime), and a scan
+    # OCR did not read once OCR can run.
     with store.read() as conn:
         rows = corpus_table.document_rows(conn, key)
+    ocr_ready = prefs.corpus_ocr == "on" and shutil.which("tesseract") is not None
+    unread_scans = {sid for sid, row in rows.items() if ocr_ready and _ocr_did_not_run(row)}
     changed += [
         sid
         for sid, row in rows.items()
@@ -226,6 +248,7 @@ def reindex(
         and (
             (row.error_code == DocumentErrorCode.TOO_LARGE and on_disk[sid].size <= max_bytes)
             or (row.error_code == DocumentErrorCode.UNREADABLE and not row.file.sha256)
+            or sid in unread_scans
         )
     ]
     writer = _Writer(store, key, len(gone) + len(changed), progress)
@@ -250,7 +273,8 @@ def reindex(
             _record(writer, key, source_id, disk.doc_type, file, cannot)
             continue
         previous = known.get(source_id)
-        if previous is not None and previous.sha256 == file.sha256:
+        same_bytes = previous is not None and previous.sha256 == file.sha256
+        if same_bytes and source_id not in unread_scans:
             writer.add(source_id, _touch(key, source_id, file))
         elif disk.doc_type in PLAIN_TYPES:
             try:
@@ -269,6 +293,12 @@ def reindex(
                 _record(writer, key, job.source_id, job.doc_type, parse[job.source_id], outcome)
     writer.flush()
     return _status(store, root, (on_disk, refused_names))
+
+
+def _ocr_did_not_run(row: corpus_table.DocumentRow) -> bool:
+    return row.error_code == DocumentErrorCode.NO_TEXT and (row.error_message or "").startswith(
+        OCR_DID_NOT_RUN
+    )
 
 
 def _too_large(disk: OnDisk, prefs: Settings) -> DocumentError:
@@ -398,6 +428,8 @@ def corpus_documents(store: Store, root: Path, failed_only: bool = False) -> lis
                     if failed and current
                     else None
                 ),
+                "hidden_removed": current.hidden_removed if current and not failed else 0,
+                "ocr_pages": current.ocr_pages if current and not failed else 0,
             }
         )
     return out

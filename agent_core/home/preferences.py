@@ -32,6 +32,8 @@ ThemeName = Literal["system", "light", "dark"]
 THEMES: tuple[ThemeName, ...] = ("system", "light", "dark")
 LanguageName = Literal["system", "en", "zh_CN"]
 LANGUAGES: tuple[LanguageName, ...] = ("system", "en", "zh_CN")
+OcrSwitch = Literal["on", "off"]
+OCR_SWITCH: tuple[OcrSwitch, ...] = ("on", "off")
 
 MAX_APPROVAL_TTL_S = limits.MAX_SECONDS  # ten years: now + ttl never overflows a date
 MAX_MEMORY_TTL_DAYS = 100 * 365
@@ -106,6 +108,9 @@ class Settings:
     """Seconds a parser may spend on one document before it is stopped (`document_unreadable`)."""
     corpus_parse_memory_mb: int = field(default=2048, metadata=_key("corpus.parse_memory_mb"))
     """Address space of the parser's worker process, in MB (past it: `document_unreadable`)."""
+    corpus_ocr: OcrSwitch = field(default="on", metadata=_key("corpus.ocr"))
+    """Whether a PDF page with no text layer (a scan) is read by OCR (Tesseract); off: such a
+    document is `document_no_text`."""
     mcp_call_timeout: float = field(default=60, metadata=_key("mcp.call_timeout"))
     """Seconds an MCP server may take to answer one tool call (past it: `tool_timeout`)."""
     db_url: str | None = field(default=None, metadata=_key("db.url"))
@@ -369,6 +374,7 @@ _VALIDATORS: dict[str, Callable[[object], object]] = {
     "corpus.max_document_mb": _number("corpus.max_document_mb", limits.DOCUMENT_MB),
     "corpus.parse_seconds": _number("corpus.parse_seconds", limits.DOCUMENT_SECONDS),
     "corpus.parse_memory_mb": _number("corpus.parse_memory_mb", limits.PARSER_MEMORY_MB),
+    "corpus.ocr": _choice("corpus.ocr", OCR_SWITCH),
     "mcp.call_timeout": _number("mcp.call_timeout", limits.Bound(3_600, "seconds")),
     "db.url": _db_url,
     "ui.theme": _choice("ui.theme", THEMES),

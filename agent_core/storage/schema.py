@@ -284,6 +284,9 @@ corpus_docs = Table(
     Column("status", String, nullable=False, server_default="indexed"),
     Column("error_code", String),
     Column("error_message", Text),
+    # What the extractor left out as hidden, and pages read by OCR (revision 0016).
+    Column("hidden_removed", Integer, nullable=False, server_default=text("0")),
+    Column("ocr_pages", Integer, nullable=False, server_default=text("0")),
 )
 
 # The text of the corpus (revision 0009): one row per page of a paged document, one (page 0)

@@ -136,8 +136,7 @@ def test_html_elements_a_browser_hides_are_dropped(tmp_path: Path) -> None:
     text = extract_file(page, "htm", LIMITS).sections[0]
     # aria-hidden hides from a screen reader only: the text is on screen (issue 41).
     assert text == (
-        "## Seen\n\nShown text.\n\ntwo\n\n```\ncode  kept\n```\n\n> Quoted.\n\n"
-        "| a | b |\n| 1 | 2 |"
+        "## Seen\n\nShown text.\n\ntwo\n\n```\ncode  kept\n```\n\n> Quoted.\n\n| a | b |\n| 1 | 2 |"
     )
 
 

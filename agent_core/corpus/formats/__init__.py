@@ -9,6 +9,7 @@ they run in the extraction worker (agent_core/corpus/extraction.py).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,19 @@ _MODULE_BY_TYPE: dict[str, str] = {
 
 
 @dataclass(frozen=True)
+class OcrOptions:
+    """How a PDF page with no text layer is read (pdf_ocr.py): rendered, then Tesseract."""
+
+    seconds_per_page: float = 60.0
+    """What one page's OCR may take (the setting `corpus.parse_seconds`, per page)."""
+    languages: tuple[str, ...] = ("eng", "chi_sim")
+    """Tesseract's languages, those installed of them (English and Simplified Chinese)."""
+    page_started: Callable[[int], None] | None = None
+    """Told each page's number as its OCR starts: the worker's parent gives that page its
+    time (extraction.py). Set inside the worker, never pickled."""
+
+
+@dataclass(frozen=True)
 class ExtractLimits:
     """What one document may yield."""
 
@@ -34,6 +48,9 @@ class ExtractLimits:
     """Text kept per document; the rest is cut (not an error)."""
     max_unpacked_bytes: int = 512 * 1024 * 1024
     """What a zip-based format (docx, odt, epub) may decompress to; past it: too large."""
+    ocr: OcrOptions | None = None
+    """None: a page with no text layer stays empty (the setting `corpus.ocr` off; the index
+    asks for OCR from the setting, see index.bounds_of)."""
 
 
 def extract_file(path: Path, doc_type: str, limits: ExtractLimits) -> ExtractedDocument:

@@ -1,8 +1,10 @@
 """DOCX: the body in reading order (python-docx opens the package and resolves the styles).
 
 Kept: paragraphs, headings (`#` per level: a "Heading N"/"Title" style or an outline level),
-list items, table rows, text inside content controls, insertions and hyperlinks. Dropped: hidden
-runs (`w:vanish`), deleted text, field instructions, comments (they live outside the body).
+list items, table rows, text inside content controls, insertions and hyperlinks. Dropped:
+deleted text, field instructions, comments (they live outside the body), and runs a reader does
+not see, their styles resolved as Word does (docx_looks.py): hidden (w:vanish, w:specVanish),
+under 2 pt, or the colour of what is behind them.
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from __future__ import annotations
 import re
 import zipfile
 import zlib
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import docx
+from docx.opc.constants import RELATIONSHIP_TYPE
 from docx.opc.exceptions import PackageNotFoundError
 from lxml import etree
 
@@ -27,6 +31,8 @@ from agent_core.corpus.formats.common import (
     single_section,
     squash_spaces,
 )
+from agent_core.corpus.formats.docx_looks import Looks, RunProps
+from agent_core.corpus.formats.visibility import Rgb
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -44,8 +50,6 @@ _RUN_CONTAINERS = {
     f"{_W}moveTo",
 }
 _BLOCK_CONTAINERS = {f"{_W}sdt", f"{_W}sdtContent", f"{_W}customXml", f"{_W}ins", f"{_W}moveTo"}
-_OFF_VALUES = {"0", "false", "off"}
-_WHITES = {"FFFFFF", "FEFEFE", "FDFDFD", "FCFCFC", "FAFAFA", "F8F8F8", "F5F5F5"}
 
 
 class _Styles:
@@ -117,10 +121,10 @@ def extract(path: Path, limits: ExtractLimits) -> ExtractedDocument:
         )
     try:
         document = docx.Document(str(path))
-        styles = _Styles(document)
+        reader = _Reader(_Styles(document), _looks(document))
         blocks: list[str] = []
         headings: list[str] = []
-        _read_blocks(document.element.body, styles, blocks, headings)
+        reader.blocks(document.element.body, blocks, headings, reader.looks.page)
     except DocumentError:
         raise
     except (PackageNotFoundError, KeyError, ValueError, etree.LxmlError, OSError) as error:
@@ -137,26 +141,87 @@ def extract(path: Path, limits: ExtractLimits) -> ExtractedDocument:
         ) from error
     if not title.strip() and headings:
         title = headings[0]
-    return single_section(" ".join(title.split()), join_blocks(blocks), limits.max_chars)
+    extracted = single_section(" ".join(title.split()), join_blocks(blocks), limits.max_chars)
+    return replace(extracted, hidden_removed=reader.hidden)
 
 
-def _read_blocks(
-    container: etree._Element, styles: _Styles, blocks: list[str], headings: list[str]
-) -> None:
-    for child in container:
-        tag = child.tag
-        if tag == f"{_W}p":
-            block, level = _paragraph(child, styles)
-            if level and block:
-                headings.append(block)
-                block = "#" * level + " " + block
-            elif block and _is_listed(child, styles):
-                block = "- " + block
-            blocks.append(block)
-        elif tag == f"{_W}tbl":
-            blocks.append("\n".join(_table_rows(child, styles)))
-        elif tag in _BLOCK_CONTAINERS:
-            _read_blocks(child, styles, blocks, headings)
+def _looks(document: docx.document.Document) -> Looks:
+    theme = None
+    for relationship in document.part.rels.values():
+        if relationship.reltype == RELATIONSHIP_TYPE.THEME and not relationship.is_external:
+            theme = parse_xml(relationship.target_part.blob, "DOCX")
+            break
+    return Looks(document.styles.element, theme, document.settings.element, document.element.body)
+
+
+@dataclass
+class _Reader:
+    """Reads the body in order, leaving out (and counting) the runs a reader cannot see."""
+
+    styles: _Styles
+    looks: Looks
+    hidden: int = 0
+
+    def blocks(
+        self, container: etree._Element, blocks: list[str], headings: list[str], behind: Rgb
+    ) -> None:
+        for child in container:
+            tag = child.tag
+            if tag == f"{_W}p":
+                block, level = self._paragraph(child, behind)
+                if level and block:
+                    headings.append(block)
+                    block = "#" * level + " " + block
+                elif block and _is_listed(child, self.styles):
+                    block = "- " + block
+                blocks.append(block)
+            elif tag == f"{_W}tbl":
+                blocks.append("\n".join(self._table_rows(child, behind)))
+            elif tag in _BLOCK_CONTAINERS:
+                self.blocks(child, blocks, headings, behind)
+
+    def _paragraph(self, paragraph: etree._Element, behind: Rgb) -> tuple[str, int]:
+        base, shading = self.looks.paragraph(paragraph)
+        parts: list[str] = []
+        self._runs(paragraph, parts, base, shading or behind)
+        text = squash_spaces("".join(parts)).strip()
+        outline = paragraph.find(f"{_W}pPr/{_W}outlineLvl")
+        level = _outline_level(outline) if outline is not None else 0
+        if not level:
+            level = self.styles.level.get(_style_id(paragraph), 0)
+        return (" ".join(text.split()) if level else text), level
+
+    def _runs(
+        self, container: etree._Element, parts: list[str], base: RunProps, behind: Rgb
+    ) -> None:
+        for child in container:
+            tag = child.tag
+            if tag == f"{_W}r":
+                if not self.looks.run_hidden(child, base, behind):
+                    _run_text(child, parts)
+                else:
+                    skipped: list[str] = []
+                    _run_text(child, skipped)
+                    self.hidden += bool("".join(skipped).strip())
+            elif tag in _RUN_CONTAINERS:
+                self._runs(child, parts, base, behind)
+            # w:del, w:moveFrom (deleted text), w:pPr, bookmarks, comment ranges: nothing to read
+
+    def _table_rows(self, table: etree._Element, behind: Rgb) -> list[str]:
+        rows: list[str] = []
+        for row in table.iter(f"{_W}tr"):
+            if row.getparent() is not None and _nearest_table(row) is not table:
+                continue  # a nested table's row is read inside its cell
+            cells = []
+            for cell in row.iter(f"{_W}tc"):
+                if cell.getparent() is not row and _nearest_row(cell) is not row:
+                    continue
+                inner: list[str] = []
+                self.blocks(cell, inner, [], self.looks.cell_shading(cell) or behind)
+                cells.append(" ".join(" ".join(inner).split()).replace("|", "/"))
+            if any(cells):
+                rows.append("| " + " | ".join(cells) + " |")
+        return rows
 
 
 def _style_id(paragraph: etree._Element) -> str:
@@ -164,50 +229,10 @@ def _style_id(paragraph: etree._Element) -> str:
     return "" if found is None else str(found.get(f"{_W}val", ""))
 
 
-def _paragraph(paragraph: etree._Element, styles: _Styles) -> tuple[str, int]:
-    parts: list[str] = []
-    _read_runs(paragraph, parts)
-    text = squash_spaces("".join(parts)).strip()
-    outline = paragraph.find(f"{_W}pPr/{_W}outlineLvl")
-    level = _outline_level(outline) if outline is not None else 0
-    if not level:
-        level = styles.level.get(_style_id(paragraph), 0)
-    return (" ".join(text.split()) if level else text), level
-
-
 def _is_listed(paragraph: etree._Element, styles: _Styles) -> bool:
     if paragraph.find(f"{_W}pPr/{_W}numPr") is not None:
         return True
     return styles.listed.get(_style_id(paragraph), False)
-
-
-def _read_runs(container: etree._Element, parts: list[str]) -> None:
-    for child in container:
-        tag = child.tag
-        if tag == f"{_W}r":
-            if not _is_hidden(child):
-                _run_text(child, parts)
-        elif tag in _RUN_CONTAINERS:
-            _read_runs(child, parts)
-        # w:del, w:moveFrom (deleted text), w:pPr, bookmarks, comment ranges: nothing to read
-
-
-def _is_hidden(run: etree._Element) -> bool:
-    """Hidden (w:vanish), white (no highlight) or under 1.5 pt (w:sz counts half-points)."""
-    properties = run.find(f"{_W}rPr")
-    if properties is None:
-        return False
-    vanish = properties.find(f"{_W}vanish")
-    if vanish is not None and vanish.get(f"{_W}val", "true").lower() not in _OFF_VALUES:
-        return True
-    color = properties.find(f"{_W}color")
-    if color is not None and properties.find(f"{_W}highlight") is None:
-        value = color.get(f"{_W}val", "").upper()
-        if value in _WHITES:
-            return True
-    size = properties.find(f"{_W}sz")
-    value = "" if size is None else size.get(f"{_W}val", "")
-    return value.isdigit() and int(value) < 3
 
 
 def _run_text(run: etree._Element, parts: list[str]) -> None:
@@ -222,23 +247,6 @@ def _run_text(run: etree._Element, parts: list[str]) -> None:
         elif tag == f"{_W}noBreakHyphen":
             parts.append("-")
         # w:instrText (field code), w:delText, w:commentReference, drawings: not text
-
-
-def _table_rows(table: etree._Element, styles: _Styles) -> list[str]:
-    rows: list[str] = []
-    for row in table.iter(f"{_W}tr"):
-        if row.getparent() is not None and _nearest_table(row) is not table:
-            continue  # a nested table's row is read inside its cell
-        cells = []
-        for cell in row.iter(f"{_W}tc"):
-            if cell.getparent() is not row and _nearest_row(cell) is not row:
-                continue
-            inner: list[str] = []
-            _read_blocks(cell, styles, inner, [])
-            cells.append(" ".join(" ".join(inner).split()).replace("|", "/"))
-        if any(cells):
-            rows.append("| " + " | ".join(cells) + " |")
-    return rows
 
 
 def _nearest_table(element: etree._Element) -> etree._Element | None:

@@ -3,13 +3,17 @@
 container.xml names the package (OPF), whose spine orders the XHTML chapters; the package files
 themselves (OPF, NCX, the EPUB 3 navigation document) are not text of the book. A book whose
 META-INF/encryption.xml encrypts content with anything but font obfuscation is under DRM.
+A chapter's linked stylesheets (and their @imports) are read from the package, never from
+anywhere else, so its CSS hides text as a reading system would.
 """
 
 from __future__ import annotations
 
 import posixpath
+import zipfile
+from dataclasses import replace
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
@@ -23,6 +27,7 @@ from agent_core.corpus.formats.common import (
     read_member,
     single_section,
 )
+from agent_core.corpus.formats.css import Loader
 from agent_core.corpus.formats.html import html_to_text
 
 _KIND = "EPUB"
@@ -46,10 +51,35 @@ def extract(path: Path, limits: ExtractLimits) -> ExtractedDocument:
             raise DocumentError(DocumentErrorCode.UNREADABLE, "The EPUB names no package file.")
         package = parse_xml(read_member(archive, opf_path, _KIND), _KIND)
         texts: list[str] = []
+        hidden = 0
         for chapter in _spine(package, posixpath.dirname(opf_path)):
             if chapter in names:
-                texts.append(html_to_text(read_member(archive, chapter, _KIND))[1])
-    return single_section(dc_title(package), join_blocks(texts), limits.max_chars)
+                page = html_to_text(
+                    read_member(archive, chapter, _KIND), _package_loader(archive, chapter)
+                )
+                texts.append(page.text)
+                hidden += page.hidden_removed
+    document = single_section(dc_title(package), join_blocks(texts), limits.max_chars)
+    return replace(document, hidden_removed=hidden)
+
+
+_MAX_STYLESHEET_BYTES = 4 * 1024 * 1024
+
+
+def _package_loader(archive: zipfile.ZipFile, chapter: str) -> Loader:
+    """Reads a stylesheet the chapter (or a stylesheet it loaded) names, inside the package."""
+    names = set(archive.namelist())
+
+    def load(url: str, base: str = chapter) -> str | None:
+        parts = urlsplit(url)
+        if parts.scheme or parts.netloc or not parts.path:
+            return None  # another place than this package: never fetched
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(base), unquote(parts.path)))
+        if path not in names or archive.getinfo(path).file_size > _MAX_STYLESHEET_BYTES:
+            return None
+        return read_member(archive, path, _KIND).decode("utf-8", errors="replace")
+
+    return load
 
 
 def _refuse_drm(encryption: etree._Element) -> None:

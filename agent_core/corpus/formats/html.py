@@ -1,16 +1,17 @@
 """HTML: what a browser shows of the page's main text, with light Markdown structure.
 
 The text of `<main>` or `<article>` when the page has one, else `<body>`; without scripts,
-styles, navigation, headers, footers, forms, comments, and elements a browser hides (`hidden`,
-`aria-hidden`, inline display:none / visibility:hidden / font-size:0 / opacity:0). A list of
-three or more short items that are all links is a menu (many sites write theirs without <nav>).
-Shared with epub.py through `html_to_text`.
+styles, navigation, headers, footers, forms, comments, and text a browser does not show, as its
+stylesheets and `style=` attributes make it (html_hidden.py). A list of three or more short
+items that are all links is a menu (many sites write theirs without <nav>). Shared with epub.py
+through `html_to_text`, which is given a loader for the stylesheets a chapter links.
 """
 
 from __future__ import annotations
 
 import codecs
 import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import lxml.html
@@ -19,16 +20,13 @@ from lxml import etree
 from agent_core.contract.documents import DocumentError, DocumentErrorCode, ExtractedDocument
 from agent_core.corpus.formats import ExtractLimits
 from agent_core.corpus.formats.common import join_blocks, single_section
+from agent_core.corpus.formats.css import Loader, StyleSheets, media_applies
+from agent_core.corpus.formats.html_hidden import remove_hidden
 
 _DROPPED_TAGS = {
     "script", "style", "noscript", "template", "head", "nav", "header", "footer", "aside",
     "form", "button", "select", "svg", "iframe", "object", "embed", "canvas", "dialog",
 }  # fmt: skip
-_HIDING_STYLE = re.compile(
-    r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0+(?:\.0*)?(?:px|pt|em|rem|%)?\s*(?:;|$|!)"
-    r"|opacity\s*:\s*0+(?:\.0*)?\s*(?:;|$|!)",
-    re.I,
-)
 _BOILERPLATE_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search"}
 _MENU_MIN_ITEMS = 3
 _MENU_ITEM_CHARS = 40
@@ -49,15 +47,25 @@ def extract(path: Path, limits: ExtractLimits) -> ExtractedDocument:
         raise DocumentError(
             DocumentErrorCode.UNREADABLE, f"The file cannot be read ({error})."
         ) from error
-    title, text = html_to_text(data)
-    return single_section(title, text, limits.max_chars)
+    page = html_to_text(data)  # a linked stylesheet beside the page is not read: no network
+    document = single_section(page.title, page.text, limits.max_chars)
+    return replace(document, hidden_removed=page.hidden_removed)
 
 
-def html_to_text(data: bytes) -> tuple[str, str]:
-    """(title, text) of an HTML or XHTML document; DocumentError(UNREADABLE) for binary junk."""
+@dataclass(frozen=True)
+class HtmlText:
+    title: str
+    text: str
+    hidden_removed: int
+    """Runs of text left out because a browser would not show them."""
+
+
+def html_to_text(data: bytes, load: Loader | None = None) -> HtmlText:
+    """The title and text of an HTML or XHTML document; DocumentError(UNREADABLE) for binary
+    junk. `load` reads the stylesheets it links (None: only its `<style>` elements apply)."""
     source = _decode(data)
     if not source.strip():
-        return "", ""
+        return HtmlText("", "", 0)
     try:
         root = lxml.html.document_fromstring(_XML_DECLARATION.sub("", source, count=1))
     except (etree.LxmlError, ValueError) as error:
@@ -65,12 +73,28 @@ def html_to_text(data: bytes) -> tuple[str, str]:
             DocumentErrorCode.UNREADABLE, f"The file is not readable HTML ({error})."
         ) from error
     title = _first_text(root, "title")
+    hidden = remove_hidden(root, _stylesheets(root, load))
     _drop_unseen(root)
     container = _main(root)
     writer = _Writer()
     writer.walk(container)
     writer.flush()
-    return title or _first_text(container, "h1"), join_blocks(writer.blocks)
+    return HtmlText(title or _first_text(container, "h1"), join_blocks(writer.blocks), hidden)
+
+
+def _stylesheets(root: etree._Element, load: Loader | None) -> StyleSheets:
+    """The page's author stylesheets in document order: `<style>` and, with a loader, linked."""
+    sheets = StyleSheets((), load)
+    for element in root.iter("style", "link"):
+        if not media_applies(element.get("media", "")):
+            continue
+        if element.tag == "style":
+            sheets.add(element.text_content())
+        elif load is not None and "stylesheet" in element.get("rel", "").lower().split():
+            text = load(element.get("href", ""))
+            if text:
+                sheets.add(text)
+    return sheets
 
 
 def _decode(data: bytes) -> str:
@@ -111,15 +135,11 @@ def _is_unseen(element: etree._Element) -> bool:
     tag = element.tag
     if tag in _DROPPED_TAGS:
         return True
-    if element.get("hidden") is not None or element.get("aria-hidden", "").lower() == "true":
-        return True
     if tag == "input" and element.get("type", "").lower() == "hidden":
         return True
     if element.get("role", "").lower() in _BOILERPLATE_ROLES:
         return True
-    if tag in ("ul", "ol", "menu") and _is_link_menu(element):
-        return True
-    return bool(_HIDING_STYLE.search(element.get("style", "")))
+    return tag in ("ul", "ol", "menu") and _is_link_menu(element)
 
 
 def _is_link_menu(element: etree._Element) -> bool:

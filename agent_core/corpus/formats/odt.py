@@ -1,13 +1,15 @@
 """OpenDocument text: content.xml in reading order (zipfile + lxml, no entities, no network).
 
 Kept: headings (`#` per outline level), paragraphs, list items, table rows, links, sections.
-Dropped: comments (office:annotation), notes, hidden text and paragraphs, tracked deletions, text
-boxes (a frame may sit off the page), and spans whose automatic style hides them: display none,
-white or under 1.5 pt.
+Dropped: comments (office:annotation), notes, hidden text, paragraphs and sections, tracked
+deletions, text boxes (a frame may sit off the page), and text its styles hide, resolved through
+automatic, common, parent and default styles (odt_looks.py): display none, under 2 pt, or the
+colour of what is behind it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lxml import etree
@@ -23,6 +25,8 @@ from agent_core.corpus.formats.common import (
     single_section,
     squash_spaces,
 )
+from agent_core.corpus.formats.odt_looks import Context, OdtLooks
+from agent_core.corpus.formats.visibility import Rgb
 
 _TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
 _TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
@@ -60,127 +64,135 @@ def extract(path: Path, limits: ExtractLimits) -> ExtractedDocument:
                     DocumentErrorCode.ENCRYPTED, "The document is saved with a password."
                 )
         content = parse_xml(read_member(archive, "content.xml", _KIND), _KIND)
+        styles = None
+        if "styles.xml" in names:
+            styles = parse_xml(read_member(archive, "styles.xml", _KIND), _KIND)
         title = ""
         if "meta.xml" in names:
             title = dc_title(parse_xml(read_member(archive, "meta.xml", _KIND), _KIND))
-    hidden = _hidden_styles(content)
     body = content.find(f"{_OFFICE}body/{_OFFICE}text")
     if body is None:
         raise DocumentError(DocumentErrorCode.UNREADABLE, "The file is not an OpenDocument text.")
+    reader = _Reader(OdtLooks(content, styles))
     blocks: list[str] = []
     headings: list[str] = []
-    _read_blocks(body, hidden, blocks, headings, list_depth=0)
-    return single_section(
+    reader.blocks(body, blocks, headings, 0, reader.looks.page)
+    document = single_section(
         title or (headings[0] if headings else ""), join_blocks(blocks), limits.max_chars
     )
+    return replace(document, hidden_removed=reader.hidden)
 
 
-def _hidden_styles(content: etree._Element) -> set[str]:
-    """Automatic styles a reader does not see: display none, white text, under 1.5 pt."""
-    hidden: set[str] = set()
-    for style in content.iter(f"{_STYLE}style"):
-        properties = style.find(f"{_STYLE}text-properties")
-        if properties is None:
-            continue
-        color = (properties.get(f"{_FO}color") or "").lower()
-        size = properties.get(f"{_FO}font-size") or ""
-        if (
-            properties.get(f"{_TEXT}display") == "none"
-            or color in ("#ffffff", "#fefefe", "#fdfdfd", "#fafafa", "#f5f5f5")
-            or _points(size) < 1.5
-        ):
-            hidden.add(style.get(f"{_STYLE}name", ""))
-    return hidden
+@dataclass
+class _Reader:
+    """Reads the body in order, leaving out (and counting) the text a reader cannot see."""
 
+    looks: OdtLooks
+    hidden: int = 0
 
-def _points(size: str) -> float:
-    units = {"pt": 1.0, "px": 0.75, "mm": 2.835, "cm": 28.35, "in": 72.0}
-    for unit, factor in units.items():
-        if size.endswith(unit):
-            try:
-                return float(size[: -len(unit)]) * factor
-            except ValueError:
-                return 99.0
-    return 99.0  # a percentage or nothing: not tiny
-
-
-def _read_blocks(
-    container: etree._Element,
-    hidden: set[str],
-    blocks: list[str],
-    headings: list[str],
-    list_depth: int,
-) -> None:
-    for child in container:
-        tag = child.tag
-        if tag in _SKIPPED_BLOCKS:
-            continue
-        if tag in (f"{_TEXT}p", f"{_TEXT}h"):
-            if child.get(f"{_TEXT}style-name", "") in hidden or _hides_itself(child):
+    def blocks(
+        self,
+        container: etree._Element,
+        blocks: list[str],
+        headings: list[str],
+        list_depth: int,
+        behind: Rgb,
+    ) -> None:
+        for child in container:
+            tag = child.tag
+            if tag in _SKIPPED_BLOCKS:
                 continue
-            text = _inline(child, hidden)
-            if not text:
-                continue
-            if tag == f"{_TEXT}h":
-                level_text = child.get(f"{_TEXT}outline-level", "1")
-                level = min(int(level_text), 6) if level_text.isdigit() and level_text != "0" else 1
-                text = " ".join(text.split())
-                headings.append(text)
-                blocks.append("#" * level + " " + text)
-            elif list_depth:
-                blocks.append("- " + text)
+            if tag in (f"{_TEXT}p", f"{_TEXT}h"):
+                self._paragraph(child, tag, blocks, headings, list_depth, behind)
+            elif tag == f"{_TEXT}list":
+                for item in child:
+                    self.blocks(item, blocks, headings, list_depth + 1, behind)
+            elif tag == f"{_TABLE}table":
+                blocks.append("\n".join(self._table_rows(child, behind)))
+            elif tag == f"{_TEXT}section" and child.get(f"{_TEXT}display") == "none":
+                self.hidden += bool("".join(child.itertext()).strip())
+            elif tag in _THROUGH or (tag.startswith(_TEXT) and tag.endswith("-index")):
+                self.blocks(child, blocks, headings, list_depth, behind)
+
+    def _paragraph(
+        self,
+        paragraph: etree._Element,
+        tag: str,
+        blocks: list[str],
+        headings: list[str],
+        list_depth: int,
+        behind: Rgb,
+    ) -> None:
+        if _hides_itself(paragraph):
+            self.hidden += bool("".join(paragraph.itertext()).strip())
+            return
+        style = str(paragraph.get(f"{_TEXT}style-name", ""))
+        behind = self.looks.background("paragraph", style, "paragraph-properties") or behind
+        parts: list[str] = []
+        self._collect(paragraph, (("paragraph", style),), behind, parts)
+        text = squash_spaces("".join(parts)).strip()
+        if not text:
+            return
+        if tag == f"{_TEXT}h":
+            level_text = paragraph.get(f"{_TEXT}outline-level", "1")
+            level = min(int(level_text), 6) if level_text.isdigit() and level_text != "0" else 1
+            text = " ".join(text.split())
+            headings.append(text)
+            blocks.append("#" * level + " " + text)
+        elif list_depth:
+            blocks.append("- " + text)
+        else:
+            blocks.append(text)
+
+    def _collect(
+        self, element: etree._Element, context: Context, behind: Rgb, parts: list[str]
+    ) -> None:
+        unseen = self.looks.hidden(context, behind)
+        left_out = False
+
+        def add(text: str | None) -> None:
+            nonlocal left_out
+            if text and unseen:
+                left_out = left_out or bool(text.strip())
+            elif text:
+                parts.append(text)
+
+        add(element.text)
+        for child in element:
+            tag = child.tag
+            if not isinstance(tag, str) or tag in _SKIPPED_INLINE:
+                pass  # a comment or processing instruction, or content not shown
+            elif tag == f"{_TEXT}s":
+                count = child.get(f"{_TEXT}c", "1")
+                parts.append(" " * min(int(count) if count.isdigit() else 1, 100))
+            elif tag == f"{_TEXT}tab":
+                parts.append(" ")
+            elif tag == f"{_TEXT}line-break":
+                parts.append("\n")
             else:
-                blocks.append(text)
-        elif tag == f"{_TEXT}list":
-            for item in child:
-                _read_blocks(item, hidden, blocks, headings, list_depth + 1)
-        elif tag == f"{_TABLE}table":
-            blocks.append("\n".join(_table_rows(child, hidden)))
-        elif tag in _THROUGH or (tag.startswith(_TEXT) and tag.endswith("-index")):
-            _read_blocks(child, hidden, blocks, headings, list_depth)
+                style = child.get(f"{_TEXT}style-name")
+                inner = (("text", str(style)), *context) if style else context
+                self._collect(child, inner, behind, parts)
+            add(child.tail)
+        self.hidden += left_out
+
+    def _table_rows(self, table: etree._Element, behind: Rgb) -> list[str]:
+        rows: list[str] = []
+        for row in table.iter(f"{_TABLE}table-row"):
+            cells = []
+            for cell in row:
+                if cell.tag != f"{_TABLE}table-cell":
+                    continue
+                style = str(cell.get(f"{_TABLE}style-name", ""))
+                fill = self.looks.background("table-cell", style, "table-cell-properties")
+                inner: list[str] = []
+                self.blocks(cell, inner, [], 0, fill or behind)
+                cells.append(" ".join(" ".join(inner).split()).replace("|", "/"))
+            if any(cells):
+                rows.append("| " + " | ".join(cells) + " |")
+        return rows
 
 
 def _hides_itself(paragraph: etree._Element) -> bool:
     field = paragraph.find(f"{_TEXT}hidden-paragraph")
     return field is not None and field.get(f"{_TEXT}is-hidden", "true") != "false"
-
-
-def _inline(element: etree._Element, hidden: set[str]) -> str:
-    parts: list[str] = []
-    _collect(element, hidden, parts)
-    return squash_spaces("".join(parts)).strip()
-
-
-def _collect(element: etree._Element, hidden: set[str], parts: list[str]) -> None:
-    if element.text:
-        parts.append(element.text)
-    for child in element:
-        tag = child.tag
-        if not isinstance(tag, str) or tag in _SKIPPED_INLINE:
-            pass  # a comment or processing instruction, or content not shown
-        elif tag == f"{_TEXT}s":
-            count = child.get(f"{_TEXT}c", "1")
-            parts.append(" " * min(int(count) if count.isdigit() else 1, 100))
-        elif tag == f"{_TEXT}tab":
-            parts.append(" ")
-        elif tag == f"{_TEXT}line-break":
-            parts.append("\n")
-        elif child.get(f"{_TEXT}style-name", "") not in hidden:
-            _collect(child, hidden, parts)
-        if child.tail:
-            parts.append(child.tail)
-
-
-def _table_rows(table: etree._Element, hidden: set[str]) -> list[str]:
-    rows: list[str] = []
-    for row in table.iter(f"{_TABLE}table-row"):
-        cells = []
-        for cell in row:
-            if cell.tag != f"{_TABLE}table-cell":
-                continue
-            inner: list[str] = []
-            _read_blocks(cell, hidden, inner, [], list_depth=0)
-            cells.append(" ".join(" ".join(inner).split()).replace("|", "/"))
-        if any(cells):
-            rows.append("| " + " | ".join(cells) + " |")
-    return rows

@@ -1,7 +1,12 @@
-"""RTF: striprtf's text, paragraphs separated by blank lines; title from the first short line."""
+"""RTF: striprtf's text, paragraphs separated by blank lines; title from the first short line.
+
+Text a reader does not see (hidden, tiny, the colour of its background) is taken out of the
+source first (rtf_hidden.py).
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from striprtf.striprtf import rtf_to_text
@@ -9,6 +14,7 @@ from striprtf.striprtf import rtf_to_text
 from agent_core.contract.documents import DocumentError, DocumentErrorCode, ExtractedDocument
 from agent_core.corpus.formats import ExtractLimits
 from agent_core.corpus.formats.common import join_blocks, single_section, squash_spaces
+from agent_core.corpus.formats.rtf_hidden import remove_hidden
 
 _TITLE_MAX = 120
 
@@ -22,8 +28,9 @@ def extract(path: Path, limits: ExtractLimits) -> ExtractedDocument:
         ) from error
     if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{\\rtf"):
         raise DocumentError(DocumentErrorCode.UNREADABLE, "The file is not RTF (no {\\rtf header).")
+    shown, hidden = remove_hidden(data)
     # RTF is 7-bit: non-ASCII arrives as escapes that striprtf decodes itself.
-    source = data.decode("latin-1")
+    source = shown.decode("latin-1")
     try:
         text: str = rtf_to_text(source, errors="ignore")  # type: ignore[no-untyped-call]
     except (ValueError, IndexError, RecursionError, LookupError) as error:
@@ -36,4 +43,5 @@ def extract(path: Path, limits: ExtractLimits) -> ExtractedDocument:
         (line for line in paragraphs[:1] if len(line) <= _TITLE_MAX),
         "",
     )
-    return single_section(title, join_blocks(paragraphs), limits.max_chars)
+    document = single_section(title, join_blocks(paragraphs), limits.max_chars)
+    return replace(document, hidden_removed=hidden)

@@ -72,6 +72,10 @@ class IndexedDocument:
     sections: tuple[str, ...]
     """One text per page of a paged document (page N is sections[N-1]); one for any other."""
     paged: bool
+    hidden_removed: int = 0
+    """Runs of hidden text the extractor left out."""
+    ocr_pages: int = 0
+    """Pages whose text OCR read."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,8 @@ class DocumentRow:
     chars: int | None
     error_code: str | None
     error_message: str | None
+    hidden_removed: int = 0
+    ocr_pages: int = 0
 
 
 @dataclass(frozen=True)
@@ -125,6 +131,8 @@ def _row(r: Row[tuple[object, ...]]) -> DocumentRow:
         r.chars,
         r.error_code,
         r.error_message,
+        r.hidden_removed,
+        r.ocr_pages,
     )
 
 
@@ -163,6 +171,8 @@ def put_document(conn: Connection, root: str, doc: IndexedDocument) -> None:
             pages=len(doc.sections) if doc.paged else None,
             chars=sum(len(s) for s in doc.sections),
             status="indexed",
+            hidden_removed=doc.hidden_removed,
+            ocr_pages=doc.ocr_pages,
         )
     )
     conn.execute(
