@@ -14,6 +14,7 @@ from typing import TypedDict
 
 from sqlalchemy import Connection
 
+from agent_core.corpus.relevance import rerank
 from agent_core.corpus.stop_words import SEARCH_STOP_WORDS
 from agent_core.home.door import mask_incoming
 from agent_core.storage import cjk_text
@@ -22,6 +23,7 @@ from agent_core.storage.tables import corpus as corpus_table
 _WORD = re.compile(r"[\w']{2,}", re.UNICODE)
 SNIPPET_SCAN_CHARS = 100_000
 SNIPPET_CHARS = 180
+POOL_FACTOR, MIN_POOL = 4, 20  # documents ranked again for each one returned
 
 
 def query_terms(query: str) -> tuple[list[str], list[str]]:
@@ -42,6 +44,12 @@ def fts_query(query: str) -> str:
     return " OR ".join([f'"{w}"' for w in words] + [f'cjk:"{g}"' for g in grams])
 
 
+def fts_title_query(query: str) -> str:
+    """The query's words, looked for in the title column only."""
+    words, _grams = query_terms(query)
+    return " OR ".join(f'title:"{w}"' for w in words)
+
+
 class SearchHit(TypedDict):
     """One result of search_corpus, as the model reads it."""
 
@@ -57,8 +65,23 @@ def search(conn: Connection, root: Path, query: str, limit: int) -> list[SearchH
     match = fts_query(query)
     if not match:
         return []
-    found = corpus_table.search_documents(conn, str(root), match, limit, SNIPPET_SCAN_CHARS)
     words, grams = query_terms(query)
+    # bm25 alone ranks by the rarest word ("belongs"), not by what the question is about:
+    # a wider pool, with the documents whose title holds a query word, is ranked again
+    # (relevance.py) by title, file name, headings and words standing together.
+    pool = max(limit * POOL_FACTOR, MIN_POOL)
+    found = corpus_table.search_documents(conn, str(root), match, pool, SNIPPET_SCAN_CHARS)
+    title_match = fts_title_query(query)
+    if title_match:
+        known = {m.source_id for m in found}
+        found += [
+            m
+            for m in corpus_table.search_documents(
+                conn, str(root), title_match, pool, SNIPPET_SCAN_CHARS
+            )
+            if m.source_id not in known
+        ]
+    ranked = rerank(found, words, grams)[:limit]
     return [
         {
             "source_id": m.source_id,
@@ -66,9 +89,9 @@ def search(conn: Connection, root: Path, query: str, limit: int) -> list[SearchH
             "title": mask_incoming(m.title),
             "page": m.page,
             "snippet": mask_incoming(make_snippet(m.head, words + grams)),
-            "score": round(-m.rank, 4),
+            "score": round(m.score, 4),
         }
-        for m in found
+        for m in ranked
     ]
 
 

@@ -40,13 +40,15 @@ ENGLISH = BriefText(
     open_heading="## Open questions",
     sources_heading="## Sources",
     nothing_found="The corpus holds nothing on this question.",
-    not_mentioned=lambda w: f"The documents read never mention “{w}”.",
-    one_source="Every point comes from one document; no second source confirms them.",
-    not_read=lambda sid, title: (
-        f"The search also found `{sid}` ({title}), not read for this brief."
+    not_mentioned=lambda w: (
+        f"What do other sources say about “{w}”? The documents read do not mention it."
     ),
-    nothing_open="The documents read use every word of the question; nothing beyond them was "
-    "checked.",
+    one_source="Does a second source confirm these points? Every one comes from one document.",
+    not_read=lambda sid, title: (
+        f"Does `{sid}` ({title}) add to this? The search found it; it was not read for this brief."
+    ),
+    nothing_open="What lies beyond the documents read? They cover every word of the question; "
+    "nothing else was checked.",
 )
 
 CHINESE = BriefText(
@@ -57,10 +59,10 @@ CHINESE = BriefText(
     open_heading="## 尚待解答",
     sources_heading="## 来源",
     nothing_found="语料库中没有与这个问题相关的内容。",
-    not_mentioned=lambda w: f"所读文档没有提到“{w}”。",
-    one_source="所有要点都来自同一份文档，没有第二个来源印证。",
-    not_read=lambda sid, title: f"搜索还找到了 `{sid}`（{title}），本简报没有读取。",
-    nothing_open="所读文档涵盖了问题中的每个关键词；文档之外的内容未经核实。",
+    not_mentioned=lambda w: f"其他资料怎么说“{w}”？所读文档没有提到它。",
+    one_source="有没有第二个来源能印证这些要点？它们都来自同一份文档。",
+    not_read=lambda sid, title: f"`{sid}`（{title}）能补充什么？搜索找到了它，本简报没有读取。",
+    nothing_open="所读文档之外还有什么？问题中的每个关键词它们都涵盖了，文档之外的内容未经核实。",
 )
 
 

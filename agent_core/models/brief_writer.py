@@ -35,7 +35,8 @@ from agent_core.models.sentences import Sentence, document_sentences, terms
 
 MAX_POINTS = 8
 ANSWER_SENTENCES = 2
-MAX_WORDS = 600  # the brief stays well under 800 words
+MAX_WORDS = 600  # the points' words: the brief stays well under 800
+MAX_BRIEF_WORDS = 800  # the whole brief, open questions and sources included, stays under
 MIN_RELATIVE_SCORE = 0.2
 CONTEXT_WEIGHT = 0.5  # a title or heading match counts half as much as one in the sentence
 DOC_RANK_DECAY = 0.1  # the search's order of the documents, as a mild prior
@@ -123,7 +124,8 @@ def _cosine(a: Counter[str], b: Counter[str]) -> float:
 
 def select_points(ranked: list[Candidate], limit: int = MAX_POINTS) -> list[Candidate]:
     """Maximal marginal relevance over the candidates scoring at least a fifth of the best one,
-    then at least two sources when another document shares a term with the question."""
+    then at least two sources when another document shares a term with the question (every
+    candidate does: rank_sentences keeps no sentence that shares none)."""
     if not ranked:
         return []
     top = ranked[0].relevance
@@ -204,6 +206,29 @@ def compose_brief(
     t = text_for(question)
     ranked = rank_sentences(question, docs, focus)
     points = _within_words(select_points(ranked, max_points), MAX_WORDS)
+    while True:
+        brief = _render(question, docs, audience, unread or [], points, focus, max_open, t)
+        if len(points) <= ANSWER_SENTENCES or _words(brief) < MAX_BRIEF_WORDS:
+            return brief
+        points = points[:-1]  # the least relevant key point goes first
+
+
+def _words(text: str) -> int:
+    return len(text.split()) + sum(1 for ch in text if ord(ch) > 0x2E80)
+
+
+def _render(
+    question: str,
+    docs: list[SourceDoc],
+    audience: str | None,
+    unread: list[Unread],
+    points: list[Candidate],
+    focus: tuple[str, ...],
+    max_open: int | None,
+    t: BriefText,
+) -> str:
+    """The brief's Markdown: the answer paragraph is the best points (the sentences that
+    answer the question), then the rest grouped by source in document order."""
     answer, rest = points[:ANSWER_SENTENCES], points[ANSWER_SENTENCES:]
     order = {sid: i for i, sid in enumerate(dict.fromkeys(c.sentence.source_id for c in points))}
     rest.sort(key=lambda c: (order[c.sentence.source_id], c.sentence.position))
@@ -217,7 +242,7 @@ def compose_brief(
         lines += [f"- {_cited(c)}" for c in rest]
     lines += ["", t.open_heading, ""]
     asked = " ".join([question, *focus])  # a named point the documents lack is said so
-    left_open = open_questions(asked, audience, docs, points, unread or [], t)
+    left_open = open_questions(asked, audience, docs, points, unread, t)
     lines += [f"- {line}" for line in left_open[:max_open]]
     lines += ["", t.sources_heading, ""]
     titles = {d.source_id: d.title or d.source_id for d in docs}

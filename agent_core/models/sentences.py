@@ -36,6 +36,19 @@ _SPLIT = re.compile(
     rf"|(?<=[。！？])(?![{_CLOSERS}。！？])\s*|(?<=[。！？][{_CLOSERS}])\s*"
 )
 _LIST_MARK = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
+# Code and markup a PDF's lines glue to the prose around them ("... serialises it: <event
+# run="r-17"> ... </event> Consumers must ..."): a run of tags (with the short text between
+# them) or a JSON-like object is cut out, and the prose on each side stands alone.
+_TAG = r"<[/!?]?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>"
+_CODE_RUN = re.compile(rf"{_TAG}(?:[^<>]{{0,160}}?{_TAG})*|\{{[^{{}}]*[\"']\s*:[^{{}}]*\}}")
+# A table's cells run into one line ("Field Meaning actor The run and the approver. outcome
+# Succeeded, ..."): a word that only opens a sentence, capitalised after a lower-case word,
+# and a lower-case word after a full stop, mark where a row's cells meet.
+_CELL_SEAM = re.compile(
+    r"(?<=[a-z0-9)])\s+(?=(?:The|This|These|Those|Each|Every|It|Its|An)\s)"
+    r"|(?<=[a-z]{3}[.!?])\s+(?=[a-z])"
+)
+_CODE_CHARS = frozenset("{}<>=;|\\$")
 
 
 @dataclass(frozen=True)
@@ -141,8 +154,13 @@ def split_sentences(body: str) -> list[tuple[str, str, bool]]:
     flush()
     out: list[tuple[str, str, bool]] = []
     for chunk, under, paragraph in chunks:
-        for i, piece in enumerate(_SPLIT.split(chunk)):
-            sentence = piece.strip()
+        pieces = [
+            sentence.strip()
+            for prose in _CODE_RUN.split(chunk)
+            for part in _SPLIT.split(prose)
+            for sentence in _CELL_SEAM.split(part)
+        ]
+        for i, sentence in enumerate(pieces):
             if _looks_like_a_sentence(sentence):
                 out.append((sentence, under, paragraph and i == 0))
     return out
@@ -156,6 +174,8 @@ def _looks_like_a_sentence(text: str) -> bool:
         return False  # a fragment, or the lead-in of a list ("...as follows:")
     if _CONTINUATION.match(text):
         return False  # the tail of a sentence cut by a page or column break
+    if sum(1 for ch in text if ch in _CODE_CHARS) >= 3:
+        return False  # code or markup, not prose
     if is_cjk_text(text):
         return 8 <= len(text) <= 200
     return 40 <= len(text) <= 400
@@ -174,7 +194,7 @@ def page_segments(body: str) -> list[tuple[int | None, str]]:
     return out
 
 
-_FIRST_END = re.compile(rf"[.!?。！？][{_CLOSERS}]*(?=\s|$)")
+_FIRST_END = re.compile(rf"[.!?][{_CLOSERS}]*(?=\s|$)|[。！？][{_CLOSERS}]*")
 
 
 def _join_across_pages(segments: list[tuple[int | None, str]]) -> list[tuple[int | None, str]]:
@@ -184,13 +204,16 @@ def _join_across_pages(segments: list[tuple[int | None, str]]) -> list[tuple[int
     out = [list(pair) for pair in segments]
     for here, there in itertools.pairwise(out):
         head, tail = str(here[1]).rstrip(), str(there[1]).lstrip()
-        if not head or not tail or head[-1] in _END + _CLOSERS or not _CONTINUATION.match(tail):
+        if not head or not tail or head[-1] in _END + _CLOSERS:
+            continue
+        cjk = bool(CJK_RUN.match(head[-1]) and CJK_RUN.match(tail[0]))  # "更正是一" / "条新的"
+        if not cjk and not _CONTINUATION.match(tail):
             continue
         ends = _FIRST_END.search(tail)
         cut = ends.end() if ends else len(tail)
         if "\n\n" in tail[:cut]:
             continue  # no sentence end in its first paragraph: not one cut sentence
-        here[1] = head + " " + " ".join(tail[:cut].split()) + "\n"
+        here[1] = head + ("" if cjk else " ") + " ".join(tail[:cut].split()) + "\n"
         there[1] = "\n" + tail[cut:]
     return [(page if isinstance(page, int) else None, str(text)) for page, text in out]
 

@@ -24,6 +24,9 @@ class Suite(Enum):
     DOCS = "docs"
     """English questions over tests/eval/documents_corpus: PDF, Word, OpenDocument, HTML, EPUB
     and RTF (made by LibreOffice and pandoc from SQLite's documentation), Markdown and text."""
+    BRIEFS = "briefs"
+    """English and Chinese questions over tests/eval/briefs_corpus.py's documents: PDFs with
+    running headers, page numbers, code and tables (LibreOffice), DOCX and ODT (pandoc)."""
 
 
 @dataclass(frozen=True)

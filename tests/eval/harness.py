@@ -68,6 +68,8 @@ class CaseScore:
     off_topic_included: tuple[str, ...]
     sources_cited: int
     words: int
+    answer_first: bool = False
+    """The answer paragraph (the brief's first) carries a gold fragment."""
 
     @property
     def recall(self) -> float:
@@ -89,6 +91,7 @@ class SuiteFigures:
     max_words: int = 0
     min_sources: int = field(default=10**6)
     lowest_recall: float = 1.0  # the worst question's share of its gold sentences found
+    answered_first: int = 0  # briefs whose answer paragraph carries a gold fragment
 
     def add(self, score: CaseScore) -> None:
         self.cases += 1
@@ -102,10 +105,15 @@ class SuiteFigures:
         self.max_words = max(self.max_words, score.words)
         self.min_sources = min(self.min_sources, score.sources_cited)
         self.lowest_recall = min(self.lowest_recall, score.recall)
+        self.answered_first += score.answer_first
 
     @property
     def recall(self) -> float:
         return self.gold_found / self.gold if self.gold else 0.0
+
+    @property
+    def answer_first_rate(self) -> float:
+        return self.answered_first / self.cases if self.cases else 0.0
 
     @property
     def precision(self) -> float:
@@ -240,7 +248,17 @@ def score(case: EvalCase, brief: str, store: Store) -> CaseScore:
         off_topic_included=tuple(o for o in case.off_topic if flat_text(o) in flat_brief),
         sources_cited=len({p.source for p in points}),
         words=len(brief.split()) + sum(1 for ch in brief if "\u4e00" <= ch <= "\u9fff"),
+        answer_first=any(flat_text(g) in flat_text(answer_paragraph(brief)) for g in case.gold),
     )
+
+
+_ANSWER = re.compile(r"^## (?:Answer|回答)\n\n(.*?)(?=\n\n## |\Z)", re.S | re.M)
+
+
+def answer_paragraph(brief: str) -> str:
+    """The brief's first paragraph: what it answers before any key point."""
+    found = _ANSWER.search(brief)
+    return found.group(1) if found else ""
 
 
 def figures(scores: list[CaseScore]) -> dict[str, SuiteFigures]:

@@ -59,14 +59,15 @@ def main() -> None:
             print(f"off-topic: {list(s.off_topic_included)}")
             print(f"citations not found where they point: {wrong[s.case.question]}\n")
     print(
-        "| suite | cases | gold recall | lowest recall | point precision | citations correct "
+        "| suite | cases | gold recall | lowest recall | answer first | point precision "
+        "| citations correct "
         "| injected included | off-topic included | max words | min sources |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, f in figures(scores).items():
         print(
             f"| {name} | {f.cases} | {f.recall:.2f} ({f.gold_found}/{f.gold}) "
-            f"| {f.lowest_recall:.2f} "
+            f"| {f.lowest_recall:.2f} | {f.answered_first}/{f.cases} "
             f"| {f.precision:.2f} ({f.supported}/{f.points}) "
             f"| {f.citation_correctness:.2f} ({f.cited_ok}/{f.points}) | {f.injected} "
             f"| {f.off_topic} | {f.max_words} | {f.min_sources if f.cases else 0} |"

@@ -198,7 +198,7 @@ def test_the_offline_model_follows_a_focus_note_and_a_file_name(cli: Cli, home: 
     content = second["args"]["content"]
     lead = content.split("## Answer")[1].strip().splitlines()[0]
     assert "idempotency" in lead.lower().split("[")[0]  # the answer now opens on the point
-    assert "never mention “retention”" in content  # a point the documents lack is said so
+    assert "about “retention”?" in content  # a point the documents lack is asked about
     _assert_no_framing(content, note)
 
 
