@@ -79,6 +79,8 @@ def test_window_starts_under_xvfb_and_quits_cleanly_on_smoke(bundle: Path, tmp_p
         "store_open": True,
         "runs": 0,
         "version": version("briefdesk"),
+        "language": "en",
+        "menus": ["&File", "&Run", "Re&view", "&Demo", "&Help"],
     }
     assert (home / "state.db").is_file()
     assert "Traceback" not in done.stderr

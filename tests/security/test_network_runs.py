@@ -190,3 +190,22 @@ def test_tool_bodies_run_inside_the_guard_and_the_model_provider_does_not(
     )
     assert run["status"] == "succeeded"
     assert seen == {"tool": [True], "model": [False, False]}
+
+
+def test_parallel_fetches_that_all_started_count_only_those_before_them(ws: Workspace) -> None:
+    """Three calls of one turn whose ledger entries all exist before any checks its budget:
+    each must count only the ones started before it, or every one sees two others and all
+    three refuse (the race behind a budget test that once executed 1 of 2 under load)."""
+    from agent_core.storage.tables import ledger
+
+    with ws.store.write() as conn:
+        for call in ("call-a", "call-b", "call-c"):
+            ledger.start(
+                conn, f"key-{call}", run_id="run-x", call_id=call, tool="fetch_url", arg_hash="h"
+            )
+    with ws.store.read() as conn:
+        used = [
+            network.calls_used(conn, "run-x", exclude_call=call)
+            for call in ("call-a", "call-b", "call-c")
+        ]
+    assert used == [0, 1, 2]  # with network.max_calls 2: a and b run, c is refused

@@ -120,8 +120,10 @@ def finish(
 def count_unfailed(
     conn: Connection, run_id: str, tool: str, *, exclude_call: str | None = None
 ) -> int:
-    """Entries of `tool` in the run that did not fail (a budget counts them), `exclude_call`
-    aside."""
+    """Entries of `tool` in the run that did not fail (a budget counts them). With
+    `exclude_call`: only those started before that call's own entry (ties by call id), so that
+    parallel calls that all started before any finished do not each count the others and all
+    refuse: the first ones within the budget run, the rest are refused, whatever the timing."""
     query = select(func.count()).where(
         ledger.c.run_id == run_id,
         ledger.c.tool == tool,
@@ -129,6 +131,16 @@ def count_unfailed(
     )
     if exclude_call is not None:
         query = query.where(ledger.c.call_id != exclude_call)
+        mine = conn.execute(
+            select(ledger.c.started_at).where(
+                ledger.c.run_id == run_id, ledger.c.tool == tool, ledger.c.call_id == exclude_call
+            )
+        ).first()
+        if mine is not None:
+            query = query.where(
+                (ledger.c.started_at < mine.started_at)
+                | ((ledger.c.started_at == mine.started_at) & (ledger.c.call_id < exclude_call))
+            )
     return int(conn.execute(query).scalar_one())
 
 
