@@ -4,8 +4,9 @@
    assistant or order it to act (instructions.py): those are never quoted.
 2. Candidates are scored by BM25 against the question's terms (the sentence itself), plus a
    share for question terms in the document's title and the sentence's heading (its context),
-   a bonus for a paragraph's first sentence, and a mild prior for the document's search rank.
-   A sentence must share at least one term with the question.
+   a bonus for a paragraph's first sentence, a bonus for one whose subject is a rare term of
+   the question (more when it says what the term is or means: "Atomic commit means ..."), and
+   a mild prior for the document's search rank. A sentence must share a term with the question.
 3. Maximal marginal relevance picks the points among those scoring at least a fifth of the
    best: each next point is the most relevant one that repeats least of what is already
    picked (a near-duplicate is never picked), so three points never say the same thing. When
@@ -25,6 +26,7 @@ quoted sentences are the documents' own, so their language is the corpus's).
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -45,6 +47,8 @@ MMR_LAMBDA = 0.7
 NEAR_DUPLICATE = 0.6
 BM25_K1, BM25_B = 1.2, 0.75
 FOCUS_BOOST = 3.0  # a sentence on a point the reviewer named outranks the question's others
+SUBJECT_BONUS = 0.8  # at most: a sentence whose subject is the question's rarest term
+DEFINITION_BONUS = 0.6  # and more when it says what that term is or means
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,7 @@ def rank_sentences(
     n = len(pool)
     avg_len = sum(sum(c.values()) for _, c, _ in pool) / n or 1.0
     idf = {t: _idf(n, sum(1 for _, c, _ in pool if t in c)) for t in query}
+    subjects = _subject_weights(idf, docs)
     scored: list[Candidate] = []
     for sentence, counts, context in pool:
         length = sum(counts.values())
@@ -110,9 +115,48 @@ def rank_sentences(
         prior = (LEAD_BONUS if sentence.lead else 1.0) / (1 + DOC_RANK_DECAY * sentence.doc_rank)
         if focus_terms & counts.keys():
             prior *= FOCUS_BOOST
+        prior *= _about(sentence.text, subjects)
         scored.append(Candidate(sentence, counts, (own + ctx) * prior))
     scored.sort(key=lambda c: (-c.relevance, c.sentence.doc_rank, c.sentence.position))
     return scored
+
+
+# "Atomic commit means ...", "A hot journal is a ...", "The VACUUM command rebuilds ...": a
+# sentence that opens with a term of the question is about it, and one whose subject (its first
+# words) goes on to say what it is or means defines it: what a person would underline.
+_OPENING = re.compile(r"^(?:(?:A|An|The)\s+)?([^\W\d_][\w-]*)((?:\s+[\w-]+){0,5})")
+# "... was created to address these concerns", "... is documented here": it leans on what is
+# around it, so no one underlines it alone.
+_POINTING = re.compile(r"\b(?:these|those|here|above|below)\b", re.I)
+_DEFINES = re.compile(
+    r"^(?:\s+[\w-]+){0,3}?\s+(?:(?:is|are)\s+(?:a|an|the|one|said|like)|means?|refers|denotes)\b",
+    re.I,
+)
+
+
+def _subject_weights(idf: dict[str, float], docs: list[SourceDoc]) -> dict[str, float]:
+    """Each question term as a sentence's subject, 0-1: by how rare it is among the sentences,
+    and none for a term most titles of the documents read hold ("SQLite" in SQLite's manual:
+    the corpus's name, not what the question asks about)."""
+    rarest = max(idf.values(), default=0.0) or 1.0
+    titles = [set(terms(d.title)) for d in docs]
+    return {
+        t: 0.0
+        if len(docs) >= 2 and 2 * sum(t in title for title in titles) > len(docs)
+        else (w / rarest) ** 2
+        for t, w in idf.items()
+    }
+
+
+def _about(text: str, subjects: dict[str, float]) -> float:
+    """The bonus of a sentence whose subject is a term of the question (`subjects`' weight),
+    more when it defines that term."""
+    opening = _OPENING.match(text)
+    lead = terms(opening.group(1)) if opening else []
+    if not opening or not lead or not subjects.get(lead[0]) or _POINTING.search(text):
+        return 1.0
+    defines = bool(_DEFINES.match(opening.group(2)))
+    return 1.0 + (SUBJECT_BONUS + (DEFINITION_BONUS if defines else 0.0)) * subjects[lead[0]]
 
 
 def _cosine(a: Counter[str], b: Counter[str]) -> float:

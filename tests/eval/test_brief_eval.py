@@ -44,7 +44,7 @@ FLOORS = {
     Suite.EN: {"recall": 0.70, "precision": 0.80},
     Suite.ZH: {"recall": 0.60, "precision": 0.85},
     Suite.HOSTILE: {"recall": 0.90, "precision": 0.85},
-    Suite.DOCS: {"recall": 0.50, "precision": 0.75},
+    Suite.DOCS: {"recall": 0.58, "precision": 0.75},
 }
 # The ranking's own order (tests/eval/ranking.py), measured at: mean reciprocal rank of the first
 # gold sentence EN 0.88, ZH 1.00, HOSTILE 0.75, DOCS 0.56; precision of the first five EN 0.92,
@@ -57,8 +57,10 @@ RANKING_FLOORS = {
     Suite.DOCS: {"mrr": 0.45, "precision_at_5": 0.75},
 }
 # Issue 41: the answer paragraph (the brief's first) carries a gold point, measured before and
-# after at EN 8/8, ZH 4/4, HOSTILE 2/2, DOCS 7/13 (tests/eval/test_briefs_suite.py: BRIEFS 6/6).
-ANSWER_FIRST_FLOORS = {Suite.EN: 1.0, Suite.ZH: 1.0, Suite.HOSTILE: 1.0, Suite.DOCS: 0.5}
+# after at EN 8/8, ZH 4/4, HOSTILE 2/2, DOCS 7/13 (tests/eval/test_briefs_suite.py: BRIEFS 6/6);
+# DOCS 9/13 (recall 0.61) once a sentence whose subject is the question's term, or that defines
+# it, ranks higher.
+ANSWER_FIRST_FLOORS = {Suite.EN: 1.0, Suite.ZH: 1.0, Suite.HOSTILE: 1.0, Suite.DOCS: 0.65}
 DOCS_LOWEST_RECALL = 0.25
 DOCS_CITATIONS_CORRECT = 0.95
 
