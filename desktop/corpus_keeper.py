@@ -1,6 +1,11 @@
 """Keeps the Corpus tab current while the app runs: one reindex at start-up, then one after each
 quiet burst of changes in the corpus folder, never two at once.
 
+The folder is the corpus folder of Settings (`corpus.folder`, else the home's `corpus/`), or the
+selected run's when it read another one (`use_folder`); saving another folder in Settings
+(`default_changed`) lists that one. A switch stops the reindex of the folder left at its next
+file and drops what it answers: the tab never shows one folder's documents under another's name.
+
 Everything goes through the bridge. The watcher (agent_core/facade/corpus_watch.py) is started
 and stopped by bridge jobs, so it lives on the bridge's side; it tells of a change from its own
 thread through a queued signal. A reindex runs in a worker thread of the bridge's loop
@@ -50,6 +55,10 @@ class CorpusKeeper(QObject):
         self.bridge, self.panel = bridge, panel
         self.reindexes = 0  # started so far (what a person would see as bar runs)
         self.watching = False
+        self.asked: str | None = None  # the selected run's corpus folder; None: no run
+        self.default_root: str | None = None  # Settings' folder, once a status said which
+        self.folder: str | None = None  # the folder shown; None: Settings' (see `_target`)
+        self._generation = 0  # a switch of folder: a reindex of an older one is stale
         self._started = False
         self._running = False
         self._again = False  # a change came during the reindex: one more after it
@@ -66,20 +75,79 @@ class CorpusKeeper(QObject):
         return self._running
 
     def start(self) -> None:
-        """Watch the home's corpus folder, then reindex it once (a change meanwhile is seen)."""
+        """Watch the corpus folder, then reindex it once (a change meanwhile is seen)."""
         if self._started:
             return
         self._started = True
+        self._show_target()
+
+    def use_folder(self, corpus: str | None) -> None:
+        """Show the selected run's corpus folder (None: no run selected). A run on Settings'
+        folder shows Settings' folder: nothing changes then."""
+        self.asked = corpus
+        if self._target() != self.folder:
+            self._show_target()
+
+    def default_changed(self) -> None:
+        """Settings saved another corpus folder: list it, unless a run on another folder is
+        selected (a run on the folder Settings had is on another one now)."""
+        self.default_root = None  # the next status of the default says where it is
+        if self._target() is None or self._target() != self.folder:
+            self._show_target()
+
+    def _target(self) -> str | None:
+        asked = self.asked
+        return None if asked is None or asked == self.default_root else asked
+
+    def _show_target(self) -> None:
+        self.folder = self._target()
+        self._generation += 1
+        self.panel.show_folder(self.folder or "", run=self.folder is not None)
+        self.panel.show_note("")
+        if self._started:
+            self._name_default()
+            self._watch(self.folder)
+            self.reindex()
+
+    def _name_default(self) -> None:
+        """Where Settings' folder is: in the header at once, not after a reindex that may take
+        minutes; and a run's folder that turns out to be it shows as Settings' folder."""
+        generation = self._generation
+
+        def named(root: str) -> None:
+            if generation != self._generation:
+                return
+            self.default_root = root
+            if self.folder is None:
+                self.panel.name_folder(root)
+            elif self._target() != self.folder:
+                self._show_target()
+
+        self.bridge.submit(
+            lambda ws: str(ws.default_corpus()),
+            on_done=named,
+            on_error=lambda exc: log.info("corpus folder: %s", exc),
+        )
+
+    def _watch(self, folder: str | None) -> None:
+        """Stop watching the folder left, then watch `folder` (bridge jobs run in order)."""
         closing, stoppers, changed = self._closing, self._stop_watching, self._folder_changed
+        self.watching = False
 
         def watch(ws: Workspace) -> None:
             from agent_core.facade.corpus_watch import watch_corpus
 
+            while stoppers:
+                stoppers.pop()()
             if not closing.is_set():
-                stoppers.append(watch_corpus(ws, changed.emit))
+                stoppers.append(watch_corpus(ws, changed.emit, folder))
 
-        self.bridge.submit(watch, on_done=self._on_watching, on_error=self._not_watching)
-        self.reindex()
+        generation = self._generation
+        self.bridge.submit(
+            watch,
+            on_done=lambda _none: self._on_watching(generation),
+            on_error=lambda exc: self._not_watching(exc, generation),
+        )
 
     def stop(self) -> None:
         """The window closes: stop a running reindex at its next file and the watcher (a bridge
@@ -104,23 +172,26 @@ class CorpusKeeper(QObject):
         self._running, self._again = True, False
         self.reindexes += 1
         self.panel.show_reindexing()
-        progress = self._relay()
+        folder, generation = self.folder, self._generation
+        progress = self._relay(generation)
         self.bridge.submit_async(
-            lambda ws: asyncio.to_thread(ws.reindex_corpus, None, progress),
-            on_done=self._on_reindexed,
-            on_error=self._on_failed,
+            lambda ws: asyncio.to_thread(ws.reindex_corpus, folder, progress),
+            on_done=lambda status: self._on_reindexed(status, generation),
+            on_error=lambda exc: self._on_failed(exc, generation),
         )
 
-    def _relay(self) -> Callable[[ReindexProgress], None]:
-        """The progress callback, on the reindex's worker thread: emit (queued), throttled."""
+    def _relay(self, generation: int) -> Callable[[ReindexProgress], None]:
+        """The progress callback, on the reindex's worker thread: emit (queued), throttled; the
+        start of a scanned page's OCR always (it takes seconds). It stops the reindex when the
+        window closes or shows another folder."""
         closing, progressed = self._closing, self.progressed
         last = [0.0]
 
         def progress(step: ReindexProgress) -> None:
-            if closing.is_set():
+            if closing.is_set() or generation != self._generation:  # an int read: atomic
                 raise ReindexStopped
             now = time.monotonic()
-            if now - last[0] >= PROGRESS_EVERY_S or step.done >= step.total:
+            if now - last[0] >= PROGRESS_EVERY_S or step.done >= step.total or step.ocr_page:
                 last[0] = now
                 progressed.emit(step)
 
@@ -135,11 +206,14 @@ class CorpusKeeper(QObject):
     def _on_folder_changed(self, _paths: frozenset[str]) -> None:
         self.reindex()
 
-    def _on_watching(self, _result: None) -> None:
-        self.watching = bool(self._stop_watching)
+    def _on_watching(self, generation: int) -> None:
+        if generation == self._generation:
+            self.watching = bool(self._stop_watching)
 
-    def _not_watching(self, exc: Exception) -> None:
+    def _not_watching(self, exc: Exception, generation: int) -> None:
         # e.g. the inotify watch limit: the tab still works, Reindex reads the changes
+        if generation != self._generation:
+            return
         self.panel.show_note(
             self.tr(
                 "Changes to the corpus folder are not followed: {why} Press Reindex after "
@@ -147,25 +221,38 @@ class CorpusKeeper(QObject):
             ).format(why=plain_exception(exc))
         )
 
-    def _on_reindexed(self, status: CorpusStatusView) -> None:
+    def _on_reindexed(self, status: CorpusStatusView, generation: int) -> None:
         if self._closing.is_set():
             return
+        if generation != self._generation:  # another folder is shown now: reindex that one
+            self._finished()
+            return
+        if self.folder is None:
+            self.default_root = status["root"]
         self.panel.show_status(status)
+        root = status["root"]
         self.bridge.submit_async(
-            lambda ws: asyncio.to_thread(ws.corpus_documents),
-            on_done=lambda documents: self._on_documents(status, documents),
-            on_error=self._on_failed,
+            lambda ws: asyncio.to_thread(ws.corpus_documents, root),
+            on_done=lambda documents: self._on_documents(status, documents, generation),
+            on_error=lambda exc: self._on_failed(exc, generation),
         )
 
-    def _on_documents(self, status: CorpusStatusView, documents: list[DocumentView]) -> None:
+    def _on_documents(
+        self, status: CorpusStatusView, documents: list[DocumentView], generation: int
+    ) -> None:
         if self._closing.is_set():
             return
-        self.panel.set_documents(documents)
+        if generation == self._generation:
+            self.panel.set_documents(documents)
         self._finished()
-        self.reindexed.emit(status)
+        if generation == self._generation:
+            self.reindexed.emit(status)
 
-    def _on_failed(self, exc: Exception) -> None:
+    def _on_failed(self, exc: Exception, generation: int) -> None:
         if self._closing.is_set():
+            return
+        if generation != self._generation or isinstance(exc, ReindexStopped):
+            self._finished()
             return
         self.panel.show_error(
             self.tr("The corpus could not be indexed. {why}").format(why=plain_exception(exc))

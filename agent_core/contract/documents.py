@@ -147,4 +147,6 @@ class ReindexProgress:
     done: int
     total: int
     current: str
-    """The source id being read now ("" when finished)."""
+    """The source id just read, or (with `ocr_page`) being read ("" when finished)."""
+    ocr_page: int = 0
+    """Not 0: OCR starts reading this page (1-based) of `current`, a scan, which takes seconds."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -153,8 +153,11 @@ class ExtractionPool:
     def _worker(self) -> _Worker:
         return self._idle.pop() if self._idle else _Worker(self.bounds)
 
-    def extract(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, Outcome]]:
-        """Each job's outcome, in the order they finish."""
+    def extract(
+        self, jobs: Iterable[Job], on_ocr_page: Callable[[Job, int], None] | None = None
+    ) -> Iterator[tuple[Job, Outcome]]:
+        """Each job's outcome, in the order they finish; `on_ocr_page(job, page)` as OCR of a
+        scanned page starts (a window shows which document takes seconds a page)."""
         waiting = deque(jobs)
         busy: dict[Connection, _Worker] = {}
         try:
@@ -179,6 +182,8 @@ class ExtractionPool:
                         if finished is not None:
                             del busy[conn]
                             yield finished
+                        elif on_ocr_page is not None and worker.job is not None:
+                            on_ocr_page(worker.job, worker.ocr_page)
                     elif monotonic() >= worker.deadline:
                         del busy[conn]
                         yield self._timed_out(worker)

@@ -180,6 +180,10 @@ class _Writer:
         if self.progress is not None:
             self.progress(ReindexProgress(self.done, self.total, source_id))
 
+    def ocr_started(self, job: Job, page: int) -> None:
+        if self.progress is not None:
+            self.progress(ReindexProgress(self.done, self.total, job.source_id, ocr_page=page))
+
     def flush(self) -> None:
         if self.pending:
             with self.store.write() as conn:
@@ -289,7 +293,7 @@ def reindex(
     if parse:
         jobs = [Job(root, sid, on_disk[sid].doc_type) for sid in parse]
         with ExtractionPool(bounds_of(settings)) as pool:
-            for job, outcome in pool.extract(jobs):
+            for job, outcome in pool.extract(jobs, writer.ocr_started):
                 _record(writer, key, job.source_id, job.doc_type, parse[job.source_id], outcome)
     writer.flush()
     return _status(store, root, (on_disk, refused_names))

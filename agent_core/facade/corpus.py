@@ -1,8 +1,8 @@
 """The corpus: what the folder holds, what the index holds of it, and reindexing.
 
 The index lives in this desk's own store (`desk_store`), in team mode too: documents are on
-the machine that reads them. `corpus` names a folder other than the home's `corpus/`, as
-`run --corpus` does.
+the machine that reads them. `corpus` names a folder other than the default one (the setting
+`corpus.folder`, else the home's `corpus/`), as `run --corpus` does.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from agent_core.storage.tables import corpus as corpus_table
 
 class CorpusCommands(WorkspaceBase):
     def corpus_root(self, corpus: str | Path | None = None) -> Path:
-        """The folder `run --corpus` would read (`not_found` when it does not exist)."""
-        root = Path(corpus).expanduser().resolve() if corpus else self.home.corpus
+        """The folder `run --corpus` would read, by default the setting `corpus.folder` or the
+        home's `corpus/` (`not_found` when it does not exist)."""
+        root = Path(corpus).expanduser().resolve() if corpus else self.default_corpus()
         return existing_folder(root, "corpus folder")
 
     def corpus_status(self, corpus: str | Path | None = None) -> CorpusStatusView:

@@ -93,7 +93,7 @@ class RunCommands(WorkspaceBase):
             max_tokens=defaults.max_tokens if max_tokens is None else max_tokens,
             approval_ttl=prefs.approval_ttl if approval_ttl is None else approval_ttl,
         )
-        corpus_dir = Path(corpus).expanduser().resolve() if corpus else self.home.corpus
+        corpus_dir = Path(corpus).expanduser().resolve() if corpus else self.default_corpus()
         artifacts_dir = Path(artifacts).expanduser().resolve() if artifacts else self.home.artifacts
         existing_folder(corpus_dir, "corpus folder")  # not_found; a file: invalid_arguments
         refuse_system_folder(artifacts_dir)  # /proc, /sys, ...: nothing to save, endless to watch

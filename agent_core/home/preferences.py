@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -42,6 +43,7 @@ MAX_NETWORK_CALLS = 1_000
 MAX_REVIEWER_CHARS = 80
 MAX_NAME_CHARS = 200
 MAX_URL_CHARS = 2_048
+MAX_PATH_CHARS = 4_095  # what the kernel takes (home.config.PATH_MAX less its NUL)
 MAX_READ_TIMEOUT_S = 3_600
 _ALLOW_ENTRY = re.compile(r"\A(?:\*\.|\.)?[a-z0-9_:\[\]-]+(?:\.[a-z0-9_:\[\]-]+)*\.?\Z")
 
@@ -111,6 +113,9 @@ class Settings:
     corpus_ocr: OcrSwitch = field(default="on", metadata=_key("corpus.ocr"))
     """Whether a PDF page with no text layer (a scan) is read by OCR (Tesseract); off: such a
     document is `document_no_text`."""
+    corpus_folder: str | None = field(default=None, metadata=_key("corpus.folder"))
+    """The folder a run reads when it names none (`run --corpus` wins), and the Corpus tab's: an
+    absolute path, checked to exist by the façade when set; None: the home's `corpus/`."""
     mcp_call_timeout: float = field(default=60, metadata=_key("mcp.call_timeout"))
     """Seconds an MCP server may take to answer one tool call (past it: `tool_timeout`)."""
     db_url: str | None = field(default=None, metadata=_key("db.url"))
@@ -327,6 +332,20 @@ def _db_url(value: object) -> str | None:
     return value.strip()
 
 
+def _folder(value: object) -> str | None:
+    """An absolute folder path (`~` expanded), or null/"" for the home's corpus folder. Its
+    existence is the façade's to check (a stored folder may be gone later: not corrupt)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    message = "corpus.folder takes an absolute folder path, or null for the home's corpus folder."
+    if not isinstance(value, str) or len(value) > MAX_PATH_CHARS or not value.isprintable():
+        raise _Invalid(message)
+    folder = os.path.expanduser(value.strip())
+    if not os.path.isabs(folder):
+        raise _Invalid(message)
+    return folder
+
+
 def _allowlist(value: object) -> tuple[str, ...]:
     message = 'network.allowlist takes a list of domains (["example.org"] or "a.org,b.org").'
     if isinstance(value, str):
@@ -375,6 +394,7 @@ _VALIDATORS: dict[str, Callable[[object], object]] = {
     "corpus.parse_seconds": _number("corpus.parse_seconds", limits.DOCUMENT_SECONDS),
     "corpus.parse_memory_mb": _number("corpus.parse_memory_mb", limits.PARSER_MEMORY_MB),
     "corpus.ocr": _choice("corpus.ocr", OCR_SWITCH),
+    "corpus.folder": _folder,
     "mcp.call_timeout": _number("mcp.call_timeout", limits.Bound(3_600, "seconds")),
     "db.url": _db_url,
     "ui.theme": _choice("ui.theme", THEMES),
@@ -382,5 +402,7 @@ _VALIDATORS: dict[str, Callable[[object], object]] = {
     "ui.notifications": _flag("ui.notifications"),
 }
 _FIELD_OF: dict[str, str] = {f.metadata["key"]: f.name for f in fields(Settings)}
-_TEXT_KEYS = frozenset({"reviewer", "model", "openai.base_url", "openai.model", "db.url"})
+_TEXT_KEYS = frozenset(
+    {"reviewer", "model", "openai.base_url", "openai.model", "db.url", "corpus.folder"}
+)
 assert set(_FIELD_OF) == set(_VALIDATORS), "every setting has exactly one validator"

@@ -1138,6 +1138,33 @@ Its timeline, checkpoints and approvals are removed for good. Files it wrote sta
     </message>
 </context>
 <context>
+    <name>CorpusFolderPage</name>
+    <message>
+        <source>The home&apos;s corpus folder</source>
+        <translation>主目录的资料库文件夹</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Corpus folder</source>
+        <translation>资料库文件夹</translation>
+    </message>
+    <message>
+        <source>Runs read the documents of this folder unless they name another one, and the Corpus tab lists them. Leave it empty for the home&apos;s corpus folder.</source>
+        <translation>运行读取此文件夹中的文档（除非运行另行指定文件夹），“资料库”标签页列出这些文档。留空则使用主目录的资料库文件夹。</translation>
+    </message>
+    <message>
+        <source>Corpus folder {folder}: {why}</source>
+        <translation>资料库文件夹 {folder}：{why}</translation>
+    </message>
+    <message>
+        <source>Choose the corpus folder</source>
+        <translation>选择资料库文件夹</translation>
+    </message>
+</context>
+<context>
     <name>CorpusKeeper</name>
     <message>
         <source>Changes to the corpus folder are not followed: {why} Press Reindex after changing files.</source>
@@ -1215,6 +1242,22 @@ Its timeline, checkpoints and approvals are removed for good. Files it wrote sta
         <translation>未记录原因。</translation>
     </message>
     <message>
+        <source>{n} hidden passage left out</source>
+        <translation>略去 {n} 处隐藏文字</translation>
+    </message>
+    <message>
+        <source>{n} hidden passages left out</source>
+        <translation>略去 {n} 处隐藏文字</translation>
+    </message>
+    <message>
+        <source>{n} page read by OCR</source>
+        <translation>{n} 页经 OCR 识别</translation>
+    </message>
+    <message>
+        <source>{n} pages read by OCR</source>
+        <translation>{n} 页经 OCR 识别</translation>
+    </message>
+    <message>
         <source>{n} page</source>
         <translation>{n} 页</translation>
     </message>
@@ -1235,12 +1278,24 @@ Its timeline, checkpoints and approvals are removed for good. Files it wrote sta
         <translation>重新读取资料库文件夹，查找新增和更改的文件</translation>
     </message>
     <message>
+        <source>Folder of the selected run</source>
+        <translation>所选运行的文件夹</translation>
+    </message>
+    <message>
+        <source>Corpus folder (Settings)</source>
+        <translation>资料库文件夹（设置）</translation>
+    </message>
+    <message>
         <source>Looking for new and changed files…</source>
         <translation>正在查找新增和更改的文件…</translation>
     </message>
     <message>
         <source>{done} of {total}</source>
         <translation>{done} / {total}</translation>
+    </message>
+    <message>
+        <source>Reading {file}: page {page} by OCR…</source>
+        <translation>正在读取 {file}：OCR 识别第 {page} 页…</translation>
     </message>
     <message>
         <source>Read {file}</source>
@@ -2846,8 +2901,8 @@ The run “{question}” ends cancelled.</source>
         <translation>资料库</translation>
     </message>
     <message>
-        <source>Default: the home&apos;s corpus</source>
-        <translation>默认：主目录的资料库</translation>
+        <source>Default: the corpus folder in Settings</source>
+        <translation>默认：设置中的资料库文件夹</translation>
     </message>
     <message>
         <source>Choose the corpus folder for this run</source>
@@ -3030,6 +3085,10 @@ Press Run to start one. Runs started with briefdesk-cli on this home appear here
     <message>
         <source>Team database</source>
         <translation>团队数据库</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>资料库</translation>
     </message>
     <message>
         <source>Prices</source>

@@ -1,11 +1,13 @@
-"""The Corpus tab: what the agent can read, how far a reindex is, and what could not be read.
+"""The Corpus tab: which folder, what the agent can read there, how far a reindex is, and what
+could not be read.
 
-It shows typed views only (contract/documents.py): the status's counts (by type; indexed,
+It shows typed views only (contract/documents.py): the folder in use (the corpus folder of
+Settings, or the selected run's when it read another), the status's counts (by type; indexed,
 pending, failed), a progress bar while a reindex runs (`ReindexProgress`: done of total, the
-file being read), the failed documents with their code and plain message as a list one can
-read (and copy), and every document with its type, pages and status. It holds no logic: the
-Reindex button only asks (`reindex_requested`); desktop/corpus_keeper.py reindexes through the
-bridge and feeds this panel.
+file read, the page OCR is reading), the failed documents with their code's plain reason and
+message as a list one can read (and copy), what was left out as hidden and read by OCR, and
+every document with its type, pages and status. It holds no logic: the Reindex button only asks
+(`reindex_requested`); desktop/corpus_keeper.py reindexes through the bridge and feeds this panel.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from PySide6.QtGui import QBrush, QColor, QResizeEvent, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QProgressBar,
@@ -36,6 +39,8 @@ from agent_core.contract.documents import (
 )
 from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.visible_text import visible_line
+from desktop.widgets.folder_line import FolderLine
+from desktop.widgets.whole_label import WholeLabel
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
 FAILED_COLOUR = "#c0392b"
@@ -117,6 +122,31 @@ def failed_html(documents: list[DocumentView]) -> str:
     return "".join(rows)
 
 
+def hidden_text(count: int) -> str:
+    return (
+        translate("CorpusPanel", "{n} hidden passage left out")
+        if count == 1
+        else translate("CorpusPanel", "{n} hidden passages left out")
+    ).format(n=count)
+
+
+def ocr_text(count: int) -> str:
+    return (
+        translate("CorpusPanel", "{n} page read by OCR")
+        if count == 1
+        else translate("CorpusPanel", "{n} pages read by OCR")
+    ).format(n=count)
+
+
+def left_out_text(documents: list[DocumentView]) -> str:
+    """`3 hidden passages left out · 2 pages read by OCR`, over the whole folder ("" if none)."""
+    hidden = sum(d["hidden_removed"] for d in documents)
+    ocr = sum(d["ocr_pages"] for d in documents)
+    return " · ".join(
+        [*([hidden_text(hidden)] if hidden else []), *([ocr_text(ocr)] if ocr else [])]
+    )
+
+
 def document_line(doc: DocumentView) -> str:
     """`pdf · 12 pages · indexed`: the second line of a document in the list."""
     known = STATUS_TEXT.get(doc["status"])
@@ -133,7 +163,8 @@ def document_line(doc: DocumentView) -> str:
 
 def _document_item(doc: DocumentView) -> QListWidgetItem:
     path = visible_line(doc["path"])
-    item = QListWidgetItem(f"{path}\n{document_line(doc)}")
+    left_out = left_out_text([doc])  # a third line, only for a document it concerns
+    item = QListWidgetItem("\n".join([path, document_line(doc), *([left_out] if left_out else [])]))
     item.setData(PATH_ROLE, doc["path"])
     error = doc["error"]
     item.setToolTip(f"{path}\n{error['code']}: {error['message']}" if error else path)
@@ -150,10 +181,14 @@ class CorpusPanel(QWidget):
         super().__init__(parent)
         self.status: CorpusStatusView | None = None
         self.documents: list[DocumentView] = []
+        self.folder_caption = _label(rich=True)
+        self.folder_line = FolderLine()
         self.summary_label = _label()
         self.summary_label.setText(self.tr("Reading the corpus…"))
         self.types_label = _label()
         self.types_label.hide()
+        self.left_out_label = _label()  # hidden passages left out, pages read by OCR
+        self.left_out_label.hide()
         self.reindex_button = QPushButton(self.tr("Reindex"))
         self.reindex_button.setToolTip(
             self.tr("Read the corpus folder again for new and changed files")
@@ -162,7 +197,9 @@ class CorpusPanel(QWidget):
         self.progress_bar = QProgressBar()
         self.progress_bar.setTextVisible(True)
         self.progress_bar.hide()
-        self.progress_label = _label()
+        # whole on as many lines as it needs: a scan's page by OCR names a long file
+        self.progress_label = WholeLabel()
+        self.progress_label.setTextFormat(Qt.TextFormat.PlainText)
         self.progress_label.hide()
         self.note_label = _label()
         self.note_label.hide()
@@ -182,7 +219,10 @@ class CorpusPanel(QWidget):
         self.list.setAlternatingRowColors(True)
         self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # keep the file's name
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.list.setUniformItemSizes(True)
+        # a third line for a document with hidden text left out or pages read by OCR; batched,
+        # so 10,000 documents of several heights still list at once
+        self.list.setLayoutMode(QListView.LayoutMode.Batched)
+        self.show_folder("", run=False)
         self._build()
 
     def _build(self) -> None:
@@ -195,8 +235,11 @@ class CorpusPanel(QWidget):
         failed_layout.addWidget(self.failed_view, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.folder_caption)
+        layout.addWidget(self.folder_line)
         layout.addLayout(top)
         layout.addWidget(self.types_label)
+        layout.addWidget(self.left_out_label)
         layout.addWidget(self.progress_bar)
         layout.addWidget(self.progress_label)
         layout.addWidget(self.note_label)
@@ -204,6 +247,30 @@ class CorpusPanel(QWidget):
         layout.addWidget(self.list, 1)
 
     # -- what the keeper tells it -----------------------------------------------------------
+
+    def show_folder(self, path: str, *, run: bool) -> None:
+        """Another folder is shown from now on ("" until its first status says where it is):
+        the corpus folder of Settings, or (`run`) the selected run's other folder. What the tab
+        showed of the folder before goes."""
+        caption = (
+            self.tr("Folder of the selected run") if run else self.tr("Corpus folder (Settings)")
+        )
+        self.folder_caption.setText(f"<b>{escape(caption)}</b>")
+        self.folder_line.set_path(path)
+        self.status, self.documents = None, []
+        self.summary_label.setText(self.tr("Reading the corpus…"))
+        self.types_label.hide()
+        self.left_out_label.hide()
+        self.failed_box.hide()
+        self.list.clear()
+
+    def name_folder(self, path: str) -> None:
+        """Where the folder shown is, once known (its documents stay)."""
+        self.folder_line.set_path(path)
+
+    def folder_path(self) -> str:
+        """The folder's whole path as shown ("" while it is not known yet)."""
+        return self.folder_line.path
 
     def show_reindexing(self) -> None:
         """A reindex started: a busy bar until the first file is read (nothing may change)."""
@@ -221,15 +288,20 @@ class CorpusPanel(QWidget):
         )
         self.progress_bar.show()
         current = visible_line(progress.current)
-        self.progress_label.setText(
-            self.tr("Read {file}").format(file=current) if current else self.tr("Finishing…")
-        )
+        if progress.ocr_page:  # seconds a page: say which document, and which page
+            said = self.tr("Reading {file}: page {page} by OCR…").format(
+                file=current, page=progress.ocr_page
+            )
+        else:
+            said = self.tr("Read {file}").format(file=current) if current else self.tr("Finishing…")
+        self.progress_label.setText(said)
         self.progress_label.setToolTip(current)
         self.progress_label.show()
 
     def show_status(self, status: CorpusStatusView) -> None:
         """A reindex ended (or the status was read): the counts; the bar goes."""
         self.status = status
+        self.name_folder(status["root"])
         self.summary_label.setText(status_text(status))
         self.summary_label.setToolTip(status["root"])
         self.types_label.setText(types_text(status))
@@ -262,6 +334,9 @@ class CorpusPanel(QWidget):
         self.failed_box.setVisible(bool(failed))
         self.failed_label.setText(failed_html(failed))
         self._fit_failed()
+        left_out = left_out_text(documents)
+        self.left_out_label.setText(left_out)
+        self.left_out_label.setVisible(bool(left_out))
         self.list.clear()
         for doc in sorted(documents, key=lambda d: d["path"].lower()):
             self.list.addItem(_document_item(doc))

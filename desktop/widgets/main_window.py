@@ -302,6 +302,7 @@ class MainWindow(QMainWindow):
     def _show_selected(self) -> None:
         run = self.selected_run()
         self.summary.show_run(run)
+        self.corpus_keeper.use_folder(run["corpus"] if run else None)  # a run on another folder
         set_run = getattr(self.artifacts_panel, "set_run", None)
         if set_run is not None:
             set_run(run)
@@ -479,6 +480,7 @@ class MainWindow(QMainWindow):
 
         dialog = SettingsDialog(self.bridge, self.context.settings, self)
         dialog.saved.connect(self.context.set_settings)
+        dialog.corpus_folder_changed.connect(self.corpus_keeper.default_changed)
         dialog.store_changed.connect(self._store_saved)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()

@@ -389,7 +389,7 @@ class RunForm(QFrame):
             grid,
             2,
             self.tr("Corpus"),
-            self.tr("Default: the home's corpus"),
+            self.tr("Default: the corpus folder in Settings"),
             self.tr("Choose the corpus folder for this run"),
         )
         self.artifacts = self._folder_row(

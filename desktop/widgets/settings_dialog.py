@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent_core.contract.errors import BriefDeskError
 from agent_core.contract.presets import PRESETS as PROVIDER_PRESETS
 from agent_core.contract.presets import Preset
 from agent_core.contract.views import SecretStatusView
@@ -38,6 +39,7 @@ from desktop import theme
 from desktop.jobs import AsyncJob, Job
 from desktop.models.plain_errors import plain_exception
 from desktop.widgets.appearance_box import AppearanceBox
+from desktop.widgets.corpus_settings import CorpusFolderPage
 from desktop.widgets.guarded_submit import OnError, submit_async_while_open, submit_while_open
 from desktop.widgets.mcp_settings import McpServersPage
 from desktop.widgets.price_box import Price, PricesBox
@@ -73,6 +75,7 @@ SettingsValues = TypedDict(
         "ui.theme": str,
         "ui.language": str,
         "ui.notifications": bool,
+        "corpus.folder": str | None,
     },
 )
 OPENAI_URL = "https://api.openai.com/v1"
@@ -82,6 +85,7 @@ OK_COLOUR, ERROR_COLOUR = "#2e9d4f", "#d64545"
 class SettingsDialog(QDialog):
     saved = Signal(object)  # the settings after saving
     store_changed = Signal()  # the `db.url` setting was saved with another value
+    corpus_folder_changed = Signal()  # the `corpus.folder` setting was saved with another value
 
     def __init__(
         self, bridge: Bridge, settings: Mapping[str, object], parent: QWidget | None = None
@@ -114,7 +118,10 @@ class SettingsDialog(QDialog):
         self.tabs = QTabWidget()
         self.general_scroll = WholeScroll(general)  # scrolls only on a small screen
         self.tabs.addTab(self.general_scroll, self.tr("General"))
+        self.team_page = team
         self.tabs.addTab(team, self.tr("Team database"))
+        self.corpus_page = CorpusFolderPage()
+        self.tabs.addTab(self.corpus_page, self.tr("Corpus"))
         self.prices = PricesBox()  # a tab of its own too: General stays as tall as it was
         self.tabs.addTab(self.prices.page(), self.tr("Prices"))
         self.tabs.addTab(McpServersPage(bridge), self.tr("MCP servers"))
@@ -250,6 +257,7 @@ class SettingsDialog(QDialog):
         self.appearance.load_language(s.get("ui.language"))
         self.appearance.load_notifications(s.get("ui.notifications", True))
         self.prices.load(s)
+        self.corpus_page.load(s.get("corpus.folder"))
         self._provider_changed()
 
     def _provider_changed(self, *_args: object) -> None:
@@ -303,6 +311,7 @@ class SettingsDialog(QDialog):
             "ui.theme": self.appearance.value(),
             "ui.language": str(self.appearance.language.currentData()),
             "ui.notifications": self.appearance.notifications.isChecked(),
+            "corpus.folder": self.corpus_page.value(),
         }
         return values
 
@@ -338,7 +347,11 @@ class SettingsDialog(QDialog):
         self.buttons.setEnabled(False)
         self.error_label.setVisible(False)
 
+        folder_changed = "corpus.folder" in changes
+
         async def write(ws: Workspace) -> Settings | None:
+            if folder_changed:  # a refused folder (missing, a file, the home's): nothing stored
+                changes["corpus.folder"] = ws.check_corpus_folder(changes["corpus.folder"])
             # The database first: when it cannot be reached, no setting is stored either.
             await prepare_store(ws, url, password, reach=store_changed)
             result: Settings | None = None
@@ -348,28 +361,36 @@ class SettingsDialog(QDialog):
 
         self._submit_async(
             write,
-            on_done=lambda settings: self._saved(settings, store_changed),
+            on_done=lambda settings: self._saved(settings, store_changed, folder_changed),
             on_error=lambda exc: self._save_failed(exc, team=store_changed or bool(password)),
         )
 
     def show_team(self) -> None:
         """Bring the Team database tab forward."""
-        self.tabs.setCurrentIndex(1)
+        self.tabs.setCurrentWidget(self.team_page)
 
-    def _saved(self, settings: Settings | None, store_changed: bool = False) -> None:
+    def _saved(
+        self, settings: Settings | None, store_changed: bool = False, folder_changed: bool = False
+    ) -> None:
         self.buttons.setEnabled(True)
         self.team_box.password_field.clear()
         if settings is not None:
             self.saved.emit(settings)
         if store_changed:
             self.store_changed.emit()
+        if folder_changed:
+            self.corpus_folder_changed.emit()
         self.accept()
 
     def _save_failed(self, exc: Exception, *, team: bool = False) -> None:
         self.buttons.setEnabled(True)
-        if team:  # the team database refused: show its tab, where it can be mended
+        said = plain_exception(exc)
+        if isinstance(exc, BriefDeskError) and exc.details.get("key") == "corpus.folder":
+            self.tabs.setCurrentWidget(self.corpus_page)  # where the folder can be mended
+            said = self.corpus_page.refused(said)
+        elif team:  # the team database refused: show its tab, where it can be mended
             self.show_team()
-        self.show_error(plain_exception(exc))
+        self.show_error(said)
 
     def show_error(self, text: str) -> None:
         self.error_label.setText(text)

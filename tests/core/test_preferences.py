@@ -38,6 +38,7 @@ PUBLIC_DEFAULTS: dict[str, object] = {
     "corpus.parse_seconds": 60,
     "corpus.parse_memory_mb": 2048,
     "corpus.ocr": "on",
+    "corpus.folder": None,
     "mcp.call_timeout": 60,
     "db.url": None,
     "ui.theme": "system",
