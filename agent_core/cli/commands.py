@@ -157,6 +157,13 @@ def execute(args: argparse.Namespace, g: GlobalOptions) -> Mapping[str, object]:
             if args.action == "revoke":
                 rule_id = _need(args.id, "ID")
                 return {"rule": ws.revoke_rule(rule_id, reviewer=args.reviewer)}
+            if args.action == "suggest":
+                return {"suggestions": ws.suggest_rules()}
+            if args.action == "add":
+                from agent_core.review.suggested_rules import suggestion_number
+
+                number = suggestion_number(args.from_suggestion, args.id)
+                return {"rule": ws.add_rule_from_suggestion(number, reviewer=args.reviewer)}
             return {"rules": ws.list_rules()}
         if cmd == "grants":
             if args.action == "add":

@@ -252,10 +252,18 @@ def build_parser() -> argparse.ArgumentParser:
     rs.add_argument("--done", action="store_true", required=True, help="it did happen")
     rs.add_argument("--reason")
 
-    rules = sub.add_parser("rules", help="remembered decisions: list, revoke")
-    rules.add_argument("action", choices=["list", "revoke"])
+    rules = sub.add_parser(
+        "rules", help="remembered decisions: list, revoke, suggest, add --from-suggestion N"
+    )
+    rules.add_argument("action", choices=["list", "revoke", "suggest", "add"])
     rules.add_argument("id", nargs="?")
-    rules.add_argument("--reviewer", help="who revokes (default: the reviewer setting)")
+    rules.add_argument("--reviewer", help="who revokes or adds (default: the reviewer setting)")
+    rules.add_argument(
+        "--from-suggestion",
+        type=int,
+        metavar="N",
+        help="add: make the N-th rule `rules suggest` lists (1-based)",
+    )
 
     grants = sub.add_parser(
         "grants", help="who may decide what (team administration): list, add, revoke, desk-role"

@@ -205,6 +205,17 @@ def _mcp_tier(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool
     check_tool_name(args.tool)
 
 
+def _rules_add(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
+    from agent_core.review.suggested_rules import suggestion_number
+
+    number = suggestion_number(args.from_suggestion, args.id)
+    if not team and not home.db_path.exists():  # a new home has no suggestion (the store's answer)
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS,
+            f"No suggestion {number}: there are no suggestions (nothing was decided here yet).",
+        )
+
+
 def _required(attribute: str, what: str) -> Check:
     def check(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> None:
         _need(getattr(args, attribute), what)
@@ -218,6 +229,7 @@ _CHECKS: dict[str, Check] = {
     "timeline": _timeline,
     "runs delete": _required("run_id", "RUN_ID"),
     "rules revoke": _required("id", "ID"),
+    "rules add": _rules_add,
     "memory delete": _required("user", "--user"),
     "approvals list": _approvals_list,
     "approvals approve": _decision,

@@ -234,6 +234,8 @@ def _render(body: Body) -> str:
         return text
     if "rules" in body:
         return table(_objects(body["rules"]), ["id", "active", "describes"])
+    if "suggestions" in body:
+        return _suggestions_text(_objects(body["suggestions"]))
     if "rule" in body:
         rule = _object(body["rule"])
         state = "active" if rule["active"] else "revoked"
@@ -320,6 +322,25 @@ def _confinement(server: Body) -> str:
     if not server.get("sandbox", True):
         return "no sandbox"
     return "sandbox, network" if server.get("network") else "sandbox"
+
+
+def _suggestions_text(suggestions: list[Body]) -> str:
+    """`rules suggest`: numbered as `rules add --from-suggestion N` takes them, the scope
+    last and whole (what the rule would cover)."""
+    if not suggestions:
+        return "(no suggestions: no kind of call was approved 3 times without a refusal)"
+    rows: list[Body] = [
+        {
+            "N": number,
+            "tool": s.get("tool"),
+            "would_approve": s.get("would_approve"),
+            "proposals": _joined(s.get("would_have_asked_about")),
+            "scope": s.get("scope"),
+        }
+        for number, s in enumerate(suggestions, start=1)
+    ]
+    columns = ["N", "tool", "would_approve", "proposals", "scope"]
+    return table(rows, columns) + "\nMake one: briefdesk-cli rules add --from-suggestion N"
 
 
 def _objects_or_strings(value: object) -> list[object]:

@@ -221,6 +221,22 @@ class RuleView(TypedDict):
     """The whole scope in one sentence, for people."""
 
 
+class SuggestionView(TypedDict):
+    """A rule `rules suggest` offers: the narrowest one that would have decided what a person
+    approved at least three times, never wider than the targets that person saw."""
+
+    tool: str
+    scope: str
+    """What the rule would cover, whole: the one file the person approved each time, or the
+    folder that holds the files approved (never its parent). `rules add --from-suggestion N`
+    makes it a `home` rule with this as its `folder`."""
+    would_approve: int
+    """How many past proposals it would have approved (`would_have_asked_about`)."""
+    would_have_asked_about: list[str]
+    """Those proposals' ids, oldest first: each approved by a person, none rejected or sent
+    back (a rule that would have approved one of those is never suggested)."""
+
+
 class AuditEntryView(TypedDict):
     """One audit row: a decision (by a person, a rule or policy) or a blocked action."""
 
@@ -228,8 +244,9 @@ class AuditEntryView(TypedDict):
     at: str
     run_id: str | None
     entry: str
-    """`decision`, `block`, `take_over`, `cancel_requested` or `rule_revoked` (a person
-    revoked a remembered rule: `rule_id`, its folder as `resource`, its scope as `detail`)."""
+    """`decision`, `block`, `take_over`, `cancel_requested`, `rule_revoked` (a person
+    revoked a remembered rule: `rule_id`, its folder as `resource`, its scope as `detail`) or
+    `rule_added` (a person made a suggested rule: the same columns)."""
     principal: str
     """Who: `person:NAME`, `rule:ID`, `policy:MODE` or `model`."""
     tool: str | None

@@ -18,6 +18,7 @@ from agent_core.contract.views import (
     GrantView,
     InboxItemView,
     RuleView,
+    SuggestionView,
 )
 from agent_core.facade import grants
 from agent_core.facade.base import WorkspaceBase
@@ -30,6 +31,7 @@ from agent_core.review import (
     proposals,
     remembered_rules,
     revert,
+    suggested_rules,
 )
 from agent_core.review.audit_export import write_audit_export
 from agent_core.storage.tables import audit
@@ -155,6 +157,19 @@ class ReviewCommands(WorkspaceBase):
     def revoke_rule(self, rule_id: str, *, reviewer: str | None = None) -> RuleView:
         """Revoke a remembered rule, audited as `reviewer`'s (default: the reviewer setting)."""
         return remembered_rules.revoke_rule(self.store, rule_id, by=self._acting_person(reviewer))
+
+    def suggest_rules(self) -> list[SuggestionView]:
+        """The narrowest rules that would have decided what a person approved at least three
+        times, never wider than the targets shown (review/suggested_rules.py); in team mode
+        from this desk's runs. `add_rule_from_suggestion(N)` makes the N-th (1-based)."""
+        return suggested_rules.suggest_rules(self.store, self.team_desk)
+
+    def add_rule_from_suggestion(self, number: int, *, reviewer: str | None = None) -> RuleView:
+        """Make suggestion `number` a `home` rule, a person's act audited as `rule_added`, by
+        `reviewer` (default: the reviewer setting); `invalid_arguments` for no such number."""
+        return suggested_rules.add_from_suggestion(
+            self.store, number, reviewer=self._acting_person(reviewer), desk=self.team_desk
+        )
 
     @staticmethod
     def describe_rule(tool: str, folder: str, scope: str, run_id: str | None = None) -> str:

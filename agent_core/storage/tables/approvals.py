@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import DBAPIError
@@ -109,6 +109,54 @@ def rejected_in_thread(conn: Connection, thread_id: str, arg_hash: str) -> Appro
         .limit(1)
     ).first()
     return None if row is None else Approval.from_row(row)
+
+
+@dataclass(frozen=True)
+class DecidedCall:
+    """A proposal as `rules suggest` weighs it (review/suggested_rules.py): which call of which
+    tool on which target, and who decided it how. A projection of `Approval` (its fields, of
+    its types) without the arguments: a write's content may be large, and a rule ignores it."""
+
+    id: str
+    run_id: str
+    call_id: str
+    tool: str
+    target: str | None
+    arg_hash: str
+    status: ApprovalStatus
+    reviewer: str | None
+    version: int
+    revision: int
+    revises: str | None
+    desk: str | None
+    created_at: str
+
+
+_DECIDED_BY_A_PERSON = (
+    ApprovalStatus.APPROVED,
+    ApprovalStatus.CONSUMED,
+    ApprovalStatus.REJECTED,
+    ApprovalStatus.CHANGES_REQUESTED,
+    ApprovalStatus.SUPERSEDED,
+)
+
+
+def decided_by_people(conn: Connection) -> list[DecidedCall]:
+    """Every proposal no rule or mode decided that a person approved, rejected, sent back or
+    replaced (by an edit, or by asking again), oldest first: one query, no arguments read."""
+    columns = [approvals.c[f.name] for f in fields(DecidedCall)]
+    query = (
+        select(*columns)
+        .where(
+            approvals.c.decided_by_rule.is_(None),
+            approvals.c.status.in_([str(s) for s in _DECIDED_BY_A_PERSON]),
+        )
+        .order_by(approvals.c.created_at, approvals.c.id)
+    )
+    return [
+        DecidedCall(**{**row._mapping, "status": ApprovalStatus(row.status)})
+        for row in conn.execute(query)
+    ]
 
 
 @dataclass(frozen=True)
