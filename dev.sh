@@ -12,7 +12,8 @@ DEB_PACKAGES="fonts-dejavu-core xvfb xauth libxcb-icccm4 libxcb-keysyms1 libxcb-
 libxkbcommon-x11-0 libxcb-image0 libxcb-render-util0 libxcb-shape0 libegl1 libgl1 \
 gnome-keyring dbus-x11 libsecret-tools desktop-file-utils appstream openbox xdotool \
 postgresql poppler-utils at-spi2-core python3-pyatspi dunst fonts-noto-cjk bubblewrap \
-tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim img2pdf pandoc qpdf libreoffice-writer-nogui"
+tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim img2pdf pandoc qpdf libreoffice-writer-nogui \
+hyphen-en-us"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
