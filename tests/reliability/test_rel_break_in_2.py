@@ -201,6 +201,11 @@ BAD: dict[str, tuple[list[str], list[list[str]]]] = {
     ),
     "rules list": ([], []),
     "rules revoke": (["rule-0000000000"], [[], ["rule-0000000000"]]),
+    "rules suggest": ([], [["extra"]]),
+    "rules add": (
+        ["--from-suggestion", "1"],
+        [[], ["--from-suggestion", "0"], ["--from-suggestion", "x"], ["--from-suggestion", "1"]],
+    ),
     "grants list": ([], []),
     "grants add": (
         ["--reviewer", "a"],
