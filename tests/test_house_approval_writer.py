@@ -18,10 +18,11 @@ from __future__ import annotations
 import ast
 import re
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.support.code_scan import Offence, callee, modules
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -34,24 +35,6 @@ RAW_STATUS_SQL = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 MIGRATIONS = "agent_core/storage/migrate/"  # the triggers name the column; they never write it
-
-
-@dataclass(frozen=True)
-class Offence:
-    path: str
-    line: int
-    what: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.what}"
-
-
-def _callee(node: ast.Call) -> str | None:
-    if isinstance(node.func, ast.Name):
-        return node.func.id
-    if isinstance(node.func, ast.Attribute):
-        return node.func.attr
-    return None
 
 
 def _table_aliases(tree: ast.Module) -> set[str]:
@@ -74,7 +57,7 @@ def _statement_on_table(node: ast.expr, aliases: set[str]) -> str | None:
     for inner in ast.walk(node):
         if not isinstance(inner, ast.Call):
             continue
-        name = _callee(inner)
+        name = callee(inner)
         if name in ("update", "insert") and any(_is_table(a, aliases) for a in inner.args):
             return name
         func = inner.func
@@ -120,8 +103,7 @@ def _functions_by_line(tree: ast.Module) -> dict[int, str]:
 def offences_in(root: Path) -> list[Offence]:
     """Every place under `root`/agent_core that writes an approval's status but may not."""
     found: list[Offence] = []
-    for path in sorted((root / "agent_core").rglob("*.py")):
-        where = path.relative_to(root).as_posix()
+    for where, path in modules(root, "agent_core"):
         if where.startswith(MIGRATIONS):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -134,7 +116,7 @@ def offences_in(root: Path) -> list[Offence]:
                 continue
             if not isinstance(node, ast.Call):
                 continue
-            name = _callee(node)
+            name = callee(node)
             home = function.get(node.lineno) if where == TABLE_MODULE else None
             if name == WRITER and home not in MAY_CALL_WRITER:
                 found.append(Offence(where, node.lineno, f"{WRITER}(...) called from {home}"))

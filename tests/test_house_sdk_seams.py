@@ -27,10 +27,11 @@ from __future__ import annotations
 import ast
 import importlib
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.support.code_scan import Offence, modules
 
 REPO = Path(__file__).resolve().parents[1]
 OURS = ("agent_core", "desktop", "tests", "benchmarks")
@@ -38,16 +39,6 @@ SDK_ROOTS = ("agents", "openai")
 REFLECTION = ("getattr", "setattr", "hasattr", "delattr")
 IMPORTS_SDK = re.compile(r"^\s*(from|import)\s+(agents|openai)\b", re.MULTILINE)
 """Only a module that imports the SDK can reach into it: the others are not parsed."""
-
-
-@dataclass(frozen=True)
-class Offence:
-    path: str
-    line: int
-    what: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.what}"
 
 
 def _private(name: str) -> bool:
@@ -148,36 +139,34 @@ def _class_offences(node: ast.ClassDef, sdk: dict[str, str]) -> list[tuple[int, 
 def offences_in(root: Path) -> list[Offence]:
     """Every place in our modules under `root` that reaches a private name of the SDK."""
     found: list[Offence] = []
-    for top in OURS:
-        for path in sorted((root / top).rglob("*.py")):
-            where = path.relative_to(root).as_posix()
-            source = path.read_text(encoding="utf-8")
-            if not IMPORTS_SDK.search(source):
-                continue
-            tree = ast.parse(source)
-            sdk = _sdk_names(tree)
-            if not sdk:
-                continue
-            for node in ast.walk(tree):
-                if isinstance(node, (ast.Import, ast.ImportFrom)):
-                    found += [Offence(where, node.lineno, w) for w in _import_offences(node)]
-                elif isinstance(node, ast.ClassDef):
-                    found += [Offence(where, n, w) for n, w in _class_offences(node, sdk)]
-                elif isinstance(node, ast.Attribute) and _private(node.attr):
-                    parts = _dotted(node)
-                    if parts is not None and parts[0] in sdk:
-                        found.append(Offence(where, node.lineno, f"reaches {'.'.join(parts)}"))
-                elif (
-                    isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Name)
-                    and node.func.id in REFLECTION
-                    and len(node.args) >= 2
-                    and isinstance(node.args[1], ast.Constant)
-                    and isinstance(node.args[1].value, str)
-                    and _private(node.args[1].value)
-                ):
-                    name = node.args[1].value
-                    found.append(Offence(where, node.lineno, f"{node.func.id}(..., {name!r})"))
+    for where, path in modules(root, *OURS):
+        source = path.read_text(encoding="utf-8")
+        if not IMPORTS_SDK.search(source):
+            continue
+        tree = ast.parse(source)
+        sdk = _sdk_names(tree)
+        if not sdk:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                found += [Offence(where, node.lineno, w) for w in _import_offences(node)]
+            elif isinstance(node, ast.ClassDef):
+                found += [Offence(where, n, w) for n, w in _class_offences(node, sdk)]
+            elif isinstance(node, ast.Attribute) and _private(node.attr):
+                parts = _dotted(node)
+                if parts is not None and parts[0] in sdk:
+                    found.append(Offence(where, node.lineno, f"reaches {'.'.join(parts)}"))
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in REFLECTION
+                and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+                and isinstance(node.args[1].value, str)
+                and _private(node.args[1].value)
+            ):
+                name = node.args[1].value
+                found.append(Offence(where, node.lineno, f"{node.func.id}(..., {name!r})"))
     return found
 
 

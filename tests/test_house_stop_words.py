@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from agent_core.corpus import stop_words
+from tests.support.code_scan import Offence, modules
 
 REPO = Path(__file__).resolve().parents[1]
 OURS = ("agent_core", "desktop", "benchmarks")
@@ -36,16 +36,6 @@ KNOWN = stop_words.BRIEF_STOP_WORDS | stop_words.CHINESE_QUESTION_WORDS
 LIST_NAME = re.compile(r"stop_?words?", re.IGNORECASE)
 WORD = re.compile(r"[a-z]+|[\u4e00-\u9fff]+")
 """A bound string of such words only (no capital, no punctuation: not prose) is a word list."""
-
-
-@dataclass(frozen=True)
-class Offence:
-    path: str
-    line: int
-    what: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.what}"
 
 
 def _words(node: ast.AST) -> list[str] | None:
@@ -87,21 +77,17 @@ def _named_lists(tree: ast.Module) -> list[tuple[int, str]]:
 def offences_in(root: Path) -> list[Offence]:
     """Every module under `root` (but stop_words.py) that keeps a stop-word list of its own."""
     found: list[Offence] = []
-    for top in OURS:
-        for path in sorted((root / top).rglob("*.py")):
-            where = path.relative_to(root).as_posix()
-            if where == HOME:
-                continue
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            found += [Offence(where, line, what) for line, what in _named_lists(tree)]
-            for node in ast.walk(tree):
-                words = _words(node)
-                shared = sorted(set(words or ()) & KNOWN)
-                if len(shared) >= MIN_SHARED and isinstance(node, (ast.stmt, ast.expr)):
-                    shown = " ".join(shared[:6])
-                    found.append(
-                        Offence(where, node.lineno, f"a word list of its own ({shown} ...)")
-                    )
+    for where, path in modules(root, *OURS):
+        if where == HOME:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [Offence(where, line, what) for line, what in _named_lists(tree)]
+        for node in ast.walk(tree):
+            words = _words(node)
+            shared = sorted(set(words or ()) & KNOWN)
+            if len(shared) >= MIN_SHARED and isinstance(node, (ast.stmt, ast.expr)):
+                shown = " ".join(shared[:6])
+                found.append(Offence(where, node.lineno, f"a word list of its own ({shown} ...)"))
     return found
 
 

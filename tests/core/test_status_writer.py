@@ -15,10 +15,11 @@ from __future__ import annotations
 import ast
 import re
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.support.code_scan import Offence, callee, modules
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -31,24 +32,6 @@ RAW_STATUS_SQL = re.compile(
     r"\b(update\s+\"?runs\"?\s+set\b.*\bstatus\b|insert\s+into\s+\"?runs\"?\b.*\bstatus\b)",
     re.IGNORECASE | re.DOTALL,
 )
-
-
-@dataclass(frozen=True)
-class Offence:
-    path: str
-    line: int
-    what: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.what}"
-
-
-def _callee(node: ast.Call) -> str | None:
-    if isinstance(node.func, ast.Name):
-        return node.func.id
-    if isinstance(node.func, ast.Attribute):
-        return node.func.attr
-    return None
 
 
 def _schema_runs_names(tree: ast.Module) -> set[str]:
@@ -71,7 +54,7 @@ def _writes_runs(node: ast.expr, aliases: set[str]) -> bool:
     for inner in ast.walk(node):
         if not isinstance(inner, ast.Call):
             continue
-        name = _callee(inner)
+        name = callee(inner)
         if name in ("update", "insert", "insert_for") and any(
             _is_runs_table(arg, aliases) for arg in inner.args
         ):
@@ -106,7 +89,7 @@ def _replaces_status(node: ast.expr) -> bool:
     """Is this argument a `replace(row, status=...)` (the run update's `after`)?"""
     return (
         isinstance(node, ast.Call)
-        and _callee(node) == "replace"
+        and callee(node) == "replace"
         and any(k.arg == "status" for k in node.keywords)
     )
 
@@ -124,8 +107,7 @@ def _functions_by_line(tree: ast.Module) -> dict[int, str]:
 def offences_in(root: Path) -> list[Offence]:
     """Every place under `root`/agent_core that touches `runs.status` but may not."""
     found: list[Offence] = []
-    for path in sorted((root / "agent_core").rglob("*.py")):
-        where = path.relative_to(root).as_posix()
+    for where, path in modules(root, "agent_core"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         aliases = _schema_runs_names(tree) | {"runs"}
         functions = _functions_by_line(tree)
@@ -136,7 +118,7 @@ def offences_in(root: Path) -> list[Offence]:
                 continue
             if not isinstance(node, ast.Call):
                 continue
-            name = _callee(node)
+            name = callee(node)
             if name == "update_run" and any(_replaces_status(arg) for arg in node.args):
                 found.append(Offence(where, node.lineno, "update_run(..., replace(status=...))"))
             elif name == "insert_run" and where not in (CREATOR, RUN_TABLE_MODULE):
