@@ -30,6 +30,7 @@ from agent_core.tools import search_corpus
 from agent_core.tools.specs import ToolEnv, ToolScope
 from tests.support.ci import require_or_skip
 from tests.support.cli import CliRunner
+from tests.support.office import soffice_convert
 
 # Each text becomes one page; each word below is on its page only.
 TEXTS: dict[str, tuple[str, str]] = {
@@ -68,16 +69,7 @@ def _build(out: Path) -> None:
     for name, (lang, text) in TEXTS.items():
         (out / f"{name}.md").write_text(text, encoding="utf-8")
         _run("pandoc", f"{name}.md", "-M", f"lang={lang}", "-o", f"{name}.docx", cwd=out)
-    profile = out / "lo-profile"  # its own: another soffice of the suite may be running
-    _run(
-        "soffice",
-        f"-env:UserInstallation={profile.as_uri()}",
-        "--headless",
-        "--convert-to",
-        "pdf",
-        *(f"{name}.docx" for name in TEXTS),
-        cwd=out,
-    )
+    soffice_convert("pdf", [out / f"{name}.docx" for name in TEXTS], out)
     for name in ("en", "zh", "tide"):
         _run("pdftoppm", "-r", "150", "-gray", "-png", "-singlefile", f"{name}.pdf", name, cwd=out)
         _run("img2pdf", f"{name}.png", "-o", f"{name}-scan.pdf", cwd=out)

@@ -23,6 +23,7 @@ from agent_core.corpus.formats import ExtractLimits, extract_file
 from agent_core.models.offline import key_terms
 from tests.eval.harness import CorpusStores, offline_brief
 from tests.support.ci import require_or_skip
+from tests.support.office import soffice_convert
 
 PARAGRAPHS = (
     "The replication coordinator acknowledges every transaction only after the secondary "
@@ -84,22 +85,7 @@ def made(request: pytest.FixtureRequest) -> Made:
         with tempfile.TemporaryDirectory() as tmp:
             source_file = str(Path(tmp) / "replication.fodt")
             Path(source_file).write_text(source, encoding="utf-8")
-            profile = f"-env:UserInstallation={Path(tmp, 'profile').as_uri()}"
-            subprocess.run(
-                [
-                    soffice,
-                    profile,
-                    "--headless",
-                    "--convert-to",
-                    "pdf",
-                    "--outdir",
-                    tmp,
-                    source_file,
-                ],
-                check=True,
-                capture_output=True,
-                timeout=180,
-            )
+            soffice_convert("pdf", [Path(source_file)], Path(tmp), timeout=180)
             shutil.move(Path(tmp) / "replication.pdf", pdf)
     lines = subprocess.run(
         [pdftotext, "-raw", str(pdf), "-"], check=True, capture_output=True, text=True

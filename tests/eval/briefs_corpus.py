@@ -20,6 +20,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from tests.support.office import soffice_convert
+
 SHY = "\u00ad"
 HEADER = "Audit Event Specification v2 — page"
 FOOTER_ZH = "审计事件规范 — 第"
@@ -281,15 +283,7 @@ def build(cache: Path) -> Path:
                 _FODT.format(title=title, header=header, footer=footer, body=body),
                 encoding="utf-8",
             )
-        profile = (work / "profile").as_uri()
-        subprocess.run(
-            [soffice, f"-env:UserInstallation={profile}", "--headless", "--convert-to", "pdf"]
-            + ["--outdir", str(folder)]
-            + [str(work / f"{name}.fodt") for name in sources],
-            check=True,
-            capture_output=True,
-            timeout=180,
-        )
+        soffice_convert("pdf", [work / f"{name}.fodt" for name in sources], folder, timeout=180)
         for name, text, target in (
             ("retention", DOCX_MD, "retention-notes.docx"),
             ("incident", ODT_MD, "incident-review.odt"),
