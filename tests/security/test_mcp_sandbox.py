@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import socket
+import stat
 import subprocess
 import sys
 import threading
@@ -237,32 +238,36 @@ def test_a_stderr_flood_keeps_only_its_last_64_kib(ws: Workspace) -> None:
     ws.mcp_add("hostile", sys.executable, [str(HOSTILE)])
     me = os.getpid()
 
-    def largest_open_file() -> int:
-        sizes = [0]
+    def open_file_sizes() -> dict[tuple[int, int], int]:
+        """Regular files this process holds open, by (device, inode)."""
+        sizes: dict[tuple[int, int], int] = {}
         for fd in os.listdir(f"/proc/{me}/fd"):
             try:
                 info = os.stat(f"/proc/{me}/fd/{fd}")
             except OSError:
                 continue
-            if (
-                not os.path.isdir(f"/proc/{me}/fd/{fd}")
-                and info.st_size
-                and os.path.isfile(f"/proc/{me}/fd/{fd}")
-            ):
-                sizes.append(info.st_size)
-        return max(sizes)
+            if stat.S_ISREG(info.st_mode):
+                sizes[(info.st_dev, info.st_ino)] = info.st_size
+        return sizes
+
+    def largest_growth(before: dict[tuple[int, int], int]) -> int:
+        """How far the flood grew any open file: the worker's own files (its databases, the
+        capture files) may be large already; a file holding the flood grows by ~200 MB."""
+        after = open_file_sizes()
+        return max([0, *(size - before.get(key, 0) for key, size in after.items())])
 
     async def flood(server: ServerSession) -> tuple[str, int]:
+        before = open_file_sizes()
         assert (
             result_text(await server.call("flood_stderr", {"megabytes": 200}, timeout=120))
             == "flooded"
         )
         echoed = result_text(await server.call("echo", {"text": "still here"}, timeout=30))
-        return echoed, largest_open_file()
+        return echoed, largest_growth(before)
 
     echoed, largest = with_server(ws, "hostile", flood)
     assert echoed == "still here"
-    assert largest < 1024 * 1024, f"a file of {largest} bytes holds the server's stderr"
+    assert largest < 1024 * 1024, f"a file grew by {largest} bytes holding the server's stderr"
     log = ws.home.logs / "mcp-hostile.log"
     assert log.stat().st_size <= client.MAX_LOG_TAIL
     with_server(ws, "hostile", flood)  # a second session appends: still bounded
