@@ -118,6 +118,12 @@ class Settings:
     absolute path, checked to exist by the façade when set; None: the home's `corpus/`."""
     mcp_call_timeout: float = field(default=60, metadata=_key("mcp.call_timeout"))
     """Seconds an MCP server may take to answer one tool call (past it: `tool_timeout`)."""
+    agents_decision_timeout: float = field(default=540, metadata=_key("agents.decision_timeout"))
+    """Seconds an external agent's hook waits for a person; then it denies (`no decision in
+    time`): under the 600 s the agents give their hooks, so a hook never times out open."""
+    agents_idle_end: float = field(default=3600, metadata=_key("agents.idle_end"))
+    """Seconds without a call after which an external agent's run ends (sessions that never
+    send their end)."""
     db_url: str | None = field(default=None, metadata=_key("db.url"))
     """The team's PostgreSQL database (never with a password); None: the home's SQLite file."""
     ui_theme: ThemeName = field(default="system", metadata=_key("ui.theme"))
@@ -396,6 +402,10 @@ _VALIDATORS: dict[str, Callable[[object], object]] = {
     "corpus.ocr": _choice("corpus.ocr", OCR_SWITCH),
     "corpus.folder": _folder,
     "mcp.call_timeout": _number("mcp.call_timeout", limits.Bound(3_600, "seconds")),
+    "agents.decision_timeout": _number(
+        "agents.decision_timeout", limits.Bound(590, "seconds", minimum=1, exclusive=False)
+    ),
+    "agents.idle_end": _number("agents.idle_end", limits.SECONDS),
     "db.url": _db_url,
     "ui.theme": _choice("ui.theme", THEMES),
     "ui.language": _choice("ui.language", LANGUAGES),

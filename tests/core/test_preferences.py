@@ -40,6 +40,8 @@ PUBLIC_DEFAULTS: dict[str, object] = {
     "corpus.ocr": "on",
     "corpus.folder": None,
     "mcp.call_timeout": 60,
+    "agents.decision_timeout": 540,
+    "agents.idle_end": 3600,
     "db.url": None,
     "ui.theme": "system",
     "ui.language": "system",
@@ -263,3 +265,11 @@ def test_stored_values_of_older_versions_still_read(home: Path) -> None:
         assert prefs.reviewer and prefs.network_max_calls == 3
     finally:
         ws.close()
+
+
+def test_an_agents_decision_timeout_stays_under_the_agents_own_600_s() -> None:
+    """From 1 to 590 seconds (contract): past 600 the agent's own hook timeout would run it."""
+    assert Settings.parse("agents.decision_timeout", 1) == 1
+    assert Settings.parse("agents.decision_timeout", 590) == 590
+    for raw in (0, 0.5, 591, 600, -1, True, "soon"):
+        refused("agents.decision_timeout", raw)
