@@ -11,6 +11,7 @@ from sqlalchemy import Connection
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ToolOutcomeStatus
+from agent_core.home.result_text import bounded_masked_text
 from agent_core.storage.tables import audit
 from agent_core.storage.tables import tool_calls as call_rows
 from agent_core.storage.tables.timeline import append_event
@@ -47,10 +48,18 @@ def tool_result(
     outcome: str | None,
     *,
     executed: bool,
+    result: str | None = None,
     **extra: object,
 ) -> None:
-    """`executed` is true on exactly one tool_result per call: its one real execution."""
-    data = {"call_id": call_id, "outcome": outcome, "executed": executed, **extra}
+    """`executed` is true on exactly one tool_result per call: its one real execution.
+    `result` is what the tool returned (None: it did not run), kept masked, escaped, bounded."""
+    data = {
+        "call_id": call_id,
+        "outcome": outcome,
+        "executed": executed,
+        **extra,
+        "result": bounded_masked_text(result),
+    }
     append_event(conn, run_id, EventKind.TOOL_RESULT, tool=tool, data=data)
 
 

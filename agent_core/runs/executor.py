@@ -311,7 +311,7 @@ class ToolExecutor:
             summary = clip(result.summary)
             tool_result(
                 conn, self.run_id, tool, call_id, str(result.outcome), executed=True,
-                **(summary if isinstance(summary, dict) else {}),
+                result=result.text, **(summary if isinstance(summary, dict) else {}),
             )  # fmt: skip
             listed = result.summary.get("sources_found")
             found = [str(s) for s in listed] if isinstance(listed, list) else []
@@ -331,5 +331,8 @@ class ToolExecutor:
         else:
             stored = record.get("text")
             text = str(stored) if stored else get_blob(conn, str(record["blob"])).decode("utf-8")
-        tool_result(conn, self.run_id, tool, call_id, entry.outcome, executed=False, replayed=True)
+        tool_result(
+            conn, self.run_id, tool, call_id, entry.outcome, executed=False, replayed=True,
+            result=text,  # what the model gets again: the first execution's answer
+        )  # fmt: skip
         return text

@@ -119,7 +119,7 @@ def run_revert(
         )
         tool_result(
             conn, run_id, revert.tool, revert.call_id, str(result.outcome), executed=True,
-            revert_of=revert.revises, **result.summary,
+            result=result.text, revert_of=revert.revises, **result.summary,
         )  # fmt: skip
         approval_rows.move(conn, revert, ApprovalMove.CONSUME)
         lifecycle.end_revert(conn, run_id, revert.id)

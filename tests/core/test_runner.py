@@ -220,6 +220,7 @@ def test_ask_question_waits_for_an_answer_then_continues(ws: Workspace, tmp_path
             "call_id": _results(ws, run["run_id"], "ask_question")[0]["call_id"],
             "outcome": "success",
             "executed": True,
+            "result": "The person answered: engineers",  # what the model received
         }
     ]
 
