@@ -73,6 +73,8 @@ def execute(args: argparse.Namespace, g: GlobalOptions) -> Mapping[str, object]:
                 "(or `settings set db.url URL`) first.",
             )
         return {"password": Workspace.set_db_password(url, sys.stdin.read())}
+    if cmd == "agents":
+        return _agents(args, g)  # the agents' settings files only: no home is opened
     ws = open_workspace(g)
     try:
         if cmd in ("runs", "approvals", "inbox", "timeline", "audit", "cancel", "answer"):
@@ -210,7 +212,52 @@ def execute(args: argparse.Namespace, g: GlobalOptions) -> Mapping[str, object]:
         ws.close()
 
 
+class AnsweredItself(Exception):
+    """The command spoke its own protocol on stdout (`mcp serve`): nothing more is printed."""
+
+    def __init__(self, exit_code: int = 0) -> None:
+        super().__init__(exit_code)
+        self.exit_code = exit_code
+
+
+def _mcp_serve(ws: Workspace) -> None:
+    """Serve MCP over stdio until the client leaves (external_agents/mcp_serve.py)."""
+    import asyncio
+    import logging
+
+    from agent_core.external_agents.mcp_client_run import ServeDesk
+    from agent_core.external_agents.mcp_serve import serve_stdio
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # stdout is the protocol's
+    desk = ServeDesk(
+        store=ws.store,
+        desk_store=ws.desk_store,
+        settings=ws.settings(),
+        desk=ws.desk,
+        team_desk=ws.team_desk,
+        log_dir=ws.home.logs,
+        corpus=ws.default_corpus(),
+        artifacts=ws.home.artifacts,
+    )
+    asyncio.run(serve_stdio(desk))
+    raise AnsweredItself()
+
+
+def _agents(args: argparse.Namespace, g: GlobalOptions) -> Mapping[str, object]:
+    from agent_core.facade import agents
+
+    if args.action == "status":
+        return {"agents": agents.agents_status(args.project)}
+    if args.action == "connect":
+        return agents.connect_agent(
+            args.name, project=args.project, home=g.get("home"), dry_run=args.dry_run
+        )
+    return agents.disconnect_agent(args.name, project=args.project, dry_run=args.dry_run)
+
+
 def _mcp(ws: Workspace, args: argparse.Namespace) -> Mapping[str, object]:
+    if args.action == "serve":
+        _mcp_serve(ws)
     if args.action == "add":
         command, *server_args = args.server_command or [""]
         server = ws.mcp_add(

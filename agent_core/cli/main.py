@@ -3,18 +3,17 @@
 A thin caller of Workspace, in three parts: `parser.py` reads the command line,
 `preflight.py` refuses what it can before a home is opened, `commands.py` runs the command on
 the façade; this module prints the answer (one JSON object, or text) and chooses the exit code.
-Only `run`, `resume` and `cancel` may import the Agents SDK.
+Only `run`, `resume` and `cancel` may import the Agents SDK. `hook` is answered before the
+other commands' modules (the façade, the printers) are imported: an agent waits on every one.
 """
 
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
-from agent_core.cli.commands import execute, open_workspace
 from agent_core.cli.parser import (
     GlobalOptions,
     HelpRequested,
@@ -25,14 +24,11 @@ from agent_core.cli.parser import (
     parse_line,
     split_globals,
 )
-from agent_core.cli.preflight import refuse_early
-from agent_core.cli.text import render_text
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.terminal_text import terminal_block, terminal_line
 from agent_core.facade.process import make_undumpable
-from agent_core.home.version import version
 
-__all__ = ["build_parser", "execute", "main"]
+__all__ = ["build_parser", "main"]
 
 API = 1
 EXIT_ERROR = 2
@@ -89,6 +85,8 @@ def _error_text(error: Mapping[str, object]) -> str:
 
 def _interrupted(g: GlobalOptions) -> Mapping[str, object]:
     """After Ctrl-C: the run this command drove, as its lifecycle left it, or an error."""
+    from agent_core.cli.commands import open_workspace
+
     run_id = g.get("driven_run")
     if run_id:
         try:
@@ -107,6 +105,11 @@ def _interrupted(g: GlobalOptions) -> Mapping[str, object]:
 
 def _outcome(argv: list[str]) -> tuple[Mapping[str, object], Callable[[], str], int]:
     """What to print and the exit code; prints nothing itself."""
+    from agent_core.cli.commands import execute
+    from agent_core.cli.preflight import refuse_early
+    from agent_core.cli.text import render_text
+    from agent_core.home.version import version
+
     g: GlobalOptions = {}
     try:
         _check_decodable(argv)
@@ -147,10 +150,27 @@ def _outcome(argv: list[str]) -> tuple[Mapping[str, object], Callable[[], str], 
 
 def main(argv: Sequence[str] | None = None) -> int:
     make_undumpable()  # no child of ours reads our environment through /proc
-    multiprocessing.freeze_support()  # the bundle's corpus parsers run as spawned workers
+    if getattr(sys, "frozen", False):  # the bundle's corpus parsers run as spawned workers
+        import multiprocessing
+
+        multiprocessing.freeze_support()  # a no-op unless frozen: not imported for nothing
+    as_program = argv is None  # run as the program, not called in-process (a test)
     argv = list(sys.argv[1:] if argv is None else argv)
+    if "hook" in argv:  # imported only for it: every other command starts without a store
+        from agent_core.cli.hook_command import end_hook_process, run_hook
+
+        hooked = run_hook(argv)  # the agent's own format, not the JSON envelope
+        if hooked is not None and as_program:
+            end_hook_process(hooked)
+        if hooked is not None:
+            return hooked
+    from agent_core.cli.commands import AnsweredItself
+
     as_json = "--json" in before_separator(argv)  # after `--`: a server's own option
-    body, text, code = _outcome(argv)
+    try:
+        body, text, code = _outcome(argv)
+    except AnsweredItself as done:  # it spoke its own protocol on stdout (`mcp serve`)
+        return done.exit_code
     try:
         _emit(as_json, body, text)
     except BrokenPipeError:

@@ -320,14 +320,47 @@ def build_parser() -> argparse.ArgumentParser:
     db_copy.add_argument("--to", required=True, metavar="URL", help="the empty database")
 
     _mcp_parser(
-        sub.add_parser("mcp", help="MCP servers of this desk: add, list, tools, tier, remove")
+        sub.add_parser(
+            "mcp", help="MCP servers of this desk: add, list, tools, tier, remove, serve"
+        )
     )
 
     st = sub.add_parser("settings", help="preferences: get [KEY], set KEY VALUE")
     st.add_argument("action", choices=["get", "set"])
     st.add_argument("key", nargs="?")
     st.add_argument("value", nargs="?")
+
+    _agents_parser(
+        sub.add_parser(
+            "agents",
+            help="the coding agents BriefDesk decides for: connect, disconnect, status",
+        )
+    )
+
+    hook = sub.add_parser(
+        "hook",
+        help="a coding agent's hook: its hook call on stdin, its answer on stdout in its own "
+        "format (waits for a person's decision; never imports the Agents SDK)",
+    )
+    hook.add_argument("name", help="claude-code, codex or gemini")
     return p
+
+
+def _agents_parser(agents: argparse.ArgumentParser) -> None:
+    agents_sub = agents.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    project_help = "Claude Code only: that folder's .claude/settings.json, not the user's"
+    for action, what in (
+        ("connect", "write BriefDesk's hook into the agent's settings (a copy is kept)"),
+        ("disconnect", "remove exactly what connect added"),
+    ):
+        one = agents_sub.add_parser(action, help=what)
+        one.add_argument("name", choices=["claude-code", "codex", "gemini"])
+        one.add_argument("--project", metavar="DIR", help=project_help)
+        one.add_argument(
+            "--dry-run", action="store_true", help="print the change as a diff, write nothing"
+        )
+    status = agents_sub.add_parser("status", help="each agent: connected, settings, version")
+    status.add_argument("--project", metavar="DIR", help=project_help)
 
 
 def _mcp_parser(mcp: argparse.ArgumentParser) -> None:
@@ -373,3 +406,8 @@ def _mcp_parser(mcp: argparse.ArgumentParser) -> None:
     tier.add_argument("tool")
     tier.add_argument("tier", choices=["read", "write", "network", "interaction"])
     mcp_sub.add_parser("remove", help="forget a server and its tier overrides").add_argument("name")
+    mcp_sub.add_parser(
+        "serve",
+        help="be an MCP server on stdin/stdout: any MCP client gets this desk's servers' "
+        "tools, every call decided as a run's (lives as long as its client)",
+    )

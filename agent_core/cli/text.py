@@ -14,7 +14,12 @@ from collections.abc import Mapping, Sequence
 
 from agent_core.contract.terminal_text import terminal_block, terminal_line
 from agent_core.contract.usage import CURRENCY, total_usage
-from agent_core.contract.views import ApprovalDetailView, ApprovalShowView, UsageView
+from agent_core.contract.views import (
+    ApprovalDetailView,
+    ApprovalShowView,
+    FileDiffView,
+    UsageView,
+)
 
 MAX_CELL = 60
 
@@ -148,7 +153,14 @@ def review_view(described: ApprovalDetailView) -> ApprovalShowView:
     diff = revision_diff = None
     content_field = approval.get("content_field")
     previous = described.get("previous")
-    if content_field:
+    diffs: list[FileDiffView] = []
+    if "files" in described:  # an external agent's file write: each file after the change
+        diffs = [
+            {"path": f["path"], "diff": _file_diff(f["path"], f["current_text"], f["after_text"])}
+            for f in described["files"]
+        ]
+        diff = diffs[0]["diff"] if diffs else None
+    elif content_field:
         current = described["current_text"]
         content = approval["args"][content_field]  # null: a revert that removes the file
         label = str(approval["target"])
@@ -165,7 +177,7 @@ def review_view(described: ApprovalDetailView) -> ApprovalShowView:
                 f"{label} (revision {previous['revision']})",
                 f"{label} (revision {approval['revision']})",
             )
-    return {
+    shown: ApprovalShowView = {
         "approval": approval,
         "target_changed": described["target_changed"],
         # `file`: this desk's file as it is now; `proposal_base`: the content kept when another
@@ -176,6 +188,19 @@ def review_view(described: ApprovalDetailView) -> ApprovalShowView:
         "previous": previous,  # a revision: what was sent back, and the diff since it
         "revision_diff": revision_diff,
     }
+    if "files" in described:
+        shown["diffs"] = diffs
+    return shown
+
+
+def _file_diff(path: str, current: str | None, after: str | None) -> str:
+    """A file's unified diff, from /dev/null for a new file, to /dev/null for a deleted one."""
+    return _unified(
+        current,
+        after,
+        "/dev/null" if current is None else path,
+        "/dev/null" if after is None else path,
+    )
 
 
 def _unified(old: str | None, new: str | None, old_label: str, new_label: str) -> str:
@@ -333,13 +358,14 @@ def _suggestions_text(suggestions: list[Body]) -> str:
         {
             "N": number,
             "tool": s.get("tool"),
+            "agent": s.get("agent") or "-",  # Claude Code's and Codex's `Bash` are not one
             "would_approve": s.get("would_approve"),
             "proposals": _joined(s.get("would_have_asked_about")),
             "scope": s.get("scope"),
         }
         for number, s in enumerate(suggestions, start=1)
     ]
-    columns = ["N", "tool", "would_approve", "proposals", "scope"]
+    columns = ["N", "tool", "agent", "would_approve", "proposals", "scope"]
     return table(rows, columns) + "\nMake one: briefdesk-cli rules add --from-suggestion N"
 
 

@@ -46,6 +46,7 @@ class ErrorCode(StrEnum):
     MCP_SERVER_UNAVAILABLE = "mcp_server_unavailable"  # does not start, exits, breaks protocol
     TOOL_TIMEOUT = "tool_timeout"  # an MCP call past mcp.call_timeout
     SANDBOX_UNAVAILABLE = "sandbox_unavailable"  # no sandbox for a server without --no-sandbox
+    NOT_APPROVED = "not_approved"  # an MCP client's call rejected, or not decided in time
 
 
 class ErrorJSON(TypedDict):

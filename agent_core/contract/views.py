@@ -114,6 +114,13 @@ class RunView(TypedDict):
     desk: str | None
     """The desk (installation) the run belongs to: only it resumes or cancels the run. Null
     for rows older than desks."""
+    agent: str
+    """`briefdesk` for BriefDesk's own runs, else the coding agent (or MCP client) whose
+    session it is."""
+    session_id: str | None
+    """The agent's session; null for BriefDesk's own runs."""
+    cwd: str | None
+    """The folder the agent's session works in; null for BriefDesk's own runs."""
     ready_to_continue: NotRequired[bool]
     """True when `resume` would continue it now: its decision or answer has landed (from any
     process), its process died, it was never driven, or it failed in a way `resume` retries.
@@ -228,8 +235,13 @@ class SuggestionView(TypedDict):
     tool: str
     scope: str
     """What the rule would cover, whole: the one file the person approved each time, or the
-    folder that holds the files approved (never its parent). `rules add --from-suggestion N`
-    makes it a `home` rule with this as its `folder`."""
+    folder that holds the files approved (never its parent); for an external agent's shell
+    command the exact command in its folder (`shell:DIR $ COMMAND`), for its MCP call that
+    server's tool (`mcp:SERVER/TOOL`). `rules add --from-suggestion N` makes it a `home` rule
+    with this as its `folder`."""
+    agent: str | None
+    """The external agent (`claude-code`, `codex`, `gemini`) whose calls a shell or MCP rule
+    would decide, on this desk only; None: a file or folder rule, for any caller of the tool."""
     would_approve: int
     """How many past proposals it would have approved (`would_have_asked_about`)."""
     would_have_asked_about: list[str]
@@ -338,6 +350,17 @@ class PreviousProposalView(TypedDict):
     """Who asked for the changes."""
 
 
+class FileChangeView(TypedDict):
+    """One file an external agent's call changes, as a reviewer compares it."""
+
+    path: str
+    current_text: str | None
+    """The file now (another desk's target: as kept when proposed); null: no such file, or
+    another desk's file whose text was not kept."""
+    after_text: str | None
+    """The file after the change; null: the change deletes it."""
+
+
 class ApprovalDetailView(TypedDict):
     """What a reviewer's dialog shows (`Workspace.describe_approval`), read off the GUI thread."""
 
@@ -368,6 +391,12 @@ class ApprovalDetailView(TypedDict):
     mcp: McpCallView | None
     """For a tool of an MCP server: its server, tool, hints and whether the call's outcome is
     unknown; null for BriefDesk's own tools."""
+    after_text: NotRequired[str | None]
+    """An external agent's file write or edit: the target's text after the change (its diff
+    starts from `current_text`); null: the change deletes it, or cannot be worked out."""
+    files: NotRequired[list[FileChangeView]]
+    """An external agent's file write, edit or patch: every file it changes, the target first
+    (a patch may change several); empty when the change cannot be worked out."""
 
 
 class EditCheckView(TypedDict):
@@ -414,6 +443,11 @@ class RunOptions(TypedDict, total=False):
     artifacts: str | Path | None
 
 
+class FileDiffView(TypedDict):
+    path: str
+    diff: str
+
+
 class ApprovalShowView(TypedDict):
     """`approvals show`: the proposal, whether its target changed, and a unified diff."""
 
@@ -433,3 +467,6 @@ class ApprovalShowView(TypedDict):
     null when there is no previous proposal or its tool writes no content."""
     mcp: McpCallView | None
     """For a tool of an MCP server (see ApprovalDetailView); null otherwise."""
+    diffs: NotRequired[list[FileDiffView]]
+    """An external agent's file write, edit or patch: one diff per file it changes, the
+    target's first (its `diff` too)."""

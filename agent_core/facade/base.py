@@ -7,16 +7,15 @@ Anki's `Collection` gathers its managers: a caller still sees one object with on
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.usage import Prices
+from agent_core.facade.home_stores import desk_settings
 from agent_core.facade.team import TeamStoreFacade
-from agent_core.home.config import Home, default_reviewer, existing_folder
+from agent_core.home.config import Home, existing_folder
 from agent_core.home.mounts import refuse_system_folder
 from agent_core.home.preferences import Settings as Settings  # handed out: the window types it
-from agent_core.review.expiry import sweep_expired
 from agent_core.storage.tables import settings as settings_store
 
 MAX_REVIEWER_CHARS = 80  # a person's name, as a decision or a cancel records it
@@ -30,9 +29,7 @@ class WorkspaceBase(TeamStoreFacade):
 
     def settings(self) -> Settings:
         """The stored preferences, with the reviewer always a name (null: the OS user name)."""
-        with self.desk_store.read() as conn:  # preferences are this desk's own
-            prefs = settings_store.get_settings(conn)
-        return prefs if prefs.reviewer else replace(prefs, reviewer=default_reviewer())
+        return desk_settings(self.desk_store)
 
     def prices(self) -> Prices:
         """This desk's model prices (a run's `usage.cost`); unset or unreadable: unknown."""
@@ -80,6 +77,8 @@ class WorkspaceBase(TeamStoreFacade):
 
     def sweep_expired(self) -> int:
         """Expire every pending proposal past its time; their runs become `expired`."""
+        from agent_core.review.expiry import sweep_expired
+
         return sweep_expired(self.store, self.team_desk)
 
     def _acting_person(self, reviewer: str | None) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.mcp_views import McpServerView, McpTierView, McpToolView
+from agent_core.facade import home_stores
 from agent_core.facade.base import WorkspaceBase
 from agent_core.home.secrets import watch_secret_names
 from agent_core.storage.tables import mcp_servers
@@ -63,17 +64,13 @@ class McpCommands(WorkspaceBase):
         )
         with self.desk_store.write() as conn:
             mcp_servers.add(conn, row)
-        watch_secret_names(_keyring_names([row]))  # its secrets are masked from now on
+        watch_secret_names(home_stores.keyring_names([row]))  # its secrets are masked from now on
         return _view(row)
 
     def mcp_secret_names(self) -> list[str]:
         """The keyring entries this desk's servers take `keyring:` values from (names only).
         A server whose row cannot be read is left out: it cannot start either."""
-        try:
-            with self.desk_store.read() as conn:
-                return _keyring_names(mcp_servers.list_all(conn))
-        except BriefDeskError:
-            return []
+        return home_stores.mcp_secret_names(self.desk_store)
 
     def mcp_servers(self) -> list[McpServerView]:
         with self.desk_store.read() as conn:
@@ -121,10 +118,6 @@ class McpCommands(WorkspaceBase):
             if not mcp_servers.remove(conn, name):
                 raise _not_found(name)
         return name
-
-
-def _keyring_names(rows: Sequence[McpServerRow]) -> list[str]:
-    return sorted({e.text for row in rows for e in row.env.values() if e.kind == "keyring"})
 
 
 def _not_found(name: str) -> BriefDeskError:

@@ -166,6 +166,12 @@ class RunCommands(WorkspaceBase):
         self.sweep_expired()
         with self.store.read() as conn:
             row = run_rows.get_run_row(conn, run_id)
+        if row.is_agent_run:
+            raise BriefDeskError(
+                ErrorCode.INVALID_ARGUMENTS,
+                f"Run {run_id} is {row.agent}'s session: it goes on when {row.agent} calls "
+                "again, never through resume.",
+            )
         if _unchanged_by_resume(row):
             return self.get_run(run_id)
         self.check_own_desk(run_id)  # before the SDK import and the folders: not ours to drive
@@ -292,7 +298,7 @@ class RunCommands(WorkspaceBase):
                     raise ownership.in_progress(conn, row, owner)
                 lifecycle.take_over(conn, run_id, by=by)
                 lifecycle.cancel(conn, run_id, None, by=by, reason="cancelled by a person")
-            elif run_rows.effective_status(row) is RunStatus.RUNNING:
+            elif run_rows.effective_status(row) is RunStatus.RUNNING and not row.is_agent_run:
                 lifecycle.request_cancel(conn, run_id, by=by)
             else:
                 lifecycle.cancel(conn, run_id, None, by=by, reason="cancelled by a person")

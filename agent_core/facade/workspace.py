@@ -11,6 +11,7 @@ is written twice. It is assembled from one class per domain, each in its own mod
 - `facade/desk.py`: provider keys, long-term memory, the endpoint check, the Demo menu
 - `facade/team.py`: which store, the team database's password, `db status`/`db copy`
 - `facade/base.py`: what they share (the opened stores, settings, the expiry sweep)
+- `facade/home_stores.py`: opening a home and its store (`briefdesk-cli hook` opens only that)
 
 Methods that do not drive the agent never import the Agents SDK (it costs seconds).
 """
@@ -24,18 +25,11 @@ from agent_core.contract.views import EventView
 from agent_core.facade.artifacts import ArtifactCommands
 from agent_core.facade.corpus import CorpusCommands
 from agent_core.facade.desk import DeskCommands
+from agent_core.facade.home_stores import open_home_stores
 from agent_core.facade.mcp import McpCommands
 from agent_core.facade.review import ReviewCommands
 from agent_core.facade.runs import RunCommands
-from agent_core.facade.team import team_db_url
-from agent_core.home.config import Home, resolve_home_dir
-from agent_core.home.logs import configure_logging
-from agent_core.home.secrets import watch_secret_names
-from agent_core.models.endpoint import KEY_NAME
-from agent_core.storage.location import checked_db_option, parse_db_url, with_password
-from agent_core.storage.migrate.home import open_store
 from agent_core.storage.store import Store
-from agent_core.storage.team.desks import desk_id
 
 
 class Workspace(
@@ -50,44 +44,16 @@ class Workspace(
     """
 
     def __init__(self, home: str | Path | None = None, *, db: str | None = None) -> None:
-        self.desk = desk_id()  # a bad $BRIEFDESK_DESK is refused before anything is created
-        self.db_option = checked_db_option(db)  # as given: the setting cannot move this store
-        self.home = Home(resolve_home_dir(home))
-        # A new home is made only once its team database (--db, $BRIEFDESK_DB) has answered:
-        # a call refused for an unreachable or refusing server creates no home.
-        team_first = None if self.home.db_path.exists() else self._team_store(db, None)
-        try:
-            self.home.ensure()
-            configure_logging(self.home.logs)
-            self.desk_store: Store = open_store(self.home.db_path)
-        except BaseException:
-            if team_first is not None:
-                team_first.dispose()
-            raise
-        try:
-            team = team_first or self._team_store(db, self.desk_store)
-        except BaseException:
-            self.desk_store.dispose()
-            raise
-        self.store: Store = team or self.desk_store
-        # The keyring entries holding this desk's secrets: masked by value at every door,
-        # whatever a run's model (names only now; read at the first mask, home/secrets.py).
-        watch_secret_names([KEY_NAME, *self.mcp_secret_names()])
-
-    def _team_store(self, explicit: str | None, desk_store: Store | None) -> Store | None:
-        """The team database this home uses, opened; None when the home's file is the store."""
-        url = team_db_url(explicit, desk_store)
-        if url is None:
-            return None
-        location = parse_db_url(url)
-        if location.key_name is not None:
-            watch_secret_names([location.key_name])
-        return open_store(with_password(location))
+        opened = open_home_stores(home, db)  # as `briefdesk-cli hook` opens it
+        self._opened = opened
+        self.desk = opened.desk
+        self.db_option = opened.db_option
+        self.home = opened.home
+        self.desk_store: Store = opened.desk_store
+        self.store: Store = opened.store
 
     def close(self) -> None:
-        if self.team_mode:
-            self.store.dispose()
-        self.desk_store.dispose()
+        self._opened.close()
 
     def follow_events(self, follower: Callable[[list[EventView]], None]) -> Callable[[], None]:
         """Hear of this process's events as soon as they commit, on the committing thread

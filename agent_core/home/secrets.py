@@ -93,11 +93,12 @@ def _backend_label(backend: object) -> str:
 def _usable_backend(name: str) -> KeyringBackend:
     """The active keyring backend, or `keyring_unavailable` if it cannot store anything."""
     try:
-        import keyring
         from keyring.backends import chainer, fail, null
     except ImportError:
         raise _unavailable(name, "the 'keyring' package is not installed") from None
-    backend = keyring.get_keyring()
+    from agent_core.home.keyring_choice import chosen_backend
+
+    backend = chosen_backend()
     # keyring falls back to these instead of raising; they would silently lose or refuse keys.
     if isinstance(backend, fail.Keyring | null.Keyring) or (
         isinstance(backend, chainer.ChainerBackend) and not backend.backends

@@ -5,15 +5,22 @@ the text its diff starts from, and whether the target changed since it was propo
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from sqlalchemy import Connection
 
 from agent_core.contract.approvals import Approval
 from agent_core.contract.errors import BriefDeskError
+from agent_core.contract.json_types import JsonObject
 from agent_core.contract.mcp_views import McpCallView
 from agent_core.contract.statuses import ApprovalStatus
 from agent_core.contract.usage import Prices
-from agent_core.contract.views import ApprovalDetailView, PreviousProposalView
+from agent_core.contract.views import (
+    ApprovalDetailView,
+    FileChangeView,
+    PreviousProposalView,
+    RunView,
+)
 from agent_core.review.expiry import sweep_expired
 from agent_core.review.proposals import approval_view, proposed_elsewhere
 from agent_core.review.run_views import run_json
@@ -22,6 +29,8 @@ from agent_core.runs.unknown_outcome import unsettled
 from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import runs as run_rows
+from agent_core.tools.agent_calls.files import file_hash, read_text
+from agent_core.tools.agent_calls.registry import agent_of_thread, tools_for
 from agent_core.tools.mcp.servers import split_model_name
 from agent_core.tools.proposal_base import base_text
 from agent_core.tools.specs import ToolSpec
@@ -46,6 +55,9 @@ def describe_approval(
         previous = _previous(conn, approval)
         elsewhere = proposed_elsewhere(approval, desk, run.get("desk"))
         kept = base_text(conn, approval.base_digest) if elsewhere else None
+        agent = agent_of_thread(approval.thread_id)
+        if agent is not None:
+            return _agent_detail(agent, approval, run, newest.id, previous, elsewhere, kept)
         spec = spec_of(conn, approval)
         mcp = _mcp_call(conn, spec, approval)
     current_text: str | None = None
@@ -73,6 +85,61 @@ def describe_approval(
         "artifacts_root": run["artifacts"],
         "previous": previous,
         "mcp": mcp,
+    }
+
+
+def _agent_detail(
+    agent: str,
+    approval: Approval,
+    run: RunView,
+    newest_id: str,
+    previous: PreviousProposalView | None,
+    elsewhere: bool,
+    kept: str | None,
+) -> ApprovalDetailView:
+    """An external agent's proposal: for a file write, the target's text now (another desk's:
+    as kept when proposed) and after the change, worked out by the agent's own tools."""
+    current_text = kept if elsewhere else None
+    current_hash = None
+    after_text = None
+    target = approval.target
+    file_target = target is not None and target.startswith("/")
+    if file_target and not elsewhere:
+        assert target is not None
+        current_hash = file_hash(target)
+        current_text = read_text(target)
+    files: list[FileChangeView] = []
+    if file_target:
+        assert target is not None
+
+        def now(path: str) -> str | None:  # another desk's files: only its target was kept
+            return current_text if path == target else None if elsewhere else read_text(path)
+
+        args = cast(JsonObject, dict(approval.args))
+        try:
+            changes = tools_for(agent).file_changes(approval.tool, args, run.get("cwd") or "/", now)
+        except BriefDeskError:
+            changes = []  # an edit of text no longer in the file: no diff to show
+        files = [
+            {"path": c.path, "current_text": now(c.path), "after_text": c.after} for c in changes
+        ]
+        files.sort(key=lambda f: f["path"] != target)  # the target first, then patch order
+        after_text = next((f["after_text"] for f in files if f["path"] == target), None)
+    return {
+        "approval": approval_view(approval),
+        "run": run,
+        "current_text": current_text,
+        "current_hash": current_hash,
+        "compared_with": "proposal_base" if elsewhere else "file",
+        "target_changed": file_target and not elsewhere and current_hash != approval.base_hash,
+        "content_field": None,
+        "path_field": None,
+        "newest_id": newest_id,
+        "artifacts_root": run["artifacts"],
+        "previous": previous,
+        "mcp": None,
+        "after_text": after_text,
+        "files": files,
     }
 
 

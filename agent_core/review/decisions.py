@@ -26,6 +26,8 @@ from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import audit
 from agent_core.storage.tables import grants as grant_rows
+from agent_core.tools.agent_calls.files import file_hash
+from agent_core.tools.agent_calls.registry import agent_of_thread
 
 MAX_REVIEWER_CHARS = 80
 """A decision keeps this much of a reviewer's name."""
@@ -156,7 +158,11 @@ def _check_revert_decision(
 def _check_target_unchanged(conn: Connection, approval: Approval, desk: str | None = None) -> None:
     if approval.target is None or proposed_elsewhere(approval, desk):
         return  # another desk's file: that desk checks it before it writes (target_changed)
-    if spec_of(conn, approval).base_hash(approval.target) != approval.base_hash:
+    if agent_of_thread(approval.thread_id) is not None:  # an agent's: files only have a base
+        now = file_hash(approval.target) if approval.target.startswith("/") else None
+    else:
+        now = spec_of(conn, approval).base_hash(approval.target)
+    if now != approval.base_hash:
         raise BriefDeskError(
             ErrorCode.TARGET_CHANGED,
             f"{approval.target} changed since this proposal was made; "

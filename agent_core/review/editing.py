@@ -8,13 +8,15 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from sqlalchemy import Connection
+
 from agent_core.contract.approval_moves import ApprovalMove
 from agent_core.contract.approvals import Approval, check_decidable, is_revert
 from agent_core.contract.canonical import arg_hash
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
 from agent_core.contract.json_input import object_argument
-from agent_core.contract.json_types import JsonMapping
+from agent_core.contract.json_types import JsonMapping, JsonObject
 from agent_core.contract.statuses import ApprovalStatus
 from agent_core.contract.views import ApprovalView, EditCheckView
 from agent_core.home.clock import now_iso, utcnow
@@ -28,6 +30,10 @@ from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import audit
 from agent_core.storage.tables import grants as grant_rows
 from agent_core.storage.tables import runs as run_rows
+from agent_core.storage.tables.blobs import put_blob
+from agent_core.tools.agent_calls.files import file_hash, read_text
+from agent_core.tools.agent_calls.kinds import CallKind
+from agent_core.tools.agent_calls.registry import agent_of_thread, tools_for
 from agent_core.tools.proposal_base import keep_base
 from agent_core.tools.specs import ToolScope
 from agent_core.tools.validation import validate_call
@@ -55,17 +61,24 @@ def edit(
         check_decidable(current, utcnow())
         _refuse_revert(current)
         row = run_rows.get_run_row(conn, current.run_id)
+        agent = agent_of_thread(current.thread_id)
         tools = tools_of(conn, current.run_id, current.tool)
-        normalized, target = validate_call(current.tool, edited, _scope_of(row, settings), tools)
+        if agent is not None:
+            normalized, target = _agent_call(agent, current, edited, row)
+        else:
+            scope = _scope_of(row, settings)
+            normalized, target = validate_call(current.tool, edited, scope, tools)
         if target != current.target:  # an edit may move the write: the grant must cover both
             grant_rows.require(
                 conn, reviewer=reviewer, tool=current.tool, path=target, doing="edit"
             )
         approval_rows.move(conn, current, ApprovalMove.SUPERSEDE_BY_EDIT, reviewer=reviewer)
-        spec = tools.spec_for(current.tool)
         base_hash: str | None
         base_digest: str | None
-        if not proposed_elsewhere(current, desk):  # against the file as it is now
+        if agent is not None:  # an agent's file: its base as it is now, kept for every desk
+            base_hash, base_digest = _agent_base(conn, current.run_id, target)
+        elif not proposed_elsewhere(current, desk):  # against the file as it is now
+            spec = tools.spec_for(current.tool)
             base_hash = spec.base_hash(target)
             base_digest = keep_base(conn, spec, target, base_hash, run_id=current.run_id)
         elif target == current.target:  # another desk's file: the base it was proposed on
@@ -118,7 +131,12 @@ def validate_edit(
         tools = tools_of(conn, approval.run_id, approval.tool)
     try:
         _refuse_revert(approval)
-        normalized, target = validate_call(approval.tool, args, _scope_of(row, settings), tools)
+        agent = agent_of_thread(approval.thread_id)
+        if agent is not None:
+            normalized, target = _agent_call(agent, approval, object_argument(args), row)
+        else:
+            scope = _scope_of(row, settings)
+            normalized, target = validate_call(approval.tool, args, scope, tools)
     except BriefDeskError as exc:
         return {"ok": False, "error": exc.to_json(), "target": None}
     return {"ok": True, "error": None, "target": target, "args": normalized}
@@ -148,6 +166,29 @@ def _refuse_revert(approval: Approval) -> None:
             ErrorCode.INVALID_ARGUMENTS,
             f"Approval {approval.id} is a revert: approve or reject it; it cannot be edited.",
         )
+
+
+def _agent_call(
+    agent: str, current: Approval, edited: JsonObject, row: run_rows.RunRow
+) -> tuple[JsonObject, str | None]:
+    """An external agent's edited tool input, taken as the person wrote it (the agent checks
+    it as its own tool's input), and its target: a file write's (first) file, worked out
+    again (an edit of text not in the file is refused here), else the proposal's."""
+    tools = tools_for(agent)
+    if tools.kind(current.tool, edited) is not CallKind.FILE_WRITE:
+        return edited, current.target
+    changes = tools.file_changes(current.tool, edited, row.cwd or "/", read_text)
+    return edited, changes[0].path if changes else current.target
+
+
+def _agent_base(conn: Connection, run_id: str, target: str | None) -> tuple[str | None, str | None]:
+    """An agent's file target: its hash now and its content kept (None, None: no file)."""
+    if target is None or not target.startswith("/"):
+        return None, None
+    text = read_text(target)
+    if text is None:
+        return None, None
+    return file_hash(target), put_blob(conn, text.encode("utf-8"), run_id=run_id)
 
 
 def _scope_of(row: run_rows.RunRow, settings: Settings) -> ToolScope:

@@ -12,7 +12,7 @@ from agent_core.contract.approvals import is_revert
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import RunStatus
 from agent_core.review.proposals import gives_back_here
-from agent_core.runs import lifecycle
+from agent_core.runs import agent_sessions, lifecycle
 from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import runs as run_rows
@@ -39,6 +39,8 @@ def sweep_expired(store: Store, desk: str | None = None) -> int:
             if is_revert(expired):  # nobody decided it: the run gets its status back
                 if gives_back_here(store, expired, desk):  # else its desk, at its next resume
                     lifecycle.end_revert(conn, expired.run_id, expired.id)
+            elif row.is_agent_run:  # its hook died: the session's run goes on without it
+                agent_sessions.back_to_work(conn, expired.run_id)
             elif row.status == RunStatus.WAITING_APPROVAL:
                 lifecycle.expire(conn, expired.run_id, None)
     return len(changed)

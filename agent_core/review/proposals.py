@@ -15,6 +15,7 @@ from agent_core.home.clock import utcnow
 from agent_core.storage.location import StoreKind
 from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
+from agent_core.tools.agent_calls.registry import agent_of_thread
 from agent_core.tools.mcp.servers import split_model_name
 from agent_core.tools.mcp.tool_spec import CONTENT_FIELD, PATH_FIELD
 from agent_core.tools.registry import spec_for
@@ -25,6 +26,10 @@ def approval_view(approval: Approval) -> ApprovalView:
     argument is the new content of the target (shown as a diff) and which names the target."""
     view = approval.to_json()
     view["status"] = shown_status(approval, utcnow())
+    if agent_of_thread(approval.thread_id) is not None:
+        # An external agent's call: its diff is the file after the change (approval_detail).
+        view["content_field"] = view["path_field"] = None
+        return view
     if split_model_name(approval.tool) is not None:
         # An MCP call aims at a path only when it writes that file whole (tool_spec.py).
         whole_file = approval.target is not None and approval.target.startswith("/")

@@ -7,18 +7,25 @@ the run's desk registered it (its digest, on the proposal's `approval_requested`
 reviewer on another desk cannot see that desk's servers), and decides only for that server
 (tools/mcp/server_identity.py): another program registered under the same name, or the same
 name on another desk, is asked about again.
+
+A rule remembered from an external agent's call (its run's thread names the agent) covers what
+that call showed and no more (tools/agent_calls/rule_scope.py): the folder of the file for a
+write, the exact command in its folder for a shell command, the server's tool for an MCP call,
+bound to that agent and desk; the hook applies it (external_agents/agent_rules.py).
 """
 
 from __future__ import annotations
 
 import uuid
 from pathlib import Path
+from typing import cast
 
 from sqlalchemy import Connection
 
 from agent_core.contract.approvals import Approval
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.events import EventKind
+from agent_core.contract.json_types import JsonObject
 from agent_core.contract.views import RuleView
 from agent_core.home.clock import now_iso
 from agent_core.storage.store import Store
@@ -26,6 +33,8 @@ from agent_core.storage.tables import audit, authority
 from agent_core.storage.tables import grants as grant_rows
 from agent_core.storage.tables import rules as rule_rows
 from agent_core.storage.tables.timeline import read_events
+from agent_core.tools.agent_calls.registry import agent_of_thread, tools_for
+from agent_core.tools.agent_calls.rule_scope import agent_rule_scope
 from agent_core.tools.mcp.servers import split_model_name
 from agent_core.tools.policy import MCP_RULE_PREFIX, Rule
 
@@ -39,6 +48,9 @@ def remember(conn: Connection, approval: Approval, reviewer: str, scope: str) ->
         raise BriefDeskError(
             ErrorCode.INVALID_ARGUMENTS, "Only calls with a target can be remembered."
         )
+    agent = agent_of_thread(approval.thread_id)
+    if agent is not None:
+        return _remember_agent_call(conn, approval, reviewer, scope, agent)
     folder = rule_folder(approval.tool, approval.target)
     # A rule decides every later call under its folder: the grant must cover all of it.
     grant_rows.require(conn, reviewer=reviewer, tool=approval.tool, path=folder, doing="remember")
@@ -52,6 +64,40 @@ def remember(conn: Connection, approval: Approval, reviewer: str, scope: str) ->
         created_by=reviewer,
         created_at=now_iso(),
         server_digest=_proposed_server(conn, approval) if mcp else None,
+    )
+    rule_rows.insert_rule(conn, rule)
+    return rule.id
+
+
+def _remember_agent_call(
+    conn: Connection, approval: Approval, reviewer: str, scope: str, agent: str
+) -> str:
+    """A rule from an external agent's call: no wider than the call showed (rule_scope.py)."""
+    found = agent_rule_scope(
+        tools_for(agent),
+        approval.tool,
+        cast(JsonObject, dict(approval.args)),
+        approval.target,
+        approval.desk,
+    )
+    if found is None:
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS,
+            f"A rule cannot be as narrow as this {approval.tool} call (its URL or arguments "
+            "are not a scope): approve it without --remember.",
+        )
+    # A shell rule covers one command in its folder: the grant is checked for that folder.
+    path = approval.target if found.owner and not found.folder.startswith("mcp:") else found.folder
+    grant_rows.require(conn, reviewer=reviewer, tool=approval.tool, path=path, doing="remember")
+    rule = rule_rows.RuleRow(
+        id="rule-" + uuid.uuid4().hex[:10],
+        tool=approval.tool,
+        folder=found.folder,
+        scope=scope,
+        run_id=approval.run_id if scope == "run" else None,
+        created_by=reviewer,
+        created_at=now_iso(),
+        server_digest=found.owner,
     )
     rule_rows.insert_rule(conn, rule)
     return rule.id

@@ -81,7 +81,10 @@ def _ready_to_continue(
     status: RunStatus, row: run_rows.RunRow, has_pending: bool, error: ErrorJSON | None
 ) -> bool:
     """Would `resume` continue this run now? (A decision made in another process changes no
-    status: the run still waits, with nothing left to decide.)"""
+    status: the run still waits, with nothing left to decide.) Never an external agent's
+    session: it goes on when the agent calls again, and `resume` refuses it."""
+    if row.is_agent_run:
+        return False
     if status is RunStatus.WAITING_APPROVAL:
         return not has_pending
     if status is RunStatus.WAITING_INPUT:

@@ -8,9 +8,12 @@ holding the files approved, never a parent of it. A rule that would have approve
 person rejected, sent back or edited is never suggested, nor one an active `home` rule already
 covers. Whether a rule covers a proposal is asked of `Rule.covers`, the test the gate applies.
 
-Only targets that are plain absolute paths are weighed today (`save_brief`, an external agent's
-`Write`): a rule ignores a call's arguments, so an MCP call (server, tool and arguments shown),
-a URL or a shell command has no rule as narrow as what was shown, and gets none.
+Targets that are plain absolute paths (`save_brief`, an external agent's `Write`) are weighed
+here; the hook tests every file an agent's write changes with `Rule.covers`. An external
+agent's shell command and MCP call get the exact rule `approve --remember` makes from one
+(suggested_agent_rules.py: the exact command in its folder, or the server's tool, bound to that
+agent; never a command prefix). A URL, or BriefDesk's own MCP call (its rule ignores the
+arguments a person was shown), has no rule as narrow as what was shown, and gets none.
 
 Making one is a person's act, audited as `rule_added`, in one write that lists the suggestions
 again, so the number is read against what the store holds at that moment.
@@ -32,6 +35,7 @@ from agent_core.contract.statuses import ApprovalStatus
 from agent_core.contract.views import RuleView, SuggestionView
 from agent_core.home.clock import now_iso
 from agent_core.review.remembered_rules import rule_view
+from agent_core.review.suggested_agent_rules import SuggestedRule, agent_call_suggestions
 from agent_core.storage.store import Store
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import audit
@@ -64,7 +68,7 @@ def suggest_rules(store: Store, desk: str | None = None) -> list[SuggestionView]
     into this list. `desk`: in team mode, only the approvals of this desk's runs count (their
     paths are this machine's); a refusal on any desk still rules a suggestion out."""
     with store.read() as conn:
-        return _suggestions(conn, desk)
+        return [s.view for s in _suggestions(conn, desk)]
 
 
 def add_from_suggestion(
@@ -82,11 +86,13 @@ def add_from_suggestion(
                 f"call {MIN_APPROVALS} times)"
             )
             raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"No suggestion {number}: {listed}.")
-        chosen = suggestions[number - 1]
+        suggested = suggestions[number - 1]
+        chosen = suggested.view
         # A rule decides every later call in its scope: the grant must cover all of it.
-        grant_rows.require(
-            conn, reviewer=reviewer, tool=chosen["tool"], path=chosen["scope"], doing="remember"
-        )
+        for path in suggested.grant_paths:
+            grant_rows.require(
+                conn, reviewer=reviewer, tool=chosen["tool"], path=path, doing="remember"
+            )
         row = rule_rows.RuleRow(
             id="rule-" + uuid.uuid4().hex[:10],
             tool=chosen["tool"],
@@ -95,6 +101,7 @@ def add_from_suggestion(
             run_id=None,
             created_by=reviewer,
             created_at=now_iso(),
+            server_digest=suggested.owner,
         )
         rule_rows.insert_rule(conn, row)
         view = rule_view(row)
@@ -106,20 +113,23 @@ def add_from_suggestion(
             resource=row.folder,
             rule_id=row.id,
             decision="added",
-            detail=f"{view['describes']}; would have approved {chosen['would_approve']}",
+            detail=f"{view['describes']}{_for_agent(chosen)}; would have approved "
+            f"{chosen['would_approve']}",
         )
         return view
 
 
-def _suggestions(conn: Connection, desk: str | None) -> list[SuggestionView]:
+def _suggestions(conn: Connection, desk: str | None) -> list[SuggestedRule]:
     calls = approval_rows.decided_by_people(conn)
     approved = [c for c in calls if _approved_as_proposed(c) and (desk is None or c.desk == desk)]
     refused = _refused(calls)
-    active = [r for r in rules_from_rows(rule_rows.list_rules(conn)) if r.scope == "home"]
-    found: list[SuggestionView] = []
-    for tool, targets in _by_tool(approved).items():
-        found += _narrowest(tool, targets, [c for c in refused if c.tool == tool], active)
-    found.sort(key=lambda s: (-s["would_approve"], s["tool"], s["scope"]))
+    rules = rule_rows.list_rules(conn)
+    active = [r for r in rules_from_rows(rules) if r.scope == "home"]
+    found = agent_call_suggestions(approved, refused, rules, MIN_APPROVALS)
+    for tool, targets in _by_tool([c for c in approved if _plain_path(c.target)]).items():
+        for view in _narrowest(tool, targets, [c for c in refused if c.tool == tool], active):
+            found.append(SuggestedRule(view, None, (view["scope"],)))
+    found.sort(key=lambda s: (-s.view["would_approve"], s.view["tool"], s.view["scope"]))
     return found
 
 
@@ -134,8 +144,11 @@ def _approved_as_proposed(call: DecidedCall) -> bool:
         and call.version == 1
         and call.revision == 1
         and call.revises is None
-        and _plain_path(call.target)
     )
+
+
+def _for_agent(suggestion: SuggestionView) -> str:
+    return f" of {suggestion['agent']}" if suggestion["agent"] else ""
 
 
 def _plain_path(target: str | None) -> bool:
@@ -195,6 +208,7 @@ def _narrowest(
             SuggestionView(
                 tool=tool,
                 scope=scope,
+                agent=None,
                 would_approve=len(covered),
                 would_have_asked_about=[c.id for c in covered],
             )

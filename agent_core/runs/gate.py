@@ -54,6 +54,19 @@ LISTED_CALLS = 100
 
 
 @dataclass(frozen=True)
+class CallVerdict:
+    """The gate's word on one call at its pause, whoever paused it: the SDK's run loop
+    (`handle_pause`) or an MCP client's request (external_agents/mcp_serve.py)."""
+
+    run: bool = False
+    """Run it now (checkpoint A is saved)."""
+    refusal: str | None = None
+    """Not run: what the caller (the model, the client) is told."""
+    stop: RunStatus | None = None
+    """Not run yet: the run waits for a person (or its proposal expired)."""
+
+
+@dataclass(frozen=True)
 class PauseOutcome:
     """What the driver does after a pause: continue (None) or stop with this status."""
 
@@ -133,11 +146,11 @@ class ToolGate:
                 screened.record(conn, self.run_id, turn)
             for call in fresh:
                 if call.name not in self.ctx.tools:
-                    error = self._not_offered(call.name)
+                    error = self.not_offered(call.name)
                     name = printable(call.name, 80)
                     refuse(conn, self.run_id, call.call_id, name, error, resource=name)
 
-    def _not_offered(self, name: str) -> BriefDeskError:
+    def not_offered(self, name: str) -> BriefDeskError:
         """Why the server of a tool did not start when the run listed its tools
         (`mcp_server_unavailable`, `sandbox_unavailable`); `unknown_tool` for any other name."""
         server, _tool = split_model_name(name) or ("", "")
@@ -156,7 +169,12 @@ class ToolGate:
             call_id = str(_raw_field(item, "call_id"))
             tool = str(item.tool_name)
             raw = str(getattr(item.raw_item, "arguments", None) or "{}")
-            verdict = self._decide_one(state, item, call_id, tool, raw)
+            decided = self.decide_call(call_id, tool, raw)
+            if decided.refusal is not None:
+                state.reject(item, rejection_message=decided.refusal)
+            elif decided.run:
+                state.approve(item)
+            verdict = decided.stop
             if verdict is RunStatus.EXPIRED or (verdict is not None and stop is None):
                 stop = verdict
         return PauseOutcome(stop)
@@ -204,23 +222,20 @@ class ToolGate:
             )
         return row, index
 
-    def _decide_one(
-        self, state: RunState[None], item: ToolApprovalItem, call_id: str, tool: str, raw: str
-    ) -> RunStatus | None:
+    def decide_call(self, call_id: str, tool: str, raw: str) -> CallVerdict:
+        """Decide one recorded call at its pause: run it, refuse it, or wait for a person."""
         row, index = self._call_row(call_id)
         if row is not None and row.decision == "deny":
-            state.reject(item, rejection_message=f"Refused by BriefDesk ({row.code}).")
-            return None
+            return CallVerdict(refusal=f"Refused by BriefDesk ({row.code}).")
         spec = self.ctx.tools.spec_for(tool)
         try:
             args, target = self._validate(spec, raw)
             if spec.has_side_effect:
                 self._refuse_if_rejected_before(spec, args, call_id)
         except BriefDeskError as error:
-            state.reject(item, rejection_message=self._refuse(tool, call_id, raw, error))
-            return None
+            return CallVerdict(refusal=self._refuse(tool, call_id, raw, error))
         if spec.tier is Tier.INTERACTION:
-            return self._question(state, item, call_id, spec, args, index)
+            return self._question(call_id, spec, args, index)
         with self.store.read() as conn:
             # An MCP rule holds only for the server it was made for (server_identity.py).
             held = rules_that_hold(rule_rows.list_rules(conn), self.ctx.tools.server_digests)
@@ -231,9 +246,8 @@ class ToolGate:
             revision=revision, artifact_write=spec.writes_files,
         )  # fmt: skip
         if spec.has_side_effect:
-            return self._gated(state, item, call_id, spec, args, target, decision, index)
-        self._approve(state, item, call_id, tool, index)
-        return None
+            return self._gated(call_id, spec, args, target, decision, index)
+        return self._approve(call_id, tool, index)
 
     def _validate(self, spec: ToolSpec, raw: str) -> tuple[ArgsJSON, str | None]:
         used = None
@@ -255,28 +269,17 @@ class ToolGate:
                 f"({earlier.id}).",
             )
 
-    def _approve(
-        self, state: RunState[None], item: ToolApprovalItem, call_id: str, tool: str, index: int
-    ) -> None:
+    def _approve(self, call_id: str, tool: str, index: int) -> CallVerdict:
         with self.ctx.write() as conn:
             save_checkpoint(self.ctx, conn, "A", call_id, f"run {tool}")
         crash.before_tool(index)
-        state.approve(item)
+        return CallVerdict(run=True)
 
-    def _question(
-        self,
-        state: RunState[None],
-        item: ToolApprovalItem,
-        call_id: str,
-        spec: ToolSpec,
-        args: ArgsJSON,
-        index: int,
-    ) -> RunStatus | None:
+    def _question(self, call_id: str, spec: ToolSpec, args: ArgsJSON, index: int) -> CallVerdict:
         """An interaction-tier call: the run waits for a person's answer (once answered, the
         call runs and hands the model the answer)."""
         if self.ctx.record.progress.answer_for(call_id) is not None:
-            self._approve(state, item, call_id, spec.name, index)
-            return None
+            return self._approve(call_id, spec.name, index)
         question = str(args["question"])
         with self.ctx.write() as conn:
             row = run_rows.get_run_row(conn, self.run_id)
@@ -291,19 +294,17 @@ class ToolGate:
                     data={"call_id": call_id, "question": question},
                 )
                 save_checkpoint(self.ctx, conn, "A", call_id, "wait for an answer")
-        return RunStatus.WAITING_INPUT
+        return CallVerdict(stop=RunStatus.WAITING_INPUT)
 
     def _gated(
         self,
-        state: RunState[None],
-        item: ToolApprovalItem,
         call_id: str,
         spec: ToolSpec,
         args: ArgsJSON,
         target: str | None,
         decision: Decision,
         index: int,
-    ) -> RunStatus | None:
+    ) -> CallVerdict:
         tool = spec.name
         with self.ctx.write() as conn:
             approval = approval_rows.latest_for_call(conn, self.run_id, call_id)
@@ -311,17 +312,17 @@ class ToolGate:
                 approval = self._propose(conn, call_id, spec, args, target, decision)
                 if approval.status is ApprovalStatus.PENDING:
                     save_checkpoint(self.ctx, conn, "A", call_id, f"wait for approval of {tool}")
-                    return RunStatus.WAITING_APPROVAL
+                    return CallVerdict(stop=RunStatus.WAITING_APPROVAL)
             if approval.status is ApprovalStatus.PENDING:
                 if is_expired(approval, utcnow()):
                     expired = approval_rows.move(conn, approval, ApprovalMove.EXPIRE)
                     approval_rows.append_approval_event(
                         conn, expired, EventKind.APPROVAL_DECIDED, reviewer=None
                     )
-                    return RunStatus.EXPIRED
-                return RunStatus.WAITING_APPROVAL
+                    return CallVerdict(stop=RunStatus.EXPIRED)
+                return CallVerdict(stop=RunStatus.WAITING_APPROVAL)
             if approval.status is ApprovalStatus.EXPIRED:
-                return RunStatus.EXPIRED
+                return CallVerdict(stop=RunStatus.EXPIRED)
             if approval.status is ApprovalStatus.REJECTED:
                 self.ctx.record.advance(conn, rejected=True)
                 unknown.not_executed(conn, self.run_id, spec, approval)
@@ -334,27 +335,23 @@ class ToolGate:
                 )  # fmt: skip
                 self.ctx.record.advance(conn, next_step=f"revise {tool}")
         if approval.status is ApprovalStatus.CHANGES_REQUESTED:
-            state.reject(item, rejection_message=change_request_result(approval))
-            return None
+            return CallVerdict(refusal=change_request_result(approval))
         if approval.status is ApprovalStatus.REJECTED:
             reason = f" Reason: {approval.decision_reason}" if approval.decision_reason else ""
-            state.reject(
-                item,
-                rejection_message=(
+            return CallVerdict(
+                refusal=(
                     f"The reviewer rejected {tool} (approval {approval.id}); nothing was "
                     f"written.{reason} Do not propose another write."
-                ),
+                )
             )
-            return None
         if approval.status is ApprovalStatus.APPROVED:
             with self.ctx.write() as conn:
                 # Its outcome is unknown, or its file changed since the person saw it.
                 asked = unknown.ask_again(conn, self.ctx, spec, approval)
                 if asked or reproposal.ask_if_target_changed(conn, self.ctx, spec, approval):
                     save_checkpoint(self.ctx, conn, "A", call_id, f"wait for approval of {tool}")
-                    return RunStatus.WAITING_APPROVAL
-        self._approve(state, item, call_id, tool, index)
-        return None
+                    return CallVerdict(stop=RunStatus.WAITING_APPROVAL)
+        return self._approve(call_id, tool, index)
 
     def _propose(
         self,

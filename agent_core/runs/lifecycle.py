@@ -60,11 +60,13 @@ class Claim:
     """No saved RunState yet: the run (re)starts from its question instead of a saved state."""
 
 
-def create(conn: Connection, row: run_rows.RunRow) -> None:
-    """Store a new run, `created` until a process first drives it (never shown as crashed)."""
+def create(conn: Connection, row: run_rows.RunRow) -> run_rows.RunRow:
+    """Store a new run, `created` until a process first drives it (never shown as crashed).
+    Returns the run stored: for an agent's session that has one already, that one
+    (runs/agent_sessions.py)."""
     if row.status is not RunStatus.CREATED:
         raise ValueError(f"a new run is created, not {row.status}")
-    run_rows.insert_run(conn, row)
+    return run_rows.insert_run(conn, row)
 
 
 def claim(conn: Connection, run_id: str, owner: Owner, *, desk: str | None = None) -> Claim:

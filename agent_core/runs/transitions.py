@@ -47,6 +47,10 @@ class Transition(StrEnum):
     """`resume` takes a run whose revert was approved, to execute it (no model turn)."""
     END_REVERT = "end_revert"
     """The revert was executed, refused or rejected: the run gets back the status it had."""
+    REOPEN = "reopen"
+    """An external agent's session whose run ended (its `SessionEnd`, or `agents.idle_end`
+    without a call) calls again (`claude --resume`): its one run goes on (one run per session:
+    runs/agent_sessions.py). Never a BriefDesk run's: those end for good."""
 
 
 WAITING = frozenset({RunStatus.WAITING_APPROVAL, RunStatus.WAITING_INPUT})
@@ -103,6 +107,7 @@ TRANSITIONS: dict[Transition, Rule] = {
         RunStatus.INTERRUPTED,
         also=REVERTIBLE_FROM,
     ),
+    Transition.REOPEN: Rule(frozenset({RunStatus.SUCCEEDED}), RunStatus.RUNNING),
 }
 
 

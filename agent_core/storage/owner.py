@@ -2,6 +2,8 @@
 
 A pid alone is not an identity: pids get reused, quickly on macOS and Windows. The owner is
 (host, pid, process creation time); a process is the owner only if all three match.
+psutil is imported where a process is looked at: every run row carries an `Owner`, and a hook
+process that only reads and writes rows never looks at one.
 """
 
 from __future__ import annotations
@@ -9,8 +11,6 @@ from __future__ import annotations
 import os
 import socket
 from dataclasses import dataclass
-
-import psutil
 
 # create_time() is a float derived from boot time + ticks; repeated reads of one process agree
 # far better than this, while a reused pid starts at least one clock tick (>= 1 ms) later.
@@ -22,6 +22,8 @@ def process_create_time(pid: int) -> float | None:
 
     Raises psutil.AccessDenied when the process exists but may not be inspected.
     """
+    import psutil
+
     try:
         proc = psutil.Process(pid)
         started = float(proc.create_time())
@@ -45,6 +47,8 @@ class Owner:
 
     @staticmethod
     def current() -> Owner:
+        import psutil
+
         return Owner(socket.gethostname(), os.getpid(), psutil.Process().create_time())
 
     def on_this_host(self) -> bool:
@@ -54,6 +58,8 @@ class Owner:
     def is_alive(self) -> bool:
         if not self.on_this_host():
             return True  # another machine's process: we cannot tell, so never steal it
+        import psutil
+
         try:
             started = process_create_time(self.pid)
         except psutil.AccessDenied:

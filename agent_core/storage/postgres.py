@@ -27,12 +27,14 @@ from sqlalchemy.pool import QueuePool
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.home.secrets import REDACTOR
-from agent_core.storage import store
+from agent_core.storage import schema, store
 from agent_core.storage.location import StoreLocation
 from agent_core.storage.team import changes
 
 if TYPE_CHECKING:
     import psycopg
+
+schema.add_postgresql_options()  # the tables as PostgreSQL's dialect (loaded here) spells them
 
 # pg_advisory_xact_lock keys: "BDW1" (one writer at a time), "BDM1" (migrations).
 WRITER_LOCK_KEY = 0x42445731

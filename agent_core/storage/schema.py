@@ -53,6 +53,17 @@ runs = Table(
     Column("created_at", String, nullable=False),
     Column("updated_at", String, nullable=False),
     Column("desk", String, nullable=True),  # the installation that runs it (revision 0006)
+    # Whose run: `briefdesk`, or a coding agent's session in a folder (revision 0017).
+    Column("agent", String, nullable=False, server_default=text("'briefdesk'")),
+    Column("session_id", String, nullable=True),
+    Column("cwd", Text, nullable=True),
+    Index(
+        "ix_runs_agent_session",
+        "agent",
+        "session_id",
+        unique=True,
+        sqlite_where=text("session_id IS NOT NULL"),  # PostgreSQL's too: add_postgresql_options
+    ),
 )
 
 events = Table(
@@ -367,3 +378,16 @@ turn_responses = Table(
     Column("response_json", Text, nullable=False),
     Column("created_at", String, nullable=False),
 )
+
+
+def add_postgresql_options() -> None:
+    """Give each partial index its PostgreSQL spelling, the same as SQLite's. Called where
+    PostgreSQL's dialect is loaded anyway (storage/postgres.py, Alembic's env on PostgreSQL):
+    naming `postgresql_where` in a table above would load that dialect in every process, ~80 ms
+    of a hook's read on a home's SQLite file. Only DDL and Alembic's comparison read it; a query
+    names its own conflict target. Idempotent."""
+    for table in metadata.tables.values():
+        for index in table.indexes:
+            where = index.dialect_kwargs.get("sqlite_where")
+            if where is not None:
+                index.dialect_kwargs["postgresql_where"] = where

@@ -58,6 +58,8 @@ class Rule:
         where = "this run" if self.scope == "run" else "every run in this home"
         if self.folder.startswith(MCP_RULE_PREFIX):
             return f"{self.tool} ({self.folder}) for {where}"
+        if self.folder.startswith("shell:"):  # an agent's exact command in its folder
+            return f"{self.tool} of exactly {self.folder} for {where}"
         return f"{self.tool} of files under {self.folder}/ for {where}"
 
 

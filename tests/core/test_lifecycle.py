@@ -60,6 +60,8 @@ EXPECTED: dict[Transition, tuple[set[RunStatus], RunStatus]] = {
     ),
     Transition.RUN_REVERT: ({S.WAITING_APPROVAL, S.RUNNING}, S.RUNNING),
     Transition.END_REVERT: ({S.WAITING_APPROVAL, S.RUNNING}, S.INTERRUPTED),
+    # An external agent's ended session that calls again (runs/agent_sessions.py).
+    Transition.REOPEN: ({S.SUCCEEDED}, S.RUNNING),
 }
 ROWS = [(t, s) for t in Transition for s in RunStatus]
 
@@ -78,7 +80,8 @@ def test_no_ended_run_moves_except_a_retryable_failure_or_a_revert() -> None:
     for status in RunStatus:
         if status.is_terminal:
             movable = {t for t in Transition if status in EXPECTED[t][0]} - {Transition.WAIT_REVERT}
-            assert movable == ({Transition.RESUME} if status is S.FAILED else set())
+            allowed = {S.FAILED: {Transition.RESUME}, S.SUCCEEDED: {Transition.REOPEN}}
+            assert movable == allowed.get(status, set())
 
 
 @pytest.mark.parametrize("to", list(RunStatus), ids=str)

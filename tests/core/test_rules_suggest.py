@@ -172,7 +172,13 @@ def test_rules_add_from_suggestion_through_the_cli_approves_the_fourth_and_is_au
     assert json.loads(done.stderr.splitlines()[-1]) == {"exit": 0, "sdk": False}, done.stderr
     folder = str(_artifacts(ws) / "briefs")
     assert suggested["suggestions"] == [
-        {"tool": "save_brief", "scope": folder, "would_approve": 3, "would_have_asked_about": ids}
+        {
+            "tool": "save_brief",
+            "scope": folder,
+            "agent": None,
+            "would_approve": 3,
+            "would_have_asked_about": ids,
+        }
     ]
     rule = added["rule"]
     assert rule == ws.list_rules()[0]  # the RULE shape `rules list` prints

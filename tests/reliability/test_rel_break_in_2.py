@@ -248,6 +248,15 @@ BAD: dict[str, tuple[list[str], list[list[str]]]] = {
     "mcp tier": (["nope", "t", "read"], [["nope", "t", "read"], ["nope", "bad tool!", "read"]]),
     "mcp remove": (["nope"], [["nope"]]),
     "settings get": ([], [["no.such.key"]]),
+    # Answered in the agent's own format (a denial, exit 2), not the CLI's JSON envelope.
+    "hook": (["claude-code"], [["no-such-agent"], ["claude-code"]]),
+    "agents connect": (
+        ["claude-code"],
+        [["no-such-agent"], ["codex", "--project", "."], ["claude-code", "--project", "/no/such"]],
+    ),
+    "agents disconnect": (["gemini"], [["no-such-agent"], ["gemini", "--project", "."]]),
+    "agents status": ([], [["--project", "/no/such"]]),
+    "mcp serve": ([], [["extra"]]),
     "settings set": (
         ["reviewer", "a"],
         [
@@ -276,5 +285,8 @@ def test_a_refused_call_creates_no_home(leaf: str, tmp_path: Path) -> None:
         result = cli(*command, *bad, stdin="")
         assert result.code == 2, (leaf, bad, result.stdout, result.stderr)
         assert "Traceback" not in result.stderr, (leaf, bad, result.stderr)
-        assert set(result.body) == {"api", "error"}, (leaf, bad, result.stdout)
+        if leaf == "hook":
+            assert '"permissionDecision": "deny"' in result.stdout, (bad, result.stdout)
+        else:
+            assert set(result.body) == {"api", "error"}, (leaf, bad, result.stdout)
         assert not home.exists(), (leaf, bad, result.stdout)

@@ -16,8 +16,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.storage import store as store_base
 from agent_core.storage.location import StoreKind, StoreLocation
@@ -97,6 +95,9 @@ MIGRATE_LOCK_TIMEOUT_S = 300.0
 @contextlib.contextmanager
 def _exclusive_lock(lock_path: Path) -> Iterator[None]:
     # flock on POSIX, LockFileEx on Windows: a crashed holder releases it with its process.
+    # Imported here: only an upgrade takes it, and every command (a hook's read) opens a store.
+    from filelock import FileLock, Timeout
+
     lock = FileLock(lock_path, timeout=MIGRATE_LOCK_TIMEOUT_S)
     try:
         lock.acquire()

@@ -7,7 +7,7 @@ import json
 import uuid
 from dataclasses import asdict, dataclass, fields
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, case, insert, literal, select, update
 from sqlalchemy.exc import DBAPIError
 
 from agent_core.contract.approval_moves import (
@@ -18,7 +18,7 @@ from agent_core.contract.approval_moves import (
 )
 from agent_core.contract.approvals import Approval, check_decidable
 from agent_core.contract.errors import BriefDeskError, ErrorCode
-from agent_core.contract.json_types import JsonValue
+from agent_core.contract.json_types import JsonMapping, JsonValue
 from agent_core.contract.statuses import ApprovalStatus
 from agent_core.home.clock import now_iso, utcnow
 from agent_core.storage.schema import approvals
@@ -114,13 +114,17 @@ def rejected_in_thread(conn: Connection, thread_id: str, arg_hash: str) -> Appro
 @dataclass(frozen=True)
 class DecidedCall:
     """A proposal as `rules suggest` weighs it (review/suggested_rules.py): which call of which
-    tool on which target, and who decided it how. A projection of `Approval` (its fields, of
-    its types) without the arguments: a write's content may be large, and a rule ignores it."""
+    tool on which target, in whose thread, and who decided it how. A projection of `Approval`
+    (its fields, of its types) whose arguments are read only for an external agent's shell
+    command (target `shell:CWD`): its rule holds the exact command. Any other call's are
+    empty: a write's content may be large, and its rule ignores them."""
 
     id: str
     run_id: str
+    thread_id: str
     call_id: str
     tool: str
+    args: JsonMapping
     target: str | None
     arg_hash: str
     status: ApprovalStatus
@@ -141,22 +145,43 @@ _DECIDED_BY_A_PERSON = (
 )
 
 
+_SHELL_TARGET = "shell:"
+"""An external agent's shell command aims at `shell:CWD` (external_agents/proposal_of_call.py)."""
+
+
 def decided_by_people(conn: Connection) -> list[DecidedCall]:
     """Every proposal no rule or mode decided that a person approved, rejected, sent back or
-    replaced (by an edit, or by asking again), oldest first: one query, no arguments read."""
-    columns = [approvals.c[f.name] for f in fields(DecidedCall)]
+    replaced (by an edit, or by asking again), oldest first: one query, reading arguments only
+    for shell commands (`DecidedCall`)."""
+    columns = [approvals.c[f.name] for f in fields(DecidedCall) if f.name != "args"]
+    shell_args = case(
+        (approvals.c.target.startswith(_SHELL_TARGET, autoescape=True), approvals.c.args_json),
+        else_=literal("{}"),
+    ).label("args_json")
     query = (
-        select(*columns)
+        select(*columns, shell_args)
         .where(
             approvals.c.decided_by_rule.is_(None),
             approvals.c.status.in_([str(s) for s in _DECIDED_BY_A_PERSON]),
         )
         .order_by(approvals.c.created_at, approvals.c.id)
     )
-    return [
-        DecidedCall(**{**row._mapping, "status": ApprovalStatus(row.status)})
-        for row in conn.execute(query)
-    ]
+    decided = []
+    for row in conn.execute(query):
+        values = dict(row._mapping)
+        values["args"] = _json_object(values.pop("args_json"))
+        values["status"] = ApprovalStatus(row.status)
+        decided.append(DecidedCall(**values))
+    return decided
+
+
+def _json_object(text: object) -> JsonMapping:
+    """Stored arguments; unreadable ones as none (then no rule can hold the call's command)."""
+    try:
+        value = json.loads(str(text))
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 @dataclass(frozen=True)

@@ -30,12 +30,15 @@ from agent_core.contract.json_types import JsonObject
 from agent_core.contract.statuses import RunStatus
 from agent_core.contract.views import DamagedRunView
 from agent_core.home.clock import now_iso
+from agent_core.storage.dialect_insert import insert_for
 from agent_core.storage.owner import Owner
 from agent_core.storage.schema import runs
 from agent_core.storage.team.leases import Leases
 
 log = logging.getLogger(__name__)
 
+BRIEFDESK_AGENT: Final = "briefdesk"
+"""RUN `agent` of BriefDesk's own runs (an external agent's run names the agent)."""
 SHOWN: Final = "shown"
 """Field metadata: the RUN key (the contract's JSON) this field is shown under."""
 DECODED: Final = "decoded"
@@ -87,6 +90,18 @@ class RunRow:
     updated_at: str = field(metadata=_shown("updated_at"))
     desk: str | None = field(default=None, metadata=_shown("desk"))
     """The installation that runs it (team mode); None for a row from before desks."""
+    agent: str = field(default=BRIEFDESK_AGENT, metadata=_shown("agent"))
+    """Whose run: `briefdesk`, or the coding agent (or MCP client) whose session it is."""
+    session_id: str | None = field(default=None, metadata=_shown("session_id"))
+    """The agent's session (one run per agent and session); None for BriefDesk's own."""
+    cwd: str | None = field(default=None, metadata=_shown("cwd"))
+    """The folder the agent's session works in; None for BriefDesk's own."""
+
+    @property
+    def is_agent_run(self) -> bool:
+        """An external agent's session: it continues when the agent calls again, never
+        through `resume`, and no owner process drives it."""
+        return self.agent != BRIEFDESK_AGENT
 
     @property
     def error(self) -> ErrorJSON | None:
@@ -224,9 +239,48 @@ def _rows(
     return found
 
 
-def insert_run(conn: Connection, row: RunRow) -> None:
-    """Store a new run, as given (the lifecycle's `create` gives it `created`)."""
-    conn.execute(insert(runs).values(**_stored({n: getattr(row, n) for n in COLUMNS})))
+def insert_run(conn: Connection, row: RunRow) -> RunRow:
+    """Store a new run, as given (the lifecycle's `create` gives it `created`), and return the
+    stored row. An agent session's run is stored only if that session has none yet: the row
+    returned is then the one another hook process stored first (the unique index on
+    (agent, session_id) decides the race)."""
+    values = _stored({n: getattr(row, n) for n in COLUMNS})
+    if row.session_id is None:
+        conn.execute(insert(runs).values(**values))
+        return row
+    conn.execute(
+        insert_for(conn, runs)
+        .values(**values)
+        .on_conflict_do_nothing(
+            index_elements=["agent", "session_id"],
+            index_where=runs.c.session_id.is_not(None),
+        )
+    )
+    found = agent_session_row(conn, row.agent, row.session_id)
+    assert found is not None  # inserted, or there already
+    return found
+
+
+def agent_session_row(conn: Connection, agent: str, session_id: str) -> RunRow | None:
+    """The run of an agent's session, if it has one."""
+    query = select(runs).where(runs.c.agent == agent, runs.c.session_id == session_id)
+    found = conn.execute(query).first()
+    return None if found is None else _run_row(found._mapping)
+
+
+def idle_agent_rows(conn: Connection, before: str) -> list[RunRow]:
+    """Agents' runs not ended whose last change is older than `before` (an ISO time)."""
+    query = select(runs).where(
+        runs.c.session_id.is_not(None),
+        runs.c.status.in_([str(RunStatus.RUNNING), str(RunStatus.CREATED)]),
+        runs.c.updated_at < before,
+    )
+    return _rows(conn, query, None)
+
+
+def touch(conn: Connection, run_id: str) -> None:
+    """Stamp a run as updated now (an agent's call: its idle time starts again)."""
+    conn.execute(update(runs).where(runs.c.run_id == run_id).values(updated_at=now_iso()))
 
 
 def get_run_row(conn: Connection, run_id: str) -> RunRow:
@@ -363,8 +417,9 @@ def owner_live(row: RunRow, leases: Leases | None = None) -> bool:
 
 
 def effective_status(row: RunRow, leases: Leases | None = None) -> RunStatus:
-    """A `running` run whose owner died (or whose desk's lease lapsed) shows as interrupted."""
-    if row.status is RunStatus.RUNNING and not owner_live(row, leases):
+    """A `running` run whose owner died (or whose desk's lease lapsed) shows as interrupted;
+    an agent's run has no owner process (it runs between its hook calls)."""
+    if row.status is RunStatus.RUNNING and not row.is_agent_run and not owner_live(row, leases):
         return RunStatus.INTERRUPTED
     return row.status
 

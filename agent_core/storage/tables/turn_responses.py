@@ -8,10 +8,9 @@ when the same input is sent again, so the resumed turn is the same turn. One row
 from __future__ import annotations
 
 from sqlalchemy import Connection, bindparam, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from agent_core.home.clock import now_iso
+from agent_core.storage.dialect_insert import insert_for
 from agent_core.storage.prepared import Prepared
 from agent_core.storage.schema import turn_responses
 
@@ -25,14 +24,13 @@ _RECORDED = Prepared(
 
 def remember_response(conn: Connection, run_id: str, input_digest: str, response: str) -> None:
     """The run's latest response (`response`: its JSON) to the input of `input_digest`."""
-    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
     values = {
         "run_id": run_id,
         "input_digest": input_digest,
         "response_json": response,
         "created_at": now_iso(),
     }
-    statement = insert(turn_responses).values(values)
+    statement = insert_for(conn, turn_responses).values(values)
     conn.execute(
         statement.on_conflict_do_update(
             index_elements=[turn_responses.c.run_id],

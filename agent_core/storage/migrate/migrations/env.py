@@ -11,6 +11,8 @@ from alembic import context
 from agent_core.storage import schema
 
 connection = context.config.attributes["connection"]
+if connection.dialect.name == "postgresql":
+    schema.add_postgresql_options()  # partial indexes, for `--autogenerate` against a server
 context.configure(connection=connection, target_metadata=schema.metadata, render_as_batch=True)
 with context.begin_transaction():
     context.run_migrations()
