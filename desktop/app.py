@@ -373,6 +373,9 @@ def main(argv: list[str] | None = None) -> int:
 
     collector = GuiThreadGarbageCollector(app)  # noqa: F841  (lives as long as main runs)
     theme.apply_theme(app)
+    from desktop.widgets import system_open
+
+    system_open.install()  # a file no program opens is said in the window, not the log
     # The language before any widget exists. `ui.language` lives in the home, read off the GUI
     # thread after the first paint, so the window keeps a mirror of it in its QSettings (written
     # when the settings load or are saved): a change applies at the next start.

@@ -74,7 +74,9 @@ SENTENCES: dict[str, str] = {
         "PlainErrors", "The database was made by a newer BriefDesk."
     ),
     ErrorCode.KEYRING_UNAVAILABLE: QT_TRANSLATE_NOOP(
-        "PlainErrors", "The system keyring cannot be used."
+        "PlainErrors",
+        "The system keyring cannot be used. Start or unlock your keyring, or set {variable} "
+        "to give the key without one.",
     ),
     ErrorCode.KEY_MISSING: QT_TRANSLATE_NOOP("PlainErrors", "No API key is stored."),
     ErrorCode.RUN_NOT_WAITING: QT_TRANSLATE_NOOP(
@@ -112,6 +114,9 @@ SENTENCES: dict[str, str] = {
     "agent_error": QT_TRANSLATE_NOOP("PlainErrors", "The agent runtime stopped unexpectedly."),
 }
 FALLBACK = QT_TRANSLATE_NOOP("PlainErrors", "Something went wrong.")
+# The environment variable a keyring message names as the way around the keyring.
+_ENV_VARIABLE = re.compile(r"\bBRIEFDESK_[A-Z0-9_]+\b")
+DEFAULT_KEY_VARIABLE = "BRIEFDESK_OPENAI_API_KEY"
 
 # What the standard library raises, in words (the class name is never shown).
 _OS_WORDS: tuple[tuple[type[BaseException], str], ...] = (
@@ -146,8 +151,11 @@ def plain_error(code: str | None, message: str | None) -> str:
     said = without_class_names(str(message or ""))
     sentence = SENTENCES.get(str(code or ""))
     if sentence and (not said or i18n.active() != "en"):
-        # The core's messages are English: in another language the code's sentence says it.
-        return translate("PlainErrors", sentence)
+        # The core's messages are English: in another language the code's sentence says it,
+        # with the same fix (the variable the core names, say BRIEFDESK_OPENAI_API_KEY).
+        named = _ENV_VARIABLE.search(said)
+        variable = named.group() if named else DEFAULT_KEY_VARIABLE
+        return translate("PlainErrors", sentence).replace("{variable}", variable)
     if said:
         return said if said[-1] in ".!?…)" else said + "."
     return translate("PlainErrors", FALLBACK)

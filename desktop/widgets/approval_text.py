@@ -203,6 +203,33 @@ def old_label(info: ReviewInfo) -> str:
 # -- status and banners -----------------------------------------------------------------------
 
 
+def decided_how(ap: ApprovalView) -> tuple[str, str]:
+    """(banner level, plain words) for who decided a proposal and how: "approved by alice",
+    "rejected by bob: <reason>", "approved by the rule <rule>", "expired"."""
+    status, who = ap["status"], visible_line(str(ap.get("reviewer") or ""))
+    rule = visible_line(str(ap.get("decided_by_rule") or ""))
+    reason = visible_line(core_words.reason(ap.get("decision_reason") or ""))
+    if status in (ApprovalStatus.APPROVED, ApprovalStatus.CONSUMED):
+        if rule:
+            return "success", translate("ApprovalText", "approved by the rule {rule}").format(
+                rule=rule
+            )
+        return "success", translate("ApprovalText", "approved by {who}").format(who=who)
+    if status == ApprovalStatus.REJECTED:
+        said = translate("ApprovalText", "rejected by {who}").format(who=who)
+        return "warning", f"{said}: {reason}" if reason else said
+    if status == ApprovalStatus.CHANGES_REQUESTED:
+        said = translate("ApprovalText", "sent back for changes by {who}").format(who=who)
+        return "info", f"{said}: {reason}" if reason else said
+    if status == ApprovalStatus.EXPIRED:
+        return "error", translate("ApprovalText", "expired")
+    if status == ApprovalStatus.SUPERSEDED:
+        return "info", translate("ApprovalText", "replaced by an edited version by {who}").format(
+            who=who
+        )
+    return "info", core_words.approval_status(status)
+
+
 def describe_status(ap: ApprovalView, now: datetime) -> tuple[str | None, str]:
     """(banner level, rich text) for a proposal that can no longer be decided; (None, "") else."""
     status, when = ap["status"], local_time(ap.get("decided_at"))

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QBrush, QDesktopServices, QPalette
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -36,6 +36,9 @@ from agent_core.contract.views import EventView, RunView
 from desktop import theme
 from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.plain_errors import plain_exception
+from desktop.models.visible_text import visible_line
+from desktop.widgets.system_open import no_viewer_text, open_with_system
+from desktop.widgets.window_fit import snug_width
 
 if TYPE_CHECKING:
     from agent_core.facade.workspace import Workspace
@@ -123,18 +126,25 @@ class ArtifactsPanel(QWidget):
         self.refresh_button.setToolTip(self.tr("Refresh the list"))
         self.refresh_button.setAccessibleName(self.tr("Refresh"))
         self.refresh_button.setMaximumWidth(36)
-        buttons = QHBoxLayout()
+        buttons = QHBoxLayout()  # three whole buttons even at 1024 px (refresh sits above)
         for button in (self.open_button, self.revert_button, self.folder_button):
+            button.setMinimumWidth(snug_width(button))  # not the style's 80 px: the panel is narrow
             buttons.addWidget(button)
         buttons.addStretch(1)
-        buttons.addWidget(self.refresh_button)
         layout = QVBoxLayout(self)
-        scope_row = QHBoxLayout()
-        scope_row.addWidget(QLabel(self.tr("Show:")))
+        scope_row = QHBoxLayout()  # its items say what they show: no "Show:" label to fit
+        self.scope_combo.setAccessibleName(self.tr("Show"))
         scope_row.addWidget(self.scope_combo, 1)
+        scope_row.addWidget(self.refresh_button)
         layout.addLayout(scope_row)
         layout.addWidget(self.folder_label)
         layout.addWidget(self.tree, 1)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet(f"color: {theme.text_colour('#b42318')}; font-weight: bold;")
+        self.message.setAccessibleName(self.tr("Files message"))
+        self.message.hide()
+        layout.addWidget(self.message)
         layout.addLayout(buttons)
         self.open_button.clicked.connect(self.open_selected)
         self.folder_button.clicked.connect(self.open_folder)
@@ -149,6 +159,7 @@ class ArtifactsPanel(QWidget):
 
     def set_run(self, run: RunView | None) -> None:
         self.run = run
+        self.message.hide()
         self._generation += 1  # a listing still on its way is for the run shown before
         if run is None:
             self.folder_label.setText(self.tr("No run selected."))
@@ -253,17 +264,28 @@ class ArtifactsPanel(QWidget):
 
     def open_selected(self) -> None:
         """The system's program for the file, or else the in-app read-only viewer."""
-        path = self.selected_path()
-        if path and self.run is not None and not QDesktopServices.openUrl(QUrl.fromLocalFile(path)):
-            from desktop.widgets.artifact_viewer import ArtifactViewer
-
+        path, run = self.selected_path(), self.run
+        if path and run is not None:
             relative = next(s["relative"] for s in self.states if s["path"] == path)
-            viewer = ArtifactViewer(
-                self.bridge, self.run["artifacts"], relative, self, corpus=self.run["corpus"]
-            )
-            viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            viewer.show()
-            self.viewer = viewer
+
+            def no_viewer(why: str) -> None:
+                self.say(no_viewer_text(why) + " " + self.tr("Shown here, read-only."))
+                self._show_in_app(run, relative)
+
+            open_with_system(path, self, no_viewer)
+
+    def _show_in_app(self, run: RunView, relative: str) -> None:
+        from desktop.widgets.artifact_viewer import ArtifactViewer
+
+        viewer = ArtifactViewer(self.bridge, run["artifacts"], relative, self, corpus=run["corpus"])
+        viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        viewer.show()
+        self.viewer = viewer
+
+    def say(self, text: str) -> None:
+        """A message under the list (no program for a file, say), until another run is shown."""
+        self.message.setText(visible_line(text))
+        self.message.show()
 
     def revert_selected(self) -> None:
         """Ask first, then propose the revert of the selected file's executed write."""
@@ -305,7 +327,9 @@ class ArtifactsPanel(QWidget):
 
     def open_folder(self) -> None:
         if self.run is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(self.run["artifacts"]))
+            folder = self.run["artifacts"]
+            said = self.tr("No file manager opened {folder}: open it yourself.")
+            open_with_system(folder, self, lambda _why: self.say(said.format(folder=folder)))
 
     def _update_buttons(self) -> None:
         self.open_button.setEnabled(self.selected_path() is not None)

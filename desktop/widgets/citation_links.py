@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QTextDocument
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QTabWidget, QTextBrowser, QWidget
 
 from agent_core.facade.citations import (
@@ -36,6 +36,7 @@ from desktop.i18n import QT_TRANSLATE_NOOP
 from desktop.models.plain_errors import plain_exception
 from desktop.models.visible_text import visible_block
 from desktop.widgets.markdown_highlighter import code_states
+from desktop.widgets.system_open import no_viewer_text, open_with_system
 
 if TYPE_CHECKING:
     from agent_core.facade.workspace import Workspace
@@ -224,8 +225,16 @@ class CitationBrowser(QTextBrowser):
         # No page: the system's program shows the whole document; a page: ours is exact.
         if path is None or target["page"] is not None:
             self._show(target)
-        elif not QDesktopServices.openUrl(QUrl.fromLocalFile(path)):
-            self._show(target)  # no program for it here: its indexed text
+        else:  # no program for it here: its indexed text, and why it is not the document
+
+            def no_viewer(why: str) -> None:
+                from desktop.widgets.page_viewer import PageViewer
+
+                self._show(target)
+                if isinstance(self.viewer, PageViewer):
+                    self.viewer.say(no_viewer_text(why))
+
+            open_with_system(path, self, no_viewer)
 
     def _show(self, target: CitationTargetView) -> None:
         if not shiboken6.isValid(self):

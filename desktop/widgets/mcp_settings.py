@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -79,16 +80,45 @@ def hint_words(annotations: object, tr: Callable[[str], str] = str) -> str:
     return ", ".join(words)
 
 
-class AddServerDialog(QDialog):
-    """Name, command line, environment entries, trust: `submitted` carries what `mcp_add` takes;
-    the page keeps the dialog open until the desk has stored it (or says why not)."""
+def remote_only_note() -> str:
+    """Said where a server is added: the offline model never calls an MCP server's tools."""
+    return QCoreApplication.translate(
+        "McpServersPage",
+        "MCP servers are used only by a remote (OpenAI-compatible) model: with the offline "
+        "model (Model ▸ Offline) a run does not call their tools.",
+    )
 
-    submitted = Signal(object)  # (name, command, args, env, trust_hints)
+
+class NewServer(NamedTuple):
+    """What the Add dialog asks, as `Workspace.mcp_add` (and `mcp add`) take it."""
+
+    name: str
+    command: str
+    args: list[str]
+    env: list[str]
+    trust_hints: bool
+    roots: list[str]
+    """Granted folders (read-write), besides those named as arguments: `--root`, repeatable."""
+    network: bool
+    sandbox: bool
+    """False: it runs unconfined (`--no-sandbox`)."""
+
+
+class AddServerDialog(QDialog):
+    """Name, command line, environment entries, granted folders, network, sandbox, trust:
+    `submitted` carries a `NewServer`; the page keeps the dialog open until the desk has stored
+    it (or says why not)."""
+
+    submitted = Signal(object)  # NewServer
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Add an MCP server"))
         form = QFormLayout(self)
+        self.remote_note = QLabel(remote_only_note())
+        self.remote_note.setWordWrap(True)
+        self.remote_note.setStyleSheet("font-weight: bold;")
+        form.addRow(self.remote_note)
         self.name_field = QLineEdit()
         self.name_field.setPlaceholderText(self.tr("lower case, e.g. time"))
         self.name_field.setAccessibleName(self.tr("Server name"))
@@ -102,6 +132,32 @@ class AddServerDialog(QDialog):
         self.env_field.setAccessibleName(self.tr("Environment entries"))
         self.env_field.setFixedHeight(80)
         form.addRow(self.tr("Environment"), self.env_field)
+        self.roots_field = QPlainTextEdit()
+        self.roots_field.setPlaceholderText(
+            self.tr("Folders it may write in besides those named in its command, one a line")
+        )
+        self.roots_field.setAccessibleName(self.tr("Granted folders"))
+        self.roots_field.setFixedHeight(60)
+        browse = QPushButton(self.tr("Add a folder…"))
+        browse.setAutoDefault(False)
+        browse.clicked.connect(self._browse_root)
+        roots_row = QHBoxLayout()
+        roots_row.addWidget(self.roots_field, 1)
+        roots_row.addWidget(browse)
+        form.addRow(self.tr("Granted folders"), roots_row)
+        self.network = QCheckBox(self.tr("It may reach the network"))
+        self.network.setToolTip(
+            self.tr("Otherwise it has only a loopback of its own (as `mcp add --network`).")
+        )
+        form.addRow("", self.network)
+        self.no_sandbox = QCheckBox(self.tr("Run it without a sandbox (unconfined)"))
+        self.no_sandbox.setToolTip(
+            self.tr(
+                "Only for a server that cannot run confined: it then reads and writes whatever "
+                "you can (as `mcp add --no-sandbox`)."
+            )
+        )
+        form.addRow("", self.no_sandbox)
         self.trust = QCheckBox(self.tr("Trust the server's read-only hints"))
         form.addRow("", self.trust)
         explain = QLabel(
@@ -140,10 +196,28 @@ class AddServerDialog(QDialog):
         if not words:
             self.show_error(self.tr("Give the command that starts the server."))
             return
-        env = [line.strip() for line in self.env_field.toPlainText().splitlines() if line.strip()]
         self.ok.setEnabled(False)
-        name = self.name_field.text().strip()
-        self.submitted.emit((name, words[0], words[1:], env, self.trust.isChecked()))
+        self.submitted.emit(
+            NewServer(
+                name=self.name_field.text().strip(),
+                command=words[0],
+                args=words[1:],
+                env=_lines(self.env_field),
+                trust_hints=self.trust.isChecked(),
+                roots=_lines(self.roots_field),
+                network=self.network.isChecked(),
+                sandbox=not self.no_sandbox.isChecked(),
+            )
+        )
+
+    def _browse_root(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("A folder the server may write in"))
+        if folder:
+            self.roots_field.appendPlainText(folder)
+
+
+def _lines(field: QPlainTextEdit) -> list[str]:
+    return [line.strip() for line in field.toPlainText().splitlines() if line.strip()]
 
 
 class McpServersPage(QWidget):
@@ -162,6 +236,8 @@ class McpServersPage(QWidget):
                 "Tools from Model Context Protocol servers on this desk. A server is started "
                 "only to list its tools; environment values are never shown."
             )
+            + " "
+            + remote_only_note()
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
@@ -274,13 +350,18 @@ class McpServersPage(QWidget):
         self.add_dialog = dialog
         dialog.open()
 
-    def _store(
-        self, dialog: AddServerDialog, values: tuple[str, str, list[str], list[str], bool]
-    ) -> None:
-        name, command, args, env, trust = values
+    def _store(self, dialog: AddServerDialog, new: NewServer) -> None:
+        name = new.name
 
         job: Job[McpServerView] = lambda ws: ws.mcp_add(  # noqa: E731
-            name, command, args, env=env, trust_hints=trust
+            name,
+            new.command,
+            new.args,
+            env=new.env,
+            trust_hints=new.trust_hints,
+            roots=new.roots,
+            network=new.network,
+            sandbox=new.sandbox,
         )
 
         def done(_view: McpServerView) -> None:

@@ -11,8 +11,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QUrl
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -24,7 +23,9 @@ from PySide6.QtWidgets import (
 )
 
 from agent_core.facade.citations import CitationTargetView
+from desktop import theme
 from desktop.models.visible_text import visible_block, visible_line
+from desktop.widgets.system_open import no_viewer_text, open_with_system
 
 
 def page_title(target: CitationTargetView) -> str:
@@ -105,18 +106,22 @@ class PageViewer(QDialog):
     def open_in_system_viewer(self) -> None:
         # A plain file URL: PDF viewers rarely honour `#page=N`, and some fail on the fragment.
         path = self.target["path"]
-        if path is not None and not QDesktopServices.openUrl(QUrl.fromLocalFile(path)):
-            self._say(self.tr("No program on this system opens it: its text is shown here."))
+        if path is not None:
+            open_with_system(path, self, lambda why: self.say(no_viewer_text(why)))
 
     def show_in_folder(self) -> None:
         path = self.target["path"]
-        if path is not None and not QDesktopServices.openUrl(
-            QUrl.fromLocalFile(str(Path(path).parent))
-        ):
-            self._say(self.tr("The folder cannot be opened: {path}").format(path=path))
+        if path is not None:
+            folder = str(Path(path).parent)
+            open_with_system(folder, self, lambda why: self.say(self._no_folder(folder, why)))
 
-    def _say(self, text: str) -> None:
-        self.note.setText(text)
+    def _no_folder(self, folder: str, why: str) -> str:
+        said = self.tr("No file manager opened the folder {path}: open it yourself.")
+        return said.format(path=visible_line(folder)) + (f" ({why})" if why else "")
+
+    def say(self, text: str) -> None:
+        self.note.setText(visible_line(text))
+        self.note.setStyleSheet(f"color: {theme.text_colour('#b42318')}; font-weight: bold;")
         self.note.show()
 
 

@@ -7,6 +7,13 @@ Windows) and non-modal, so the window they type in keeps its keys. Where the pla
 activates a new window anyway (some Wayland compositors, the offscreen platform), activation
 is handed back to the window that had it, for as long as `holds()` says so; a person who
 asks for the window (a click on it after that, "Review…") gets it as usual.
+
+An approval dialog is different (issue 44): nothing in it takes typed text at first (the
+keyboard starts on the diff, Return clicks nothing, the read guard holds every decision), so
+it takes the keyboard when it opens, and Escape closes it. `show_taking_keys` activates it and,
+until the window system has made it active (activation is asynchronous on X11), keeps key
+presses away from the window behind: a Return meant for the dialog never lands in the
+Question box there.
 """
 
 from __future__ import annotations
@@ -81,6 +88,58 @@ def present(window: QWidget) -> None:
     """Show `window` (non-modal) because the person asked for it: on top and focused."""
     for hand_back in window.findChildren(_HandBack):
         hand_back.release()  # asked for: the keyboard is meant to go there now
+    window.setWindowModality(Qt.WindowModality.NonModal)
+    window.show()
+    window.raise_()
+    window.activateWindow()
+
+
+class _KeyBarrier(QObject):
+    """Swallows key events meant for `behind` until `window` has been active once, or closed,
+    or the read guard's time has passed (a window manager that refuses the activation must not
+    leave the main window deaf)."""
+
+    KEYS = (QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride)
+
+    def __init__(self, window: QWidget, behind: QWidget) -> None:
+        super().__init__(window)
+        self._window, self._behind = window, behind
+        self._opening = ReadGuard(self)
+        self._opening.restart()
+        self._watch = QTimer(self, interval=100)
+        self._watch.timeout.connect(self._check)
+        self._watch.start()
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._window and event.type() in (
+            QEvent.Type.WindowActivate,
+            QEvent.Type.Hide,
+        ):
+            self.release()
+            return False
+        if event.type() in self.KEYS and isinstance(watched, QWidget):
+            return watched.window() is self._behind  # meant for the dialog: dropped
+        return False
+
+    def _check(self) -> None:
+        if not self._opening.holds() or not self._window.isVisible():
+            self.release()
+
+    def release(self) -> None:
+        self._watch.stop()
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
+
+
+def show_taking_keys(window: QWidget, behind: QWidget | None) -> None:
+    """Show `window` (non-modal) on top with the keyboard, keys meant for it kept from
+    `behind` (the window that had them) until it is active."""
+    if behind is not None and behind.isVisible():
+        _KeyBarrier(window, behind)
     window.setWindowModality(Qt.WindowModality.NonModal)
     window.show()
     window.raise_()

@@ -26,10 +26,13 @@ class SideTabs(QTabWidget):
     def add_page(self, page: QWidget, title: str, tooltip: str) -> int:
         index = self.addTab(page, title)
         self.setTabToolTip(index, tooltip)
-        # Narrow (its pages wrap and elide) but never narrower than all its titles together.
+        # Narrow (its pages wrap and elide) but never narrower than all its titles together,
+        # nor than a page's row of buttons (an explicit minimum overrides the pages' own).
         bar = self.tabBar()
         titles = sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
-        self.setMinimumWidth(max(MINIMUM_WIDTH, titles + 4))
+        frame = self.width() - self.contentsRect().width() + 8  # the tab widget's own border
+        pages = max(page.minimumSizeHint().width(), self.minimumWidth() - frame)
+        self.setMinimumWidth(max(MINIMUM_WIDTH, titles + 4, pages + frame))
         return index
 
 

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import json
+from typing import cast
 
 from PySide6.QtCore import QEvent, QItemSelection, QObject, Qt, Signal
-from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence, QPainter, QPaintEvent, QShortcut
+from PySide6.QtGui import (
+    QFontDatabase,
+    QKeyEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -20,6 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent_core.contract.events import EventKind
+from agent_core.contract.json_types import JsonObject
 from agent_core.contract.views import EventView
 from desktop import theme
 from desktop.models.timeline_filter import TimelineFilter
@@ -34,7 +45,10 @@ from desktop.models.timeline_model import (
 )
 from desktop.models.visible_text import visible_block
 
-COLUMN_WIDTHS = {TIME: 96, KIND: 138, TOOL: 112, DURATION: 70, OUTCOME: 92}
+COLUMN_WIDTHS = {TIME: 96, KIND: 138, TOOL: 112, DURATION: 70, OUTCOME: 84}
+# Narrower than this (a 1024 px screen), Duration hides (each event's detail still has it), so
+# the Summary keeps room to be read rather than "rel…".
+WIDE_ENOUGH_FOR_DURATION = 760
 FOLLOW_SLACK = 2  # rows' worth of pixels still counted as "at the bottom"
 CHIP_MOVES = {Qt.Key.Key_Left: -1, Qt.Key.Key_Up: -1, Qt.Key.Key_Right: 1, Qt.Key.Key_Down: 1}
 
@@ -58,6 +72,10 @@ class TimelineTable(QTableView):
     @empty_text.setter
     def empty_text(self, text: str) -> None:
         self.run_empty_text = text
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.setColumnHidden(DURATION, event.size().width() < WIDE_ENOUGH_FOR_DURATION)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -247,7 +265,21 @@ class TimelinePanel(QWidget):
         # import is a lookup, and redacting is pure (no keyring, no I/O).
         from agent_core.facade.workspace import Workspace
 
-        text = json.dumps(Workspace.redact(event), indent=2, ensure_ascii=False)
+        redacted = Workspace.redact(cast("JsonObject", event))
+        shown = dict(redacted) if isinstance(redacted, dict) else {}
+        inner = shown.get("data")
+        data = dict(inner) if isinstance(inner, dict) else {}
+        returned = data.pop("result", None)
+        is_result = shown.get("kind") == EventKind.TOOL_RESULT and "result" in (
+            event.get("data") or {}
+        )
+        text = json.dumps({**shown, "data": data}, indent=2, ensure_ascii=False)
+        if is_result:  # what the tool returned, as it reads (the JSON would make it one line)
+            text += "\n\n" + (
+                self.tr("What the tool returned:") + "\n" + str(returned)
+                if returned is not None
+                else self.tr("The tool did not run: it returned nothing.")
+            )
         self.detail.setPlainText(visible_block(text))  # JSON leaves C1 and bidi controls raw
 
     def selected_event(self) -> EventView | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QRect, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QResizeEvent, QScreen
-from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QWidget
+from PySide6.QtWidgets import QFrame, QPushButton, QScrollArea, QSplitter, QStyle, QWidget
 
 # The title bar and borders a window manager adds, until the real frame is known (once shown).
 FRAME_ALLOWANCE = QSize(16, 40)
@@ -121,6 +121,34 @@ def fit_dialog(dialog: QWidget, parent: QWidget | None, *, centre: bool = True) 
     start = middle - QPoint(whole.width() // 2, whole.height() // 2)
     corner = _inside(QRect(start if centre else dialog.frameGeometry().topLeft(), whole), area)
     dialog.move(corner)  # a window's move() places its frame's top left corner
+
+
+def place_beside(dialog: QWidget, parent: QWidget | None, reading: QSize, share: float) -> None:
+    """Size a dialog to its content (at least `reading`, for what it shows scrolls), at most
+    `share` of its screen's available area, and put it at the top right of its parent: the
+    parent's left side (its runs and their state) and its status bar stay in view beside it."""
+    screen = (parent.screen() if parent is not None else None) or dialog.screen()
+    area = (screen or QGuiApplication.primaryScreen()).availableGeometry()
+    wanted = dialog.sizeHint().expandedTo(reading)
+    width = max(dialog.minimumWidth(), min(wanted.width(), int(area.width() * share)))
+    height = max(dialog.minimumHeight(), min(wanted.height(), int(area.height() * share)))
+    dialog.resize(width, height)
+    whole = QSize(width, height) + FRAME_ALLOWANCE
+    if parent is None:
+        corner = area.center() - QPoint(whole.width() // 2, whole.height() // 2)
+    else:
+        frame = parent.frameGeometry()
+        corner = QPoint(frame.right() + 1 - whole.width(), frame.top())
+    dialog.move(_inside(QRect(corner, whole), area))
+
+
+def snug_width(button: QPushButton) -> int:
+    """The width a push button needs for its whole text and frame: styles widen every text
+    button to 75-80 px, which a narrow row of short captions cannot afford."""
+    style = button.style()
+    margin = style.pixelMetric(QStyle.PixelMetric.PM_ButtonMargin, None, button)
+    frame = style.pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth, None, button)
+    return button.fontMetrics().horizontalAdvance(button.text()) + 2 * (margin + frame) + 4
 
 
 class WholeScroll(QScrollArea):
