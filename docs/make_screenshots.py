@@ -6,7 +6,10 @@ light and the dark palette, and saves grabs of the main window, the approval dia
 read guard, the Inbox, a revision's dialog, the Settings dialog's Team database tab, and the
 Rules and Audit windows into docs/screenshots/. A third pass opens the window in Chinese
 (`--lang zh_CN`'s translators) on a home of Chinese questions: main-window-zh.png and
-approval-guard-zh.png.
+approval-guard-zh.png. A fourth makes a Claude Code session through the real hook
+(`briefdesk-cli hook claude-code` fed the CLI's captured payloads: a read, then a write that
+waits) and grabs its write in the dialog and the inbox holding it: agent-write.png and
+agent-inbox.png.
 """
 
 from __future__ import annotations
@@ -214,9 +217,121 @@ def shoot(home: Path, theme: str) -> None:
     app.exec()
 
 
+AGENT_PAYLOADS = ROOT / "tests" / "agents" / "payloads" / "claude-code"
+AGENT_NOTES = "# Release notes\n\n- Faster start\n- Fewer prompts\n"
+AGENT_WRITE = "# Release notes\n\n- Faster start\n- Fewer prompts\n- Decisions for Claude Code\n"
+
+
+def start_agent_session(folder: Path) -> tuple[Path, list[subprocess.Popen[str]]]:
+    """A Claude Code session on a new home, made by the real hook: a Read (answered at once)
+    and a Write of ~/project/NOTES.md, whose hook waits for a person (killed after the shots)."""
+    home, project = folder / "home-agents", folder / "project"
+    project.mkdir()
+    (project / "NOTES.md").write_text(AGENT_NOTES, encoding="utf-8")
+    session, waiting = "704d1a28-bf6a-4a77-969a-8c1b3adaf338", []
+    for name, tool_input in (
+        ("pre_tool_read", {"file_path": str(project / "NOTES.md")}),
+        ("pre_tool_write", {"file_path": str(project / "NOTES.md"), "content": AGENT_WRITE}),
+    ):
+        text = (AGENT_PAYLOADS / f"{name}.json").read_text(encoding="utf-8")
+        text = text.replace("{cwd}", str(project)).replace("{home}", str(folder))
+        payload = json.loads(text.replace("{project}", "-project"))
+        payload.update(session_id=session, tool_input=tool_input)
+        hook = subprocess.Popen(
+            [sys.executable, "-m", "agent_core.cli", "--home", str(home), "hook", "claude-code"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+            cwd=ROOT,
+        )
+        assert hook.stdin is not None
+        hook.stdin.write(json.dumps(payload))
+        hook.stdin.close()
+        if name == "pre_tool_read":
+            hook.wait(60)  # a read passes at once: the session's run exists before the write
+        else:
+            waiting.append(hook)
+    return home, waiting
+
+
+def shoot_agents(home: Path) -> None:
+    """The Claude Code write in the approval dialog, then the inbox holding it."""
+    os.environ["BRIEFDESK_THEME"] = "light"
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.app import build_window, start_background
+    from desktop.theme import apply_theme
+
+    app = QApplication.instance() or QApplication([])
+    apply_theme(app)  # type: ignore[arg-type]
+    settings = QSettings(str(home.parent / "qs-agents.ini"), QSettings.Format.IniFormat)
+    window = build_window(home, settings)
+    window.resize(1280, 800)
+    window.show()
+    start_background(window, 200)
+
+    def step(n: int = 0) -> None:
+        run = next(
+            (r for r in window.context.runs.values() if r["approvals"]),
+            None,
+        )
+        if run is None or window.timeline.model.rowCount() == 0:
+            if n > 300:
+                raise SystemExit("the agent's write never showed")
+            QTimer.singleShot(100, lambda: step(n + 1))
+            return
+        window.select_run(str(run["run_id"]))
+        window.prompts.open_for(run, force=True)
+        dialog = window.prompts.dialog
+        if dialog is not None:
+            dialog.resize(1000, 640)
+        QTimer.singleShot(2500, grab_dialog)
+
+    def grab_dialog() -> None:
+        dialog = window.prompts.dialog
+        if dialog is not None:
+            dialog.grab().save(str(OUT / "agent-write.png"))
+            dialog.close()
+        window.centre_tabs.show_inbox()
+        QTimer.singleShot(1500, grab_inbox)
+
+    def grab_inbox() -> None:
+        window.grab().save(str(OUT / "agent-inbox.png"))
+        window.close()
+        app.quit()
+
+    QTimer.singleShot(500, step)
+    app.exec()
+
+
+def agent_shots(tmp: Path, env: dict[str, str]) -> None:
+    """agent-write.png and agent-inbox.png (alone: `make_screenshots.py --agents`)."""
+    # The session's folder reads ~/project, as on a person's machine.
+    env["HOME"] = str(tmp)
+    home, waiting = start_agent_session(tmp)
+    try:
+        subprocess.run(
+            [sys.executable, __file__, "agents", str(home)], cwd=ROOT, check=True, env=env
+        )
+    finally:
+        for hook in waiting:  # still waiting for a decision nobody makes here
+            hook.kill()
+            hook.wait()
+
+
 def main() -> None:
     os.environ.setdefault("BRIEFDESK_DESK", DESK)  # for briefdesk-cli's runs and the window
     theme = sys.argv[1] if len(sys.argv) > 1 else None
+    if theme == "--agents":
+        with tempfile.TemporaryDirectory() as tmp:
+            screen = Path(tmp) / "screen.json"
+            screen.write_text(json.dumps({"screens": [SCREEN]}))
+            agent_shots(
+                Path(tmp), {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={screen}"}
+            )
+        return
     if theme is None:  # one process per palette: a QApplication's palette is set once
         with tempfile.TemporaryDirectory() as tmp:
             home = make_home(Path(tmp))
@@ -232,6 +347,10 @@ def main() -> None:
             subprocess.run(
                 [sys.executable, __file__, "zh", str(home_zh)], cwd=ROOT, check=True, env=env
             )
+            agent_shots(Path(tmp), env)
+        return
+    if theme == "agents":
+        shoot_agents(Path(sys.argv[2]))
         return
     shoot(Path(sys.argv[2]), theme)
 

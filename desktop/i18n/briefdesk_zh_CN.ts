@@ -55,6 +55,34 @@
         <translation>环境变量</translation>
     </message>
     <message>
+        <source>Folders it may write in besides those named in its command, one a line</source>
+        <translation>除命令中指定的文件夹外，它还可以写入的文件夹，每行一个</translation>
+    </message>
+    <message>
+        <source>Granted folders</source>
+        <translation>授权文件夹</translation>
+    </message>
+    <message>
+        <source>Add a folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <source>It may reach the network</source>
+        <translation>允许访问网络</translation>
+    </message>
+    <message>
+        <source>Otherwise it has only a loopback of its own (as `mcp add --network`).</source>
+        <translation>否则它只有自己的回环网络（同 `mcp add --network`）。</translation>
+    </message>
+    <message>
+        <source>Run it without a sandbox (unconfined)</source>
+        <translation>不使用沙箱运行（不受限制）</translation>
+    </message>
+    <message>
+        <source>Only for a server that cannot run confined: it then reads and writes whatever you can (as `mcp add --no-sandbox`).</source>
+        <translation>仅用于无法在受限环境中运行的服务器：它将能读写你能读写的一切（同 `mcp add --no-sandbox`）。</translation>
+    </message>
+    <message>
         <source>Trust the server&apos;s read-only hints</source>
         <translation>信任服务器的只读提示</translation>
     </message>
@@ -73,6 +101,203 @@
     <message>
         <source>Give the command that starts the server.</source>
         <translation>请填写启动该服务器的命令。</translation>
+    </message>
+    <message>
+        <source>A folder the server may write in</source>
+        <translation>服务器可以写入的文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>AgentApproval</name>
+    <message>
+        <source>&lt;b&gt;{agent}&lt;/b&gt; wants to patch &lt;b&gt;{file}&lt;/b&gt; in {folder}</source>
+        <translation>&lt;b&gt;{agent}&lt;/b&gt; 想修补 {folder} 中的 &lt;b&gt;{file}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{agent}&lt;/b&gt; wants to edit &lt;b&gt;{file}&lt;/b&gt; in {folder}</source>
+        <translation>&lt;b&gt;{agent}&lt;/b&gt; 想编辑 {folder} 中的 &lt;b&gt;{file}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{agent}&lt;/b&gt; wants to create &lt;b&gt;{file}&lt;/b&gt; in {folder}</source>
+        <translation>&lt;b&gt;{agent}&lt;/b&gt; 想在 {folder} 中创建 &lt;b&gt;{file}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{agent}&lt;/b&gt; wants to overwrite &lt;b&gt;{file}&lt;/b&gt; in {folder}</source>
+        <translation>&lt;b&gt;{agent}&lt;/b&gt; 想覆盖 {folder} 中的 &lt;b&gt;{file}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{agent}&lt;/b&gt; wants to run a command in {folder}</source>
+        <translation>&lt;b&gt;{agent}&lt;/b&gt; 想在 {folder} 中运行一条命令</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{agent}&lt;/b&gt; wants to call &lt;b&gt;{mcp_tool}&lt;/b&gt; of the MCP server &lt;b&gt;{server}&lt;/b&gt;</source>
+        <translation>&lt;b&gt;{agent}&lt;/b&gt; 想调用 MCP 服务器 &lt;b&gt;{server}&lt;/b&gt; 的 &lt;b&gt;{mcp_tool}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{agent}&lt;/b&gt; wants to reach the network</source>
+        <translation>&lt;b&gt;{agent}&lt;/b&gt; 想访问网络</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{agent}&lt;/b&gt; wants to use &lt;b&gt;{tool}&lt;/b&gt; in {folder}</source>
+        <translation>&lt;b&gt;{agent}&lt;/b&gt; 想在 {folder} 中使用 &lt;b&gt;{tool}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>{run} ({status}): {session} · {id}</source>
+        <translation>{run}（{status}）：{session} · {id}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Lines:&lt;/b&gt; +{added} −{removed} · {lines} after the change</source>
+        <translation>&lt;b&gt;行数：&lt;/b&gt;+{added} −{removed} · 改动后共 {lines} 行</translation>
+    </message>
+    <message>
+        <source>What the agent&apos;s call does</source>
+        <translation>智能体的这次调用做什么</translation>
+    </message>
+    <message>
+        <source>MCP server: &lt;b&gt;{server}&lt;/b&gt; · tool: &lt;b&gt;{tool}&lt;/b&gt; · arguments below</source>
+        <translation>MCP 服务器：&lt;b&gt;{server}&lt;/b&gt; · 工具：&lt;b&gt;{tool}&lt;/b&gt; · 参数见下方</translation>
+    </message>
+    <message>
+        <source>Address: &lt;b&gt;{url}&lt;/b&gt;</source>
+        <translation>地址：&lt;b&gt;{url}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Tool: &lt;b&gt;{tool}&lt;/b&gt; · arguments below</source>
+        <translation>工具：&lt;b&gt;{tool}&lt;/b&gt; · 参数见下方</translation>
+    </message>
+    <message>
+        <source>Command:</source>
+        <translation>命令：</translation>
+    </message>
+    <message>
+        <source>Folder: &lt;b&gt;{folder}&lt;/b&gt;</source>
+        <translation>文件夹：&lt;b&gt;{folder}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Look twice:&lt;/b&gt; {words}</source>
+        <translation>&lt;b&gt;请仔细看：&lt;/b&gt;{words}</translation>
+    </message>
+    <message>
+        <source>Names in the folder: {paths}</source>
+        <translation>涉及文件夹内的：{paths}</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&quot;color:#b42318;&quot;&gt;&lt;b&gt;Outside the folder:&lt;/b&gt;&lt;/span&gt; {paths}</source>
+        <translation>&lt;span style=&quot;color:#b42318;&quot;&gt;&lt;b&gt;文件夹之外：&lt;/b&gt;&lt;/span&gt;{paths}</translation>
+    </message>
+    <message>
+        <source>Reaches: {urls}</source>
+        <translation>访问：{urls}</translation>
+    </message>
+    <message>
+        <source>&lt;small&gt;A command runs as you: it can change anything you can. These are the paths and addresses it names.&lt;/small&gt;</source>
+        <translation>&lt;small&gt;命令以你的身份运行：凡是你能改动的它都能改动。以上是命令中写明的路径和地址。&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>File of the patch</source>
+        <translation>补丁中的文件</translation>
+    </message>
+    <message>
+        <source>File {n} of {count}: {path}</source>
+        <translation>第 {n} 个文件（共 {count} 个）：{path}</translation>
+    </message>
+</context>
+<context>
+    <name>AgentLabels</name>
+    <message>
+        <source>{agent}: {call}</source>
+        <translation>{agent}：{call}</translation>
+    </message>
+    <message>
+        <source>{agent} session</source>
+        <translation>{agent} 会话</translation>
+    </message>
+    <message>
+        <source>{agent} in {folder}</source>
+        <translation>{agent} · {folder}</translation>
+    </message>
+    <message>
+        <source>session {id}</source>
+        <translation>会话 {id}</translation>
+    </message>
+</context>
+<context>
+    <name>AgentsPage</name>
+    <message>
+        <source>BriefDesk can decide for the coding agents you already run: connected, the agent asks BriefDesk before it writes, edits, runs a command, fetches or calls an MCP tool, and waits for your decision here (reads pass at once).</source>
+        <translation>BriefDesk 可以替你已在使用的编程智能体做审批：连接后，智能体在写入、编辑、运行命令、抓取网页或调用 MCP 工具之前先询问 BriefDesk，并在这里等待你的决定（读取操作立即放行）。</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>Settings file</source>
+        <translation>设置文件</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>正在载入…</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Connect…</source>
+        <translation>连接…</translation>
+    </message>
+    <message>
+        <source>Disconnect…</source>
+        <translation>断开…</translation>
+    </message>
+    <message>
+        <source>not installed</source>
+        <translation>未安装</translation>
+    </message>
+    <message>
+        <source>connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{agent}&lt;/b&gt; reads its settings from {path}</source>
+        <translation>&lt;b&gt;{agent}&lt;/b&gt; 从 {path} 读取设置</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Trust:&lt;/b&gt; {text}</source>
+        <translation>&lt;b&gt;信任：&lt;/b&gt;{text}</translation>
+    </message>
+    <message>
+        <source>Reading {path}…</source>
+        <translation>正在读取 {path}…</translation>
+    </message>
+    <message>
+        <source>Nothing to change: {agent} is already as asked.</source>
+        <translation>无需改动：{agent} 已是所要求的状态。</translation>
+    </message>
+    <message>
+        <source>{agent} is connected: it asks BriefDesk from its next start.</source>
+        <translation>{agent} 已连接：从下次启动起它会询问 BriefDesk。</translation>
+    </message>
+    <message>
+        <source>{agent} is disconnected: its settings are as before.</source>
+        <translation>{agent} 已断开：其设置恢复原样。</translation>
+    </message>
+    <message>
+        <source>The file as it was: {path}</source>
+        <translation>文件原样副本：{path}</translation>
     </message>
 </context>
 <context>
@@ -313,6 +538,10 @@
         <translation>（文件被删除）</translation>
     </message>
     <message>
+        <source>after the change</source>
+        <translation>改动之后</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;Arguments&lt;/b&gt;</source>
         <translation>&lt;b&gt;参数&lt;/b&gt;</translation>
     </message>
@@ -526,6 +755,26 @@
         <translation>磁盘上的当前文件</translation>
     </message>
     <message>
+        <source>approved by the rule {rule}</source>
+        <translation>已由规则 {rule} 批准</translation>
+    </message>
+    <message>
+        <source>approved by {who}</source>
+        <translation>已由 {who} 批准</translation>
+    </message>
+    <message>
+        <source>rejected by {who}</source>
+        <translation>已被 {who} 拒绝</translation>
+    </message>
+    <message>
+        <source>sent back for changes by {who}</source>
+        <translation>已被 {who} 退回修改</translation>
+    </message>
+    <message>
+        <source>replaced by an edited version by {who}</source>
+        <translation>已被 {who} 编辑后的版本取代</translation>
+    </message>
+    <message>
         <source> by &lt;b&gt;{who}&lt;/b&gt;</source>
         <translation>，由 &lt;b&gt;{who}&lt;/b&gt;</translation>
     </message>
@@ -706,8 +955,16 @@ Whole folder: every file in its artifacts folder, whichever run wrote it.</sourc
         <translation>刷新</translation>
     </message>
     <message>
-        <source>Show:</source>
-        <translation>显示：</translation>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Files message</source>
+        <translation>文件提示</translation>
+    </message>
+    <message>
+        <source>No file manager opened {folder}: open it yourself.</source>
+        <translation>没有文件管理器打开 {folder}：请自行打开。</translation>
     </message>
     <message>
         <source>files</source>
@@ -742,6 +999,10 @@ modified: {at} UTC</source>
 观察到的写入：{writes}
 大小：{size}
 修改时间：{at} UTC</translation>
+    </message>
+    <message>
+        <source>Shown here, read-only.</source>
+        <translation>已在此处以只读方式显示。</translation>
     </message>
     <message>
         <source>Revert this write?</source>
@@ -882,6 +1143,37 @@ The run waits for your decision in the approval dialog, which shows the change; 
     <message>
         <source>Inbox ({n})</source>
         <translation>待办 ({n})</translation>
+    </message>
+</context>
+<context>
+    <name>ChangePreview</name>
+    <message>
+        <source>Connect {agent}?</source>
+        <translation>连接 {agent}？</translation>
+    </message>
+    <message>
+        <source>Disconnect {agent}?</source>
+        <translation>断开 {agent}？</translation>
+    </message>
+    <message>
+        <source>BriefDesk adds its hook to &lt;b&gt;{path}&lt;/b&gt;, changing nothing else in the file (a copy of it is kept beside it). Then {agent} asks BriefDesk before it writes, edits, runs a command, fetches or calls an MCP tool; a call nobody decides in time is denied.</source>
+        <translation>BriefDesk 会把它的钩子加入 &lt;b&gt;{path}&lt;/b&gt;，文件中的其他内容不变（旁边保留一份原文件副本）。之后 {agent} 在写入、编辑、运行命令、抓取网页或调用 MCP 工具之前都会询问 BriefDesk；无人及时决定的调用会被拒绝。</translation>
+    </message>
+    <message>
+        <source>BriefDesk removes exactly the hook it added from &lt;b&gt;{path}&lt;/b&gt;; the rest of the file stays as it is. {agent} then decides its calls by itself again.</source>
+        <translation>BriefDesk 会从 &lt;b&gt;{path}&lt;/b&gt; 中只移除它添加的钩子；文件其余部分保持不变。之后 {agent} 重新自行决定它的调用。</translation>
+    </message>
+    <message>
+        <source>The change to the settings file</source>
+        <translation>对设置文件的改动</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Disconnect</source>
+        <translation>断开</translation>
     </message>
 </context>
 <context>
@@ -1581,6 +1873,10 @@ Mode: {mode}</source>
         <translation>已截断</translation>
     </message>
     <message>
+        <source>{agent} · {session} · {folder}</source>
+        <translation>{agent} · {session} · {folder}</translation>
+    </message>
+    <message>
         <source>“{question}” · model {model} · mode {mode}</source>
         <translation>“{question}” · 模型 {model} · 模式 {mode}</translation>
     </message>
@@ -1976,6 +2272,10 @@ Mode: {mode}</source>
         <translation>已记住的规则(&amp;R)…</translation>
     </message>
     <message>
+        <source>&amp;Suggest a rule…</source>
+        <translation>建议规则(&amp;S)…</translation>
+    </message>
+    <message>
         <source>&amp;Audit log…</source>
         <translation>审计日志(&amp;A)…</translation>
     </message>
@@ -2059,6 +2359,10 @@ Mode: {mode}</source>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
+    <message>
+        <source>Agents</source>
+        <translation>智能体</translation>
+    </message>
 </context>
 <context>
     <name>McpServersPage</name>
@@ -2093,6 +2397,10 @@ Mode: {mode}</source>
     <message>
         <source>closed world</source>
         <translation>封闭环境</translation>
+    </message>
+    <message>
+        <source>MCP servers are used only by a remote (OpenAI-compatible) model: with the offline model (Model ▸ Offline) a run does not call their tools.</source>
+        <translation>MCP 服务器只由远程（OpenAI 兼容）模型使用：使用离线模型（模型 ▸ 离线）时，运行不会调用它们的工具。</translation>
     </message>
     <message>
         <source>Tools from Model Context Protocol servers on this desk. A server is started only to list its tools; environment values are never shown.</source>
@@ -2262,12 +2570,8 @@ Mode: {mode}</source>
         <translation>索引中保存的此文档文本；文档本身位于 {folder}。</translation>
     </message>
     <message>
-        <source>No program on this system opens it: its text is shown here.</source>
-        <translation>本系统没有程序能打开它：在此显示其文本。</translation>
-    </message>
-    <message>
-        <source>The folder cannot be opened: {path}</source>
-        <translation>无法打开文件夹：{path}</translation>
+        <source>No file manager opened the folder {path}: open it yourself.</source>
+        <translation>没有文件管理器打开文件夹 {path}：请自行打开。</translation>
     </message>
 </context>
 <context>
@@ -2275,6 +2579,10 @@ Mode: {mode}</source>
     <message>
         <source>“{question}” waits for approval of {tool} → {target}</source>
         <translation>“{question}”正在等待审批 {tool} → {target}</translation>
+    </message>
+    <message>
+        <source>{session} waits for approval of {tool} → {target}</source>
+        <translation>{session} 等待审批 {tool} → {target}</translation>
     </message>
     <message>
         <source>Review approval…</source>
@@ -2291,6 +2599,10 @@ Mode: {mode}</source>
     <message>
         <source>BriefDesk needs you</source>
         <translation>BriefDesk 需要你处理</translation>
+    </message>
+    <message>
+        <source>Decided elsewhere: “{question}” was {how}. Its dialog closed.</source>
+        <translation>已在别处决定：“{question}”{how}。其对话框已关闭。</translation>
     </message>
     <message>
         <source>Approve this action?</source>
@@ -2396,8 +2708,8 @@ Mode: {mode}</source>
         <translation>该数据库由更新版本的 BriefDesk 创建。</translation>
     </message>
     <message>
-        <source>The system keyring cannot be used.</source>
-        <translation>无法使用系统密钥环。</translation>
+        <source>The system keyring cannot be used. Start or unlock your keyring, or set {variable} to give the key without one.</source>
+        <translation>无法使用系统密钥环。请启动或解锁系统密钥环，或设置 {variable}，不经密钥环提供密钥。</translation>
     </message>
     <message>
         <source>No API key is stored.</source>
@@ -2676,6 +2988,38 @@ Mode: {mode}</source>
         <source>Detail</source>
         <translation>详情</translation>
     </message>
+    <message>
+        <source>Scope (shown whole)</source>
+        <translation>范围（完整显示）</translation>
+    </message>
+    <message>
+        <source>Would have approved</source>
+        <translation>本会批准的数量</translation>
+    </message>
+    <message>
+        <source>Proposal</source>
+        <translation>提议</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Approved by</source>
+        <translation>批准者</translation>
+    </message>
+    <message>
+        <source>Allow {tool} without asking on: {scope}</source>
+        <translation>对以下范围允许 {tool} 无需询问：{scope}</translation>
+    </message>
+    <message>
+        <source>Allow {tool} of {agent} without asking on: {scope}</source>
+        <translation>对以下范围允许 {agent} 的 {tool} 无需询问：{scope}</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>智能体</translation>
+    </message>
 </context>
 <context>
     <name>RejectDialog</name>
@@ -2801,6 +3145,10 @@ The run “{question}” ends cancelled.</source>
     <message>
         <source>&amp;Close</source>
         <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Suggest a rule…</source>
+        <translation>建议规则(&amp;S)…</translation>
     </message>
     <message>
         <source>No remembered decisions yet.</source>
@@ -2981,6 +3329,18 @@ The run “{question}” ends cancelled.</source>
     <message>
         <source>Updated</source>
         <translation>更新时间</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
     </message>
     <message>
         <source>Usage</source>
@@ -3348,6 +3708,72 @@ Press Run to start one. Runs started with briefdesk-cli on this home appear here
     </message>
 </context>
 <context>
+    <name>SuggestRulesWindow</name>
+    <message>
+        <source>Suggested rules</source>
+        <translation>建议的规则</translation>
+    </message>
+    <message>
+        <source>Each suggestion is the narrowest rule that would have decided what a person approved three times or more: the very file approved each time, or the folder holding the files approved, never its parent; for a coding agent, the exact command in its folder, or one MCP server&apos;s tool. Nothing is allowed until you make one.</source>
+        <translation>每条建议都是能替人做出其三次或以上批准的最窄规则：每次都被批准的那个文件，或包含被批准文件的文件夹，绝不是它的上级文件夹；对编程智能体，则是在其文件夹中运行的那条确切命令，或某个 MCP 服务器的一个工具。在你创建规则之前，什么都不会被自动允许。</translation>
+    </message>
+    <message>
+        <source>Past proposals it would have approved</source>
+        <translation>它本会批准的过往提议</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>正在载入…</translation>
+    </message>
+    <message>
+        <source>&amp;Make this rule…</source>
+        <translation>创建此规则(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Past proposals it would have approved:</source>
+        <translation>它本会批准的过往提议：</translation>
+    </message>
+    <message>
+        <source>No suggestion yet: a rule is suggested after three approvals alike.</source>
+        <translation>暂无建议：同类批准达到三次后才会建议规则。</translation>
+    </message>
+    <message>
+        <source>{n} suggestions</source>
+        <translation>{n} 条建议</translation>
+    </message>
+    <message>
+        <source>Make this rule?</source>
+        <translation>创建此规则？</translation>
+    </message>
+    <message>
+        <source>{scope}
+
+It would have approved {n} past proposals. From now on they are approved without asking, in every run in this home, until you revoke it.</source>
+        <translation>{scope}
+
+它本会批准 {n} 条过往提议。从现在起，在此主目录的每个运行中，这类调用都无需询问即被批准，直到你撤销该规则。</translation>
+    </message>
+    <message>
+        <source>Make the rule</source>
+        <translation>创建规则</translation>
+    </message>
+    <message>
+        <source>Made: {rule}.</source>
+        <translation>已创建：{rule}。</translation>
+    </message>
+</context>
+<context>
+    <name>SystemOpen</name>
+    <message>
+        <source>No program on this system opened it. Install a viewer for this kind of file (or choose a default application for it in your desktop&apos;s settings), then try again.</source>
+        <translation>本系统没有程序打开它。请安装可查看此类文件的程序（或在桌面设置中为它选择默认应用程序），然后重试。</translation>
+    </message>
+</context>
+<context>
     <name>TeamDatabaseBox</name>
     <message>
         <source>postgresql://desk@db.example.org/team (empty: this computer)</source>
@@ -3569,6 +3995,14 @@ Press Run to start one. Runs started with briefdesk-cli on this home appear here
     <message>
         <source>Keep the newest event in view (pauses while you scroll up)</source>
         <translation>始终显示最新事件（向上滚动时暂停）</translation>
+    </message>
+    <message>
+        <source>What the tool returned:</source>
+        <translation>工具返回的内容：</translation>
+    </message>
+    <message>
+        <source>The tool did not run: it returned nothing.</source>
+        <translation>工具未运行：没有返回任何内容。</translation>
     </message>
     <message>
         <source>{total} events</source>

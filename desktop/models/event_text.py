@@ -17,6 +17,7 @@ from agent_core.contract.events import EventKind
 from agent_core.contract.model_spec import model_label
 from agent_core.contract.views import EventView
 from desktop.i18n import QT_TRANSLATE_NOOP, core_words
+from desktop.models import agent_labels
 
 translate = QCoreApplication.translate
 
@@ -182,6 +183,12 @@ def _first_line(text: object, limit: int = 140) -> str:
 def summary(event: EventView) -> str:
     kind = event.get("kind")
     data = _data(event)
+    if kind == EventKind.RUN_STARTED and isinstance(data.get("agent"), str):
+        return translate("EventText", "{agent} · {session} · {folder}").format(
+            agent=agent_labels.agent_title(str(data["agent"])),
+            session=agent_labels.short_session(str(data.get("session_id") or "")),
+            folder=agent_labels.short_folder(str(data.get("cwd") or "")),
+        )
     if kind == EventKind.RUN_STARTED:
         question = _first_line(data.get("question"))
         return translate("EventText", "“{question}” · model {model} · mode {mode}").format(
@@ -227,9 +234,16 @@ def summary(event: EventView) -> str:
             return translate("EventText", "Changes requested: {note}").format(note=note)
         return translate("EventText", "Changes requested")
     if kind == EventKind.TOOL_RESULT:
-        details = {k: v for k, v in data.items() if k not in ("call_id", "outcome", "executed")}
+        # What the tool returned is the detail's to show whole; the row names what it found,
+        # or, when a tool says nothing else (an MCP tool), the first line of what it returned.
+        details = {
+            k: v for k, v in data.items() if k not in ("call_id", "outcome", "executed", "result")
+        }
         replayed = "" if data.get("executed", True) else translate("EventText", "not executed · ")
-        return replayed + (result_text(details) or outcome_word(data.get("outcome", "")))
+        returned = _first_line(data["result"]) if isinstance(data.get("result"), str) else ""
+        return replayed + (
+            result_text(details) or returned or outcome_word(data.get("outcome", ""))
+        )
     if kind == EventKind.APPROVAL_REQUESTED:
         target = short_path(data.get("target")) or translate("EventText", "approval needed")
         return f"{data.get('approval_id')} → {target}"

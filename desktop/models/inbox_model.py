@@ -22,6 +22,7 @@ from PySide6.QtGui import QColor
 
 from agent_core.contract.views import InboxItemView
 from desktop import theme
+from desktop.models import agent_labels
 from desktop.models.event_text import parse_time
 from desktop.models.store_text import other_desk
 from desktop.models.visible_text import visible_line
@@ -79,6 +80,7 @@ class InboxModel(QAbstractTableModel):
         self._now = clock()
         self.this_desk: str | None = None
         self._roots: dict[str, str] = {}  # run_id -> its artifacts folder, to shorten targets
+        self._agents: dict[str, tuple[str, str | None]] = {}  # run_id -> agent, its folder
 
     # -- contents ---------------------------------------------------------------------------------
 
@@ -105,6 +107,18 @@ class InboxModel(QAbstractTableModel):
             if self._items:
                 last = len(self._items) - 1
                 self.dataChanged.emit(self.index(0, TARGET), self.index(last, TARGET))
+
+    def set_agents(self, agents: dict[str, tuple[str, str | None]]) -> None:
+        """The external agents whose sessions the runs are (run id -> agent, folder): their
+        rows name the agent ("Claude Code: Write") and its folder instead of a question."""
+        if agents != self._agents:
+            self._agents = dict(agents)
+            if self._items:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(self._items) - 1, TIME_LEFT))
+
+    def agent_of(self, item: InboxItemView) -> tuple[str, str | None] | None:
+        """(agent, folder) when the item is an external agent's; None for BriefDesk's own."""
+        return self._agents.get(item["run_id"])
 
     def set_items(self, items: list[InboxItemView]) -> None:
         """Become `items` (in their order) by removing, moving and inserting single rows."""
@@ -174,6 +188,9 @@ class InboxModel(QAbstractTableModel):
             return item
         if role == URGENT_ROLE:
             return self._urgent(item)
+        if role == Qt.ItemDataRole.DecorationRole and column == TOOL:
+            agent = self.agent_of(item)
+            return agent_labels.agent_icon(agent[0]) if agent is not None else None
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return self._text(item, column)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -193,6 +210,11 @@ class InboxModel(QAbstractTableModel):
                 if item["kind"] == "approval"
                 else QCoreApplication.translate("InboxModel", "Question")
             )
+        agent = self.agent_of(item)
+        if column == TOOL and agent is not None:  # "Claude Code: Write"
+            return agent_labels.call_text(agent[0], item["tool"], None, None)
+        if column == QUESTION and agent is not None:  # "Claude Code in ~/project"
+            return agent_labels.session_text(*agent)
         if column == TOOL:
             return visible_line(item["tool"])
         if column == TARGET:

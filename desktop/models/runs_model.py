@@ -13,6 +13,7 @@ from PySide6.QtCore import (
 
 from agent_core.contract.statuses import TERMINAL_RUN_STATUSES
 from agent_core.contract.views import RunView
+from desktop.models import agent_labels
 from desktop.models.run_state import status_words
 from desktop.models.store_text import other_desk
 from desktop.models.usage_text import row_text, usage_text
@@ -108,6 +109,11 @@ class RunsModel(QAbstractListModel):
         if not index.isValid() or not 0 <= index.row() < len(self._runs):
             return None
         run = self._runs[index.row()]
+        agent = run.get("agent")
+        if role == Qt.ItemDataRole.DisplayRole and agent_labels.is_agent(agent):
+            return agent_labels.session_text(str(agent), run.get("cwd"))  # "Codex in ~/app"
+        if role == Qt.ItemDataRole.DecorationRole:  # an external agent's badge
+            return agent_labels.agent_icon(str(agent)) if agent_labels.is_agent(agent) else None
         if role == Qt.ItemDataRole.DisplayRole:  # the question's first line, controls escaped
             question = str(run.get("question") or "").strip()
             return visible_line(question.split("\n")[0]) if question else run["run_id"]
@@ -116,11 +122,14 @@ class RunsModel(QAbstractListModel):
             desk = other_desk(run.get("desk"), self.this_desk)
             where = self.tr(" · on desk {desk}").format(desk=visible_line(desk)) if desk else ""
             question = visible_block(str(run.get("question", "")))
+            if agent_labels.is_agent(agent):
+                question = agent_labels.session_text(str(agent), run.get("cwd"))
+                question += f"\n{visible_line(str(run.get('session_id') or ''))}"
             usage = run.get("usage")
             used = f"\n{usage_text(usage)}" if usage else ""
             return f"{run['run_id']} · {status}{where}\n{question}{used}"
-        if role == USAGE_ROLE:
-            return row_text(run.get("usage")) or None
+        if role == USAGE_ROLE:  # an agent's session spends its own tokens, not ours
+            return None if agent_labels.is_agent(agent) else row_text(run.get("usage")) or None
         if role == DESK_ROLE:
             desk = other_desk(run.get("desk"), self.this_desk)
             return visible_line(desk) if desk else None

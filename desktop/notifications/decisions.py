@@ -21,6 +21,8 @@ from PySide6.QtCore import QCoreApplication, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
 from agent_core.contract.events import EventKind
+from desktop.models import agent_labels
+from desktop.models.agent_labels import AgentInbox, Agents, read_agent_inbox
 from desktop.notifications.bus import URGENCY_CRITICAL, URGENCY_NORMAL, Notice, NotificationBus
 
 if TYPE_CHECKING:
@@ -54,8 +56,14 @@ def key_of(item: InboxItemView) -> str:
     return f"{item['kind']}:{item['id']}"
 
 
-def notice_for(item: InboxItemView, *, reminder: bool = False) -> Notice:
-    """The notification for one inbox item: what waits, never a way to decide it."""
+def notice_for(
+    item: InboxItemView,
+    *,
+    reminder: bool = False,
+    agent: tuple[str, str | None] | None = None,
+) -> Notice:
+    """The notification for one inbox item: what waits, never a way to decide it. An external
+    agent's (`agent`: its name and folder) says whose: "Claude Code: Write notes.md"."""
     if item["kind"] == "question":
         summary = QCoreApplication.translate("DecisionNotices", "BriefDesk: a question waits")
         lines = [
@@ -74,6 +82,12 @@ def notice_for(item: InboxItemView, *, reminder: bool = False) -> Notice:
             tool=item["tool"]
         )
         lines = [item["question"], f"{what} → {target}" if target else what]
+        if agent is not None:
+            name, cwd = agent
+            lines = [
+                agent_labels.call_text(name, item["tool"], item["target"], cwd),
+                agent_labels.session_text(name, cwd),
+            ]
     return Notice(
         key=key_of(item),
         summary=summary,
@@ -122,6 +136,7 @@ class DecisionNotices(QObject):
         self.select_run, self.open_run = select_run, open_run
         self.bus = bus or NotificationBus(self)
         self.items: dict[str, InboxItemView] = {}  # what is owed, as last read
+        self.agents: Agents = {}  # runs that are external agents' sessions (whose, where)
         self._seen: set[str] = set()  # keys ever read: each notified once at most
         self._reminded: set[str] = set()
         self._read_once = False  # the first read: what waited before the window opened
@@ -165,14 +180,16 @@ class DecisionNotices(QObject):
             self._read_again = True
             return
         self._reading = True
-        self.bridge.submit(lambda ws: ws.inbox(), on_done=self._on_inbox, on_error=self._on_error)
+        self.bridge.submit(read_agent_inbox, on_done=self._on_inbox, on_error=self._on_error)
 
     def _on_error(self, exc: Exception) -> None:
         self._reading = False
         log.info("the inbox could not be read for notifications: %s", exc)
 
-    def _on_inbox(self, items: list[InboxItemView]) -> None:
+    def _on_inbox(self, read: AgentInbox) -> None:
         self._reading = False
+        items = read.items
+        self.agents.update(read.agents)
         fresh = {key_of(item): item for item in items}
         for key in set(self.items) - set(fresh):
             self.bus.close(key)  # decided, answered or expired: nothing left to ask
@@ -182,7 +199,7 @@ class DecisionNotices(QObject):
                 continue
             self._seen.add(key)
             if not first and self.enabled() and not self.looking():
-                self.bus.notify(notice_for(item))
+                self.bus.notify(notice_for(item, agent=self.agents.get(item["run_id"])))
         self.items = fresh
         self._check_reminders()
         if self._read_again:
@@ -215,7 +232,8 @@ class DecisionNotices(QObject):
                 soonest = now  # the person is here now; remind if they leave in time
                 continue
             self._reminded.add(key)
-            self.bus.notify(notice_for(item, reminder=True))
+            agent = self.agents.get(item["run_id"])
+            self.bus.notify(notice_for(item, reminder=True, agent=agent))
         if soonest is None:
             self._timer.stop()
             return

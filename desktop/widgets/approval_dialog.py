@@ -10,11 +10,14 @@ Nothing is decided on what was not seen: for `GUARD_MS` after the dialog appears
 shows changes (a new proposal, the file on disk, an edit), no key or click decides or closes it
 (Escape still closes it, deciding nothing); Approve counts the wait down, then enables. Approve
 has its own shortcut (Ctrl+Shift+A), never Run's Ctrl+Enter, and Return clicks nothing.
-Opened by itself, the dialog leaves the keyboard where the person is typing.
+Opened by itself, it takes the keyboard (banner.py): nothing in it takes typed text at first.
+It opens at the top right of the main window, at most three quarters of the screen, so the
+window's runs and their state stay in view beside it.
 
 Texts: approval_text; editing: approval_edit_panel; buttons, "Always allow": approval_actions,
-approval_buttons; an MCP call: approval_mcp. This module lays them out, keeps them live, decides.
-Each of those is handed what it uses; none imports this module.
+approval_buttons; an MCP call: approval_mcp; an external agent's call (Claude Code, Codex, Gemini
+CLI): approval_agent, its file change shown by the same diff. This module lays them out, keeps
+them live, decides. Each of those is handed what it uses; none imports this module.
 
 Kept whole past 500 lines: it is one concept, the dialog that decides (its layout, its live
 state and its decisions read one another's fields at every step).
@@ -43,7 +46,7 @@ from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import ApprovalStatus
 from agent_core.contract.views import ApprovalView, EventView
 from desktop.jobs import Job
-from desktop.widgets import approval_text, quiet_show
+from desktop.widgets import approval_agent, approval_text, quiet_show
 from desktop.widgets.approval_actions import EDIT, MAIN, REMEMBER, ApprovalActions, RememberRow
 from desktop.widgets.approval_buttons import APPROVE_KEYS, DecisionButtons
 from desktop.widgets.approval_edit_panel import ApprovalEditPanel
@@ -54,7 +57,7 @@ from desktop.widgets.approval_revision import RevisionPart
 from desktop.widgets.citation_links import BriefTabs
 from desktop.widgets.diff_view import DiffView
 from desktop.widgets.guarded_submit import OnError, submit_while_open
-from desktop.widgets.window_fit import fit_to_screen
+from desktop.widgets.window_fit import place_beside
 
 if TYPE_CHECKING:
     from agent_core.facade.workspace import Workspace
@@ -63,7 +66,10 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 POLL_MS = 1000
-PREFERRED_SIZE = QSize(1180, 860)  # shrunk to the screen: the diff scrolls, the buttons stay
+# Enough to read a diff (it scrolls, the buttons stay); never more than three quarters of the
+# screen, so the main window's state shows beside it.
+READING_SIZE = QSize(900, 640)
+SCREEN_SHARE = 0.75
 
 
 class ApprovalDialog(QDialog):
@@ -84,7 +90,7 @@ class ApprovalDialog(QDialog):
         self.setMinimumSize(640, 420)
         self._build()
         self._refresh_state()  # nothing loaded yet: every decision starts disabled
-        fit_to_screen(self, PREFERRED_SIZE)
+        place_beside(self, parent, READING_SIZE, SCREEN_SHARE)
         self._timer = QTimer(self, interval=POLL_MS)
         self._timer.timeout.connect(self._tick)
         self._timer.start()
@@ -117,6 +123,9 @@ class ApprovalDialog(QDialog):
         )
         self.summary_label = label(rich=True, wrap=True)
         self.mcp = McpPart(self._resolve_done)  # an MCP call: its server, hints, "it did happen"
+        self.agent = approval_agent.AgentPart()  # an agent's command, MCP call or fetch
+        self.patch_files = approval_agent.PatchFiles()  # a patch of several files: which one
+        self.patch_files.widget.currentIndexChanged.connect(self._show_patch_file)
         self.diff = DiffView()
         self.content_tabs = BriefTabs(self.diff, self.bridge)  # the diff, and the brief as read
         self.revision = RevisionPart(self.content_tabs, self)  # a revision: what was asked
@@ -140,7 +149,9 @@ class ApprovalDialog(QDialog):
         layout.addLayout(banner_row)
         layout.addLayout(grid)
         layout.addWidget(self.mcp.widget)
+        layout.addWidget(self.agent.widget)
         layout.addWidget(self.summary_label)
+        layout.addWidget(self.patch_files.widget)
         layout.addWidget(splitter, 1)
         layout.addWidget(self._build_remember_row())
         layout.addWidget(self.error_label)
@@ -227,14 +238,24 @@ class ApprovalDialog(QDialog):
     def _on_described(self, info: approval_text.ReviewInfo) -> None:
         self.info, self.approval = info, info["approval"]
         ap, run = info["approval"], info["run"]
-        self.title_label.setText(approval_text.title_text(info))
+        agent = approval_agent.agent_of(info)
+        if agent is not None:
+            self.title_label.setText(approval_agent.heading(info) + approval_text.desk_text(info))
+        else:
+            self.title_label.setText(approval_text.title_text(info))
         self.target_label.setText(approval_text.target_text(ap))
         for key, value in approval_text.detail_texts(ap, run, self.reviewer):
             self.details[key].setText(value)
         self.details["arg_hash"].setToolTip(ap["arg_hash"])
+        if agent is not None:  # its session and folder, not the run's made-up question
+            self.details["run"].setText(approval_agent.run_text(run))
         self.action_stack.show_reviewer(self.reviewer)
         self.revision.show_for(info, self.reviewer)
         self.mcp.show_for(info.get("mcp"))
+        self.agent.show_for(info)
+        brief_tab = self.content_tabs.indexOf(self.content_tabs.brief)
+        self.content_tabs.setTabVisible(brief_tab, agent is None)  # an agent's file is no brief
+        self.patch_files.widget.hide()  # shown again below for a patch of several files
         if self.edit_panel.isVisible():
             self.edit_panel.revalidate()  # the file may have changed: validate and diff again
         elif content_field := ap.get("content_field"):
@@ -250,6 +271,10 @@ class ApprovalDialog(QDialog):
                 if raw is not None
                 else self.tr("(file removed)"),
             )
+        elif approval_agent.is_file_change(info) and self.patch_files.show_for(info) is not None:
+            self.args_view.hide()
+            self.content_tabs.show()
+            self._show_patch_file()
         else:
             self.summary_label.setText(self.tr("<b>Arguments</b>"))
             self.content_tabs.hide()
@@ -257,13 +282,31 @@ class ApprovalDialog(QDialog):
             self.args_view.setPlainText(approval_text.args_text(ap["args"]))
         self.remember_row.update_rule()
         self._update_countdown()
-        if not ap.get("content_field") and self.focusWidget() is self.diff.browser:
+        if not self.args_view.isHidden() and self.focusWidget() is self.diff.browser:
             self.args_view.setFocus()
         shown = (ap["id"], ap["arg_hash"], info["current_hash"])
         if shown != self._shown:  # a new proposal, or the file it is diffed against changed
             self._shown = shown
             self.guard.restart()
         self._refresh_state()
+
+    def _show_patch_file(self) -> None:
+        """The diff of the file of an agent's change that is picked (the only one, mostly)."""
+        picked = self.patch_files.picked()
+        if picked is None or self.info is None:
+            return
+        current, after = picked["current_text"], picked["after_text"]
+        self.summary_label.setText(approval_agent.change_summary(current, after or ""))
+        self.diff.set_texts(
+            current,
+            after or "",
+            old_label=self.tr("(no file yet)")
+            if current is None and self.info["compared_with"] != "unknown_base"
+            else approval_text.old_label(self.info),
+            new_label=self.tr("after the change")
+            if after is not None
+            else self.tr("(file removed)"),
+        )
 
     def _show_summary(self, content: str) -> None:
         self.summary_label.setText(approval_text.summary_text(content))
@@ -295,7 +338,10 @@ class ApprovalDialog(QDialog):
             approval, hash_now = result
             known = self.approval
             shown_hash = self.info["current_hash"] if self.info is not None else None
-            changed_on_disk = bool(approval.get("content_field")) and hash_now != shown_hash
+            shows_file = bool(approval.get("content_field")) or (
+                self.info is not None and approval_agent.is_file_change(self.info)
+            )
+            changed_on_disk = shows_file and hash_now != shown_hash
             if known is None or approval["id"] != known["id"]:
                 return  # switched to the newest version meanwhile
             if changed_on_disk or approval["status"] != known["status"]:

@@ -33,6 +33,7 @@ from agent_core.contract.statuses import RunStatus
 from agent_core.contract.views import ApprovalView, RunView
 from desktop import theme
 from desktop.i18n import core_words
+from desktop.models import agent_labels
 from desktop.models.event_text import cut_words
 from desktop.models.visible_text import visible_line
 
@@ -245,7 +246,14 @@ class PersonPrompts:
             text = translate(
                 "PersonPrompts", "“{question}” waits for approval of {tool} → {target}"
             )
-            text = text.format(question=question, tool=approval.get("tool"), target=target)
+            if agent_labels.is_agent(run.get("agent")):  # "Claude Code in ~/app waits …"
+                text = translate(
+                    "PersonPrompts", "{session} waits for approval of {tool} → {target}"
+                )
+                question = agent_labels.session_text(str(run.get("agent")), run.get("cwd"))
+            text = text.format(
+                question=question, session=question, tool=approval.get("tool"), target=target
+            )
             caption = translate("PersonPrompts", "Review approval…")
         else:
             text = translate("PersonPrompts", "“{question}” waits for an answer: {asked}").format(
@@ -283,7 +291,28 @@ class PersonPrompts:
         if self._dialog_run == run_id:
             self.dialog, self._dialog_run = None, None
             if dialog is not None:
+                open_elsewhere = dialog.isVisible()
+                approval_id = getattr(dialog, "approval_id", None)
                 dialog.close()
+                if open_elsewhere and isinstance(approval_id, str):
+                    self._say_who_decided(run_id, approval_id)
+
+    def _say_who_decided(self, run_id: str, approval_id: str) -> None:
+        """The dialog closed under the person's eyes: say who decided, and how."""
+        from desktop.widgets.approval_text import decided_how
+
+        run = self.context.run(run_id)
+        asked = run.get("question") if run is not None else None
+        question = visible_line(cut_words(str(asked or ""), 70))
+
+        def done(approval: ApprovalView) -> None:
+            level, how = decided_how(approval)
+            text = translate(
+                "PersonPrompts", "Decided elsewhere: “{question}” was {how}. Its dialog closed."
+            ).format(question=question, how=how)
+            self.banners.show_banner("decided", level, text)
+
+        self.bridge.submit(lambda ws: ws.get_approval(approval_id), done, lambda _exc: None)
 
     def open_for(self, run: RunView, *, force: bool = False) -> None:
         key = self.key_of(run)
@@ -323,7 +352,7 @@ class PersonPrompts:
             return
         dialog = ApprovalDialog(self.bridge, approval_id, reviewer, self.window)
         dialog.decided.connect(lambda _approval_id, _status: self._resume(run_id))
-        self._show(dialog, run_id, invited=invited)
+        self._show(dialog, run_id, invited=invited, takes_keys=True)
 
     def _fallback_approval(self, run_id: str, approval: ApprovalView) -> None:
         box = QMessageBox(self.window)
@@ -371,18 +400,34 @@ class PersonPrompts:
 
     def _resume(self, run_id: str) -> None:
         self.withdraw(run_id)
+        run = self.context.run(run_id)
+        if run is not None and agent_labels.is_agent(run.get("agent")):
+            return  # an agent's session goes on when its hook reads the decision, not here
         self.context.continue_run(run_id)
 
-    def _show(self, dialog: QWidget, run_id: str | None = None, *, invited: bool = False) -> None:
-        """Non-modal, so the main window keeps working. Opened by itself, the dialog appears
-        without taking the keys the person is typing; asked for, it comes forward focused."""
-        from desktop.widgets.quiet_show import present, show_without_taking_keys
+    def _show(
+        self,
+        dialog: QWidget,
+        run_id: str | None = None,
+        *,
+        invited: bool = False,
+        takes_keys: bool = False,
+    ) -> None:
+        """Non-modal, so the main window keeps working. Asked for, it comes forward focused;
+        an approval dialog that opened by itself takes the keyboard too (nothing in it takes
+        typed text, the read guard holds its decisions, Escape closes it), keys meant for it
+        kept from the window behind; a question appears without taking the keys the person is
+        typing (its answer box would catch them)."""
+        from desktop.widgets.quiet_show import present, show_taking_keys, show_without_taking_keys
 
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.dialog = dialog
         self._dialog_run = run_id
         if invited:
             present(dialog)
+        elif takes_keys:
+            show_taking_keys(dialog, self.window)
+            self.run_guard.restart()  # a Run key pressed before it showed starts nothing
         else:
             show_without_taking_keys(dialog)
             # keys pressed now were meant for it: they must not start a run in the main window

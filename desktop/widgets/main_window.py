@@ -61,6 +61,7 @@ from desktop.widgets.window_fit import clamp_to_screen, restore_window_state, sa
 
 if TYPE_CHECKING:
     from desktop.widgets.records_windows import AuditWindow, RulesWindow
+    from desktop.widgets.suggest_rules import SuggestRulesWindow
 
 
 PREFERRED_SIZE = QSize(1440, 880)  # on first start, shrunk to fit the screen
@@ -81,6 +82,7 @@ class MainWindow(QMainWindow):
         self.poll_ms = 300  # how often other processes' events are read (start_background)
         self.successor: MainWindow | None = None  # the window reopened on another store
         self.rules_window: RulesWindow | None = None
+        self.suggest_window: SuggestRulesWindow | None = None
         self.audit_window: AuditWindow | None = None
         self.setWindowTitle("BriefDesk")
         self.setWindowIcon(icon)
@@ -209,6 +211,9 @@ class MainWindow(QMainWindow):
         review_menu = bar.addMenu(self.tr("Re&view"))
         self.rules_action = add_action(
             self, review_menu, self.tr("Remembered &rules…"), self.open_rules
+        )
+        self.suggest_action = add_action(
+            self, review_menu, self.tr("&Suggest a rule…"), self.open_suggestions
         )
         self.audit_action = add_action(self, review_menu, self.tr("&Audit log…"), self.open_audit)
         review_menu.addSeparator()
@@ -465,6 +470,15 @@ class MainWindow(QMainWindow):
 
         if not reopened(self.rules_window):
             self.rules_window = opened(RulesWindow(self.bridge, self))
+            self.rules_window.suggest_requested.connect(self.open_suggestions)
+
+    def open_suggestions(self) -> None:
+        """Rules that would have decided what a person approved three times (none is made
+        without the person's confirmation)."""
+        from desktop.widgets.suggest_rules import SuggestRulesWindow
+
+        if not reopened(self.suggest_window):
+            self.suggest_window = opened(SuggestRulesWindow(self.bridge, self))
 
     def open_audit(self) -> None:
         """The audit log, filtered to the selected run (the filter offers every run)."""
@@ -476,9 +490,12 @@ class MainWindow(QMainWindow):
             self.audit_window = opened(AuditWindow(self.bridge, self, run_id=run_id))
 
     def open_settings(self) -> None:
+        from desktop.widgets.agents_settings import AgentsPage
         from desktop.widgets.settings_dialog import SettingsDialog
 
         dialog = SettingsDialog(self.bridge, self.context.settings, self)
+        # Settings ▸ Agents: Claude Code, Codex, Gemini CLI (the dialog is at its size limit)
+        dialog.tabs.addTab(AgentsPage(self.bridge), self.tr("Agents"))
         dialog.saved.connect(self.context.set_settings)
         dialog.corpus_folder_changed.connect(self.corpus_keeper.default_changed)
         dialog.store_changed.connect(self._store_saved)

@@ -87,7 +87,8 @@ def who(principal: str) -> str:
     return visible_line(principal)
 
 
-def _table(model: RecordsModel, *stretch: int) -> QTableView:
+def records_table(model: RecordsModel, *stretch: int) -> QTableView:
+    """A read-only table of records: rows selected whole, the `stretch` columns wrapped."""
     view = QTableView()
     view.setModel(model)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -107,6 +108,7 @@ class RulesWindow(QDialog):
     """Remembered decisions, each with its whole scope; Revoke asks first."""
 
     revoked = Signal(str)  # rule id
+    suggest_requested = Signal()  # "Suggest a rule…": the window that offers rules opens
 
     COLUMNS: tuple[Column, ...] = (
         (
@@ -140,7 +142,7 @@ class RulesWindow(QDialog):
         )
         intro.setWordWrap(True)
         self.model = RecordsModel(self.COLUMNS, self)
-        self.table = _table(self.model, 2)
+        self.table = records_table(self.model, 2)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.scope_label = QLabel("")
         self.scope_label.setWordWrap(True)
@@ -151,8 +153,11 @@ class RulesWindow(QDialog):
         self.revoke_button.clicked.connect(self.ask_revoke)
         close = QPushButton(self.tr("&Close"))
         close.clicked.connect(self.close)
+        self.suggest_button = QPushButton(self.tr("&Suggest a rule…"))
+        self.suggest_button.clicked.connect(self.suggest_requested.emit)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status_label, 1)
+        buttons.addWidget(self.suggest_button)
         buttons.addWidget(self.revoke_button)
         buttons.addWidget(close)
         layout = QVBoxLayout(self)
@@ -275,7 +280,7 @@ class AuditWindow(QDialog):
             filters.addWidget(widget)
         filters.addStretch(1)
         self.model = RecordsModel(self.COLUMNS, self)
-        self.table = _table(self.model, 6, 7)
+        self.table = records_table(self.model, 6, 7)
         # One line a row: a long path is cut in its middle; the tooltip and the pane below
         # show it whole.
         self.table.setWordWrap(False)

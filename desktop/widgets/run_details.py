@@ -14,6 +14,7 @@ from agent_core.contract.views import RunBudgetsView, RunView
 from desktop import theme
 from desktop.i18n import core_words
 from desktop.i18n.dates import local_time
+from desktop.models import agent_labels
 from desktop.models.plain_errors import plain_error
 from desktop.models.run_state import status_words
 from desktop.models.usage_text import budget_rows, usage_text
@@ -90,6 +91,16 @@ class RunSummary(QTextBrowser):
             (self.tr("Artifacts"), run.get("artifacts")),
             (self.tr("Updated"), local_time(run.get("updated_at"))),
         ]
+        agent = run.get("agent")
+        if agent_labels.is_agent(agent):  # a coding agent's session: whose, which, where
+            rows = [
+                (self.tr("Run"), run.get("run_id")),
+                (self.tr("Desk"), run.get("desk")),
+                (self.tr("Agent"), agent_labels.agent_title(str(agent))),
+                (self.tr("Session"), run.get("session_id")),
+                (self.tr("Folder"), run.get("cwd")),
+                (self.tr("Updated"), local_time(run.get("updated_at"))),
+            ]
         if usage := run.get("usage"):
             rows.append((self.tr("Usage"), usage_text(usage)))
         if self._budgets is not None and self._budgets[0] == run.get("run_id"):
@@ -98,7 +109,7 @@ class RunSummary(QTextBrowser):
         parts = [
             f"<p><span style='background:{colour};color:white;padding:2px 6px'>&nbsp;"
             f"{esc(status_words(run))}&nbsp;</span></p>",
-            f"<p><b>{esc(visible_block(run.get('question') or ''))}</b></p>",
+            f"<p><b>{esc(_heading(run))}</b></p>",
             f"<table>{table}</table>",
         ]
         for approval in run.get("approvals") or []:
@@ -121,3 +132,11 @@ class RunSummary(QTextBrowser):
             output = visible_block(output_text)  # a model's words: no raw controls
             parts.append(f"<p style='white-space:pre-wrap'>{esc(output)}</p>")
         self.setHtml("".join(parts))
+
+
+def _heading(run: RunView) -> str:
+    """The run's question; for an agent's session, whose session it is and where."""
+    agent = run.get("agent")
+    if agent_labels.is_agent(agent):
+        return agent_labels.session_text(str(agent), run.get("cwd"))
+    return visible_block(run.get("question") or "")

@@ -15,7 +15,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -44,7 +44,7 @@ from desktop import theme
 from desktop.context import DEMO_QUESTION, FormOptions
 from desktop.i18n import core_words
 from desktop.i18n.dates import short_time
-from desktop.models import event_text
+from desktop.models import agent_labels, event_text
 from desktop.models.run_state import status_words
 from desktop.models.runs_model import (
     BLOCKED_ROLE,
@@ -65,6 +65,7 @@ if TYPE_CHECKING:
 
 ROW_HEIGHT = 74  # the question on up to two lines, then the status line
 TITLE_LINES = 2
+ICON_SIZE = 18  # an external agent's badge, before its name
 
 
 class RunDelegate(QStyledItemDelegate):
@@ -100,6 +101,11 @@ class RunDelegate(QStyledItemDelegate):
         text_colour = palette.highlightedText().color() if selected else palette.text().color()
         left = rect.left() + 14
         width = rect.width() - 22
+        icon = index.data(Qt.ItemDataRole.DecorationRole)
+        if isinstance(icon, QIcon):  # an external agent's run: its badge before its name
+            icon.paint(painter, QRect(left, rect.top() + 6, ICON_SIZE, ICON_SIZE))
+            left += ICON_SIZE + 6
+            width -= ICON_SIZE + 6
         painter.setFont(self.title_font(option))
         painter.setPen(text_colour)
         line_height = painter.fontMetrics().height()
@@ -128,6 +134,8 @@ class RunDelegate(QStyledItemDelegate):
         when = event_text.parse_time(created_at)
         stamp = short_time(when) if when else ""
         extra = f"{stamp} · {core_words.model(model_label(model))}"
+        if agent_labels.is_agent(run.get("agent")):  # its session, not a model of ours
+            extra = f"{stamp} · {agent_labels.short_session(_text_of(run, 'session_id'))}"
         if used := index.data(USAGE_ROLE):
             extra = f"{used} · {extra}"  # before the time: a narrow row still shows it
         desk = index.data(DESK_ROLE)
@@ -156,7 +164,10 @@ class RunDelegate(QStyledItemDelegate):
     ) -> list[str]:
         """The run's question as the row shows it: up to two lines, cut at a word at the end."""
         metrics = QFontMetrics(self.title_font(option))
-        return wrap_words(metrics, str(index.data()), option.rect.width() - 22, TITLE_LINES)
+        width = option.rect.width() - 22
+        if isinstance(index.data(Qt.ItemDataRole.DecorationRole), QIcon):
+            width -= ICON_SIZE + 6
+        return wrap_words(metrics, str(index.data()), width, TITLE_LINES)
 
     @staticmethod
     def _pill(

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from agent_core.contract.events import EventKind
 from agent_core.contract.views import EventView, InboxItemView, RunView
+from desktop.models import agent_labels
 from desktop.models.event_text import cut_words
 from desktop.models.plain_errors import plain_exception
 from desktop.models.store_text import other_desk
@@ -122,9 +123,14 @@ class InboxKeeper(QObject):
         self._settle()
 
     def _set_roots(self, _runs: object = None) -> None:
-        runs = (self.context.run(i["run_id"]) for i in self.items)
-        self.panel.model.set_roots(
-            {run["run_id"]: str(run.get("artifacts") or "") for run in runs if run is not None}
+        runs = [r for r in (self.context.run(i["run_id"]) for i in self.items) if r is not None]
+        self.panel.model.set_roots({run["run_id"]: str(run.get("artifacts") or "") for run in runs})
+        self.panel.model.set_agents(
+            {
+                run["run_id"]: (str(run.get("agent")), run.get("cwd"))
+                for run in runs
+                if agent_labels.is_agent(run.get("agent"))
+            }
         )
 
     def _on_events(self, events: list[EventView]) -> None:
@@ -165,6 +171,8 @@ class InboxKeeper(QObject):
 
     def _show_banner(self, item: InboxItemView, count: int) -> None:
         question = visible_line(cut_words(item["question"], 70))
+        if (agent := self.panel.model.agent_of(item)) is not None:
+            question = agent_labels.session_text(*agent)  # "Claude Code in ~/project"
         if item["kind"] == "approval":
             what = self.tr("approval of {tool} → {target}").format(
                 tool=visible_line(item["tool"]), target=visible_line(item.get("target") or "")
