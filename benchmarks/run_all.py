@@ -45,6 +45,7 @@ BENCHES = (
     Bench("bench_checkpoint.py", (), ("--rounds", "3", "--saves", "100")),
     Bench("bench_run.py", (), ("--calls", "41", "--long", "200", "--rounds", "1")),
     Bench("bench_gui_events.py", (), ("--events", "100", "--flood", "3000")),
+    Bench("bench_agent_hook.py", (), ("--rounds", "3", "--writes", "2")),
     Bench("bench_artifacts.py", (), ("--writes", "50",)),
     Bench("bench_startup.py", ("--runs", "5"), ("--runs", "3")),
     Bench("bench_storage_growth.py", (), ()),
@@ -108,6 +109,18 @@ def ratio_rows(results: dict[str, dict[str, Any]]) -> list[tuple[str, str, str, 
             (f"{flood['events']:,} timeline events while the window shows them",
              f"idle window: longest gap {flood['idle_longest_gap_ms']} ms",
              f"longest GUI-thread gap {flood['longest_gap_ms']} ms", "at most 50 ms"),
+        ]  # fmt: skip
+    if hook := results.get("bench_agent_hook.py"):
+        read, write = hook["read"], hook["write"]
+        rows += [
+            ("an agent's read through `hook claude-code`",
+             f"a Python hook that allows: {read['floor_wall']['median']:.2f} s",
+             f"{read['wall']['median']:.2f} s wall ({read['ratio_wall']['median']:.1f}x), "
+             f"{read['cpu']['median']:.2f} s CPU", "well under a second"),
+            ("an agent's write: hook call to the window", "the window polls every 300 ms",
+             f"median {write['hook_to_window']['median']:.2f} s "
+             f"({write['hook_to_window']['min']:.2f}-{write['hook_to_window']['max']:.2f})",
+             "report"),
         ]  # fmt: skip
     if art := results.get("bench_artifacts.py"):
         rows.append((
