@@ -83,6 +83,9 @@ def _run(args: argparse.Namespace, g: GlobalOptions, home: Home, team: bool) -> 
     if not (args.question or "").strip():
         raise BriefDeskError(ErrorCode.INVALID_ARGUMENTS, "The question must not be empty.")
     from agent_core.home.config import existing_folder, refuse_non_folder
+    from agent_core.tools.agent_calls.registry import refuse_agent_thread
+
+    refuse_agent_thread(args.thread)
     from agent_core.home.mounts import refuse_system_folder
 
     if args.model:

@@ -43,6 +43,7 @@ from agent_core.storage.tables import runs as run_rows
 from agent_core.storage.tables import settings as settings_store
 from agent_core.storage.tables.run_deletion import delete_run_rows
 from agent_core.storage.team.leases import Holder, Leases
+from agent_core.tools.agent_calls.registry import refuse_agent_thread
 
 if TYPE_CHECKING:
     from agents import TResponseInputItem
@@ -79,6 +80,7 @@ class RunCommands(WorkspaceBase):
         validate_model_spec(model)
         # A key pasted into the question is masked before it is stored or sent to a model.
         question = mask_incoming(question)
+        refuse_agent_thread(thread)
         mode = mode or str(prefs["mode"])
         if mode not in settings_store.MODES:
             raise BriefDeskError(

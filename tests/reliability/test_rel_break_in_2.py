@@ -140,6 +140,7 @@ BAD: dict[str, tuple[list[str], list[list[str]]]] = {
         ["--question", "q"],
         [
             ["--question", "  "],
+            ["--question", "q", "--thread", "agent:codex:a-session"],  # an agent session's
             ["--question", "q", "--model", "bogus"],
             ["--question", "q", "--model", "scripted:/nonexistent/script.json"],
             ["--question", "q", "--corpus", "/nonexistent/corpus"],

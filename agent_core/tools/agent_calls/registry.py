@@ -46,3 +46,14 @@ def agent_of_thread(thread_id: str) -> str | None:
     if not thread_id.startswith(AGENT_THREAD_PREFIX):
         return None
     return thread_id[len(AGENT_THREAD_PREFIX) :].partition(":")[0] or None
+
+
+def refuse_agent_thread(thread: str | None) -> None:
+    """`run --thread`: an agent session's thread name is refused for BriefDesk's own runs (its
+    proposals would be taken for the agent's)."""
+    if thread is not None and agent_of_thread(thread) is not None:
+        raise BriefDeskError(
+            ErrorCode.INVALID_ARGUMENTS,
+            f"Thread names starting with {AGENT_THREAD_PREFIX!r} belong to external agents' "
+            "sessions: choose another thread name.",
+        )
