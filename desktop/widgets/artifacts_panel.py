@@ -285,6 +285,9 @@ class ArtifactsPanel(QWidget):
     def say(self, text: str) -> None:
         """A message under the list (no program for a file, say), until another run is shown."""
         self.message.setText(visible_line(text))
+        # Its accessible name is the label's role ("Files message"): a screen reader gets the
+        # words themselves from the description (Qt's labels offer no text of their own).
+        self.message.setAccessibleDescription(visible_line(text))
         self.message.show()
 
     def revert_selected(self) -> None:

@@ -21,6 +21,12 @@ def screen_of(window: QWidget) -> QScreen:
     return at or window.screen() or QGuiApplication.primaryScreen()
 
 
+def screen_at(window: QWidget, rect: QRect) -> QScreen:
+    """The screen under a saved geometry's centre, else the window's own (that one is gone)."""
+    at = QGuiApplication.screenAt(rect.center())
+    return at or window.screen() or QGuiApplication.primaryScreen()
+
+
 def fit_to_screen(window: QWidget, preferred: QSize, *, centre: bool = False) -> None:
     """Give a window with no saved geometry its preferred size, as far as the screen allows."""
     area = screen_of(window).availableGeometry()
@@ -63,8 +69,7 @@ def _inside(frame: QRect, area: QRect) -> QPoint:
 def place_on_screen(window: QWidget, saved: QRect) -> None:
     """Give a window the size and place saved on another screen, capped to this one and moved
     onto it (Qt's own restore gives up on a geometry larger than the screen: a tiny window)."""
-    at = QGuiApplication.screenAt(saved.center())
-    area = (at or window.screen() or QGuiApplication.primaryScreen()).availableGeometry()
+    area = screen_at(window, saved).availableGeometry()
     allowance = FRAME_ALLOWANCE
     width = max(window.minimumWidth(), min(saved.width(), area.width() - allowance.width()))
     height = max(window.minimumHeight(), min(saved.height(), area.height() - allowance.height()))
@@ -74,30 +79,60 @@ def place_on_screen(window: QWidget, saved: QRect) -> None:
     window.setGeometry(corner.x() + border, corner.y() + allowance.height() - border, width, height)
 
 
+def grown_on_larger_screen(
+    saved: QSize, saved_screen: QSize | None, area: QSize, preferred: QSize
+) -> QSize:
+    """The size a window saved on a smaller screen opens at on this one: each side that was
+    below the preferred size (squeezed by that screen: its panes and columns clipped) grows
+    to the preferred size as far as this screen allows; a side saved on a screen as large as
+    this one keeps the size the person chose. `saved_screen` None: saved before screens were
+    kept, so any room this screen has beyond the saved size counts as larger."""
+    room = area - FRAME_ALLOWANCE
+
+    def side(size: int, old_screen: int | None, here: int, wanted: int) -> int:
+        larger = old_screen is None or here > old_screen
+        return max(size, min(wanted, here)) if larger and size < wanted else size
+
+    old = saved_screen
+    return QSize(
+        side(saved.width(), old.width() if old else None, room.width(), preferred.width()),
+        side(saved.height(), old.height() if old else None, room.height(), preferred.height()),
+    )
+
+
 def restore_window_state(
     window: QWidget, splitter: QSplitter, qsettings: QSettings, preferred: QSize
 ) -> None:
-    """The size, place and pane widths saved last time, fitted to this screen."""
+    """The size, place and pane widths saved last time, fitted to this screen (grown when the
+    screen is larger than the one it was saved on, clamped when smaller)."""
     geometry, normal = qsettings.value("window/geometry"), qsettings.value("window/normal")
     restored = isinstance(geometry, QByteArray | bytes) and window.restoreGeometry(
         QByteArray(geometry)
     )
+    grown = False
     if window.isMaximized() or window.isFullScreen():
         pass  # the window system fits these
     elif isinstance(normal, QRect) and normal.isValid():
-        place_on_screen(window, normal)
+        saved_screen = qsettings.value("window/screen")
+        old = saved_screen - FRAME_ALLOWANCE if isinstance(saved_screen, QSize) else None
+        area = screen_at(window, normal).availableGeometry()
+        size = grown_on_larger_screen(normal.size(), old, area.size(), preferred)
+        grown = size != normal.size()
+        place_on_screen(window, QRect(normal.topLeft(), size))
     elif restored:
         clamp_to_screen(window)  # saved on a larger screen, or one that is gone: fit this one
     else:
         fit_to_screen(window, preferred, centre=True)
     state = qsettings.value("window/splitter")
-    if isinstance(state, QByteArray | bytes):
-        splitter.restoreState(QByteArray(state))
+    if isinstance(state, QByteArray | bytes) and not grown:  # grown: the panes as on a first
+        splitter.restoreState(QByteArray(state))  # start (the saved ones fit a squeezed window)
 
 
 def save_window_state(window: QWidget, splitter: QSplitter, qsettings: QSettings) -> None:
     qsettings.setValue("window/geometry", window.saveGeometry())
     qsettings.setValue("window/normal", window.normalGeometry())  # to fit another screen
+    # The screen it was saved on: a larger one later grows what this one squeezed.
+    qsettings.setValue("window/screen", screen_of(window).availableGeometry().size())
     qsettings.setValue("window/splitter", splitter.saveState())
     qsettings.sync()
 

@@ -8,6 +8,10 @@ JSON it prints. Every wait here is on a condition, with a deadline:
 - `texts WINDOW`: waits until a window whose title starts with WINDOW shows a push button;
   prints every name, description and role read in it (its showing parts), and in its menu bar
   every menu and menu item, shown or not, as a screen reader would list them.
+- `find NAME`: waits until the app shows a part of any role named NAME; prints its extents.
+- `field NAME`: as `find`, a text field (editable) named NAME (not its label).
+- `saying WORDS`: waits until a showing part's name, description or text holds WORDS; prints
+  what it says (a message label's text is in its text, not its name).
 - `guard DIALOG`: waits until a dialog whose title starts with DIALOG shows its push buttons;
   snapshots them (name, extents, enabled) again and again while its Approve button is disabled
   (the read guard), then until Approve is enabled, snapshots after it; prints both lists.
@@ -148,8 +152,53 @@ def every(node: Node, depth: int = 0) -> Iterator[Node]:
             yield from every(child, depth + 1)
 
 
+def text_of(node: Node) -> str:
+    try:
+        text = node.queryText()
+    except NotImplementedError:
+        return ""
+    return str(text.getText(0, -1))
+
+
 def said(node: Node) -> dict[str, object]:
-    return {"role": node.getRoleName(), "name": node.name, "description": node.description}
+    """What a part says (and where: its extents), as a screen reader reads it."""
+    try:
+        where = extents(node)
+    except NotImplementedError:  # a part with no place on the screen (a closed menu's item)
+        where = {}
+    return {
+        **where,
+        "role": node.getRoleName(),
+        "name": node.name,
+        "description": node.description,
+        "text": text_of(node),
+    }
+
+
+def find_named(name: str, editable: bool = False) -> dict[str, object] | None:
+    found = app()
+    if found is None:
+        return None
+    return next(
+        (
+            said(n)
+            for n in walk(found)
+            if n.name == name and (not editable or n.getState().contains(pyatspi.STATE_EDITABLE))
+        ),
+        None,
+    )
+
+
+def find_saying(words: str) -> dict[str, object] | None:
+    found = app()
+    if found is None:
+        return None
+    for node in walk(found):
+        if any(words in str(part or "") for part in (node.name, node.description)):
+            return said(node)
+        if node.getRole() in (pyatspi.ROLE_LABEL, pyatspi.ROLE_STATIC) and words in text_of(node):
+            return said(node)
+    return None
 
 
 def read_texts(title: str, timeout: float) -> list[dict[str, object]]:
@@ -168,6 +217,12 @@ def main(argv: list[str]) -> None:
         result: object = wait_for(f"button {argument!r}", lambda: find_button(argument), timeout)
     elif command == "texts":
         result = read_texts(argument, timeout)
+    elif command == "find":
+        result = wait_for(f"part named {argument!r}", lambda: find_named(argument), timeout)
+    elif command == "field":
+        result = wait_for(f"field {argument!r}", lambda: find_named(argument, True), timeout)
+    elif command == "saying":
+        result = wait_for(f"part saying {argument!r}", lambda: find_saying(argument), timeout)
     elif command == "guard":
         result = read_guard(argument, timeout)
     else:
