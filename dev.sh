@@ -26,6 +26,11 @@ install_debian_packages() {
   if ! "$PYTHON" -c 'import ensurepip, venv' >/dev/null 2>&1; then
     missing="$missing python3-venv"
   fi
+  # Node.js and npm: the tests install the coding agents' CLIs and an MCP server from npm
+  # (a Node.js installed some other way, as nvm or NodeSource's, is used as it is).
+  if ! command -v npm >/dev/null 2>&1; then
+    missing="$missing nodejs npm"
+  fi
   [ -z "$missing" ] && return 0
   if [ "$(id -u)" = "0" ]; then
     say "Installing Debian packages:$missing"
