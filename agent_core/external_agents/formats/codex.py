@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.json_types import JsonObject, JsonValue
+from agent_core.external_agents.formats.payload import read_call
 from agent_core.external_agents.hook_call import HookAnswer, HookCall, HookEvent, HookReply, Verdict
 
 PRE_TOOL_USE: Final = "PreToolUse"
@@ -39,24 +39,7 @@ class CodexFormat:
     agent = "codex"
 
     def parse(self, payload: JsonObject) -> HookCall:
-        agent_event = _text(payload, "hook_event_name")
-        event = _EVENTS.get(agent_event, HookEvent.OTHER)
-        tool_input = payload.get("tool_input")
-        if event in (HookEvent.PRE_TOOL, HookEvent.PERMISSION, HookEvent.POST_TOOL):
-            _text(payload, "tool_name")
-            if not isinstance(tool_input, dict):
-                raise _bad("tool_input is not an object")
-        return HookCall(
-            agent=self.agent,
-            event=event,
-            agent_event=agent_event,
-            session_id=_text(payload, "session_id"),
-            cwd=_text(payload, "cwd"),
-            tool_name=_optional_text(payload, "tool_name"),
-            tool_input=tool_input if isinstance(tool_input, dict) else None,
-            tool_use_id=_optional_text(payload, "tool_use_id"),
-            tool_response=payload.get("tool_response"),
-        )
+        return read_call(self.agent, "Codex", payload, _EVENTS)
 
     def reply(self, call: HookCall, answer: HookAnswer) -> HookReply:
         if answer.verdict is Verdict.NO_OPINION:
@@ -109,19 +92,3 @@ def _permission_body(behavior: str, message: str | None) -> str:
         decision["message"] = message
     output = {"hookEventName": PERMISSION_REQUEST, "decision": decision}
     return json.dumps({"hookSpecificOutput": output}, ensure_ascii=False)
-
-
-def _text(payload: JsonObject, key: str) -> str:
-    value = payload.get(key)
-    if not isinstance(value, str) or not value:
-        raise _bad(f"{key} is missing")
-    return value
-
-
-def _optional_text(payload: JsonObject, key: str) -> str | None:
-    value = payload.get(key)
-    return value if isinstance(value, str) else None
-
-
-def _bad(what: str) -> BriefDeskError:
-    return BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"Not a Codex hook call: {what}.")

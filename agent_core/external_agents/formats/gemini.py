@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.json_types import JsonObject
+from agent_core.external_agents.formats.payload import read_call
 from agent_core.external_agents.hook_call import HookAnswer, HookCall, HookEvent, HookReply, Verdict
 
 BEFORE_TOOL: Final = "BeforeTool"
@@ -30,26 +30,10 @@ class GeminiFormat:
     agent = "gemini"
 
     def parse(self, payload: JsonObject) -> HookCall:
-        agent_event = _text(payload, "hook_event_name")
-        event = _EVENTS.get(agent_event, HookEvent.OTHER)
-        tool_input = payload.get("tool_input")
-        if event in (HookEvent.PRE_TOOL, HookEvent.POST_TOOL):
-            _text(payload, "tool_name")
-            if not isinstance(tool_input, dict):
-                raise _bad("tool_input is not an object")
-        mcp = payload.get("mcp_context")
+        mcp = payload.get("mcp_context")  # names the server exactly: `mcp_a_b_c` does not
         server = mcp.get("server_name") if isinstance(mcp, dict) else None
-        return HookCall(
-            agent=self.agent,
-            event=event,
-            agent_event=agent_event,
-            session_id=_text(payload, "session_id"),
-            cwd=_text(payload, "cwd"),
-            tool_name=_optional_text(payload, "tool_name"),
-            tool_input=tool_input if isinstance(tool_input, dict) else None,
-            tool_response=payload.get("tool_response"),
-            mcp_server=server if isinstance(server, str) and server else None,
-        )
+        server = server if isinstance(server, str) and server else None
+        return read_call(self.agent, "Gemini CLI", payload, _EVENTS, mcp_server=server)
 
     def reply(self, call: HookCall, answer: HookAnswer) -> HookReply:
         if call.event is not HookEvent.PRE_TOOL or answer.verdict is Verdict.NO_OPINION:
@@ -70,19 +54,3 @@ class GeminiFormat:
 
 def _denial(reason: str) -> str:
     return json.dumps({"decision": "deny", "reason": reason}, ensure_ascii=False)
-
-
-def _text(payload: JsonObject, key: str) -> str:
-    value = payload.get(key)
-    if not isinstance(value, str) or not value:
-        raise _bad(f"{key} is missing")
-    return value
-
-
-def _optional_text(payload: JsonObject, key: str) -> str | None:
-    value = payload.get(key)
-    return value if isinstance(value, str) else None
-
-
-def _bad(what: str) -> BriefDeskError:
-    return BriefDeskError(ErrorCode.INVALID_ARGUMENTS, f"Not a Gemini CLI hook call: {what}.")
