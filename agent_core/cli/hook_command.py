@@ -18,9 +18,14 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, NoReturn
 
 from agent_core.cli.parser import GlobalOptions, UsageError, split_globals
+from agent_core.external_agents.hook_call import HookReply
 
 if TYPE_CHECKING:
     from agent_core.external_agents.hook import HookDesk
+
+
+EXIT_BLOCKING = 2
+"""The exit code all three agents read as "block this call" (stderr says why)."""
 
 
 def run_hook(argv: Sequence[str]) -> int | None:
@@ -42,6 +47,10 @@ def run_hook(argv: Sequence[str]) -> int | None:
         from agent_core.external_agents.hook_process import answer_hook
 
         reply = answer_hook(rest[1], stdin_text, open_desk)
+    except Exception as exc:  # not even the agent's format answered (a broken install): exit 2
+        # blocks the call in all three agents, where exit 1 or no output lets Codex and Gemini
+        # CLI run it. Never fail open.
+        reply = HookReply("", EXIT_BLOCKING, f"BriefDesk could not decide ({type(exc).__name__}).")
     finally:
         gc.enable()
     if reply.stderr:
