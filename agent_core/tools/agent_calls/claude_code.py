@@ -9,7 +9,7 @@ from typing import Final
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.json_types import JsonObject, JsonValue
 from agent_core.tools.agent_calls.edits import replaced
-from agent_core.tools.agent_calls.kinds import CallKind, FileChange, ReadFile
+from agent_core.tools.agent_calls.kinds import CallKind, FileChange, ReadFile, kind_by_name
 
 _READS: Final = frozenset(
     {"Read", "Glob", "Grep", "LS", "NotebookRead", "TodoWrite", "TodoRead", "ExitPlanMode"}
@@ -20,22 +20,19 @@ _SHELLS: Final = frozenset({"Bash", "BashOutput", "KillShell", "KillBash"})
 _FETCHES: Final = frozenset({"WebFetch", "WebSearch"})
 MCP_PREFIX: Final = "mcp__"
 
+_KINDS: Final = {
+    **dict.fromkeys(_READS, CallKind.READ),
+    **dict.fromkeys(_WRITES, CallKind.FILE_WRITE),
+    **dict.fromkeys(_SHELLS, CallKind.SHELL),
+    **dict.fromkeys(_FETCHES, CallKind.FETCH),
+}
+
 
 class ClaudeCodeTools:
     agent = "claude-code"
 
     def kind(self, tool_name: str, tool_input: JsonObject) -> CallKind:
-        if tool_name in _READS:
-            return CallKind.READ
-        if tool_name in _WRITES:
-            return CallKind.FILE_WRITE
-        if tool_name in _SHELLS:
-            return CallKind.SHELL
-        if tool_name in _FETCHES:
-            return CallKind.FETCH
-        if self.mcp_server(tool_name, tool_input) is not None:
-            return CallKind.MCP
-        return CallKind.OTHER
+        return kind_by_name(_KINDS, tool_name, self.mcp_server(tool_name, tool_input))
 
     def mcp_server(self, tool_name: str, tool_input: JsonObject) -> str | None:
         if not tool_name.startswith(MCP_PREFIX):

@@ -9,7 +9,7 @@ from typing import Final
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.json_types import JsonObject
 from agent_core.tools.agent_calls.apply_patch import patch_changes
-from agent_core.tools.agent_calls.kinds import CallKind, FileChange, ReadFile
+from agent_core.tools.agent_calls.kinds import CallKind, FileChange, ReadFile, kind_by_name
 
 PATCH_TOOL: Final = "apply_patch"
 _SHELLS: Final = frozenset({"Bash", "shell", "exec_command", "local_shell", "write_stdin"})
@@ -18,20 +18,18 @@ _READS: Final = frozenset({"view_image", "update_plan", "get_goal", "tool_search
 """Show an image of the folder to the model, or keep the agent's own plan and goal."""
 _MCP_PREFIX: Final = "mcp__"
 
+_KINDS: Final = {
+    **dict.fromkeys(_READS, CallKind.READ),
+    **dict.fromkeys(_SHELLS, CallKind.SHELL),  # a shell wins over a read of the same name
+    PATCH_TOOL: CallKind.FILE_WRITE,
+}
+
 
 class CodexTools:
     agent = "codex"
 
     def kind(self, tool_name: str, tool_input: JsonObject) -> CallKind:
-        if tool_name == PATCH_TOOL:
-            return CallKind.FILE_WRITE
-        if tool_name in _SHELLS:
-            return CallKind.SHELL
-        if tool_name in _READS:
-            return CallKind.READ
-        if self.mcp_server(tool_name, tool_input) is not None:
-            return CallKind.MCP
-        return CallKind.OTHER
+        return kind_by_name(_KINDS, tool_name, self.mcp_server(tool_name, tool_input))
 
     def mcp_server(self, tool_name: str, tool_input: JsonObject) -> str | None:
         if not tool_name.startswith(_MCP_PREFIX):

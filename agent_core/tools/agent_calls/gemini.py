@@ -10,7 +10,7 @@ from typing import Final
 from agent_core.contract.errors import BriefDeskError, ErrorCode
 from agent_core.contract.json_types import JsonObject, JsonValue
 from agent_core.tools.agent_calls.edits import replaced
-from agent_core.tools.agent_calls.kinds import CallKind, FileChange, ReadFile
+from agent_core.tools.agent_calls.kinds import CallKind, FileChange, ReadFile, kind_by_name
 
 _READS: Final = frozenset(
     {
@@ -33,22 +33,19 @@ _SHELLS: Final = frozenset({"run_shell_command"})
 _FETCHES: Final = frozenset({"web_fetch", "google_web_search"})
 MCP_PREFIX: Final = "mcp_"
 
+_KINDS: Final = {
+    **dict.fromkeys(_READS, CallKind.READ),
+    **dict.fromkeys(_WRITES, CallKind.FILE_WRITE),
+    **dict.fromkeys(_SHELLS, CallKind.SHELL),
+    **dict.fromkeys(_FETCHES, CallKind.FETCH),
+}
+
 
 class GeminiTools:
     agent = "gemini"
 
     def kind(self, tool_name: str, tool_input: JsonObject) -> CallKind:
-        if tool_name in _READS:
-            return CallKind.READ
-        if tool_name in _WRITES:
-            return CallKind.FILE_WRITE
-        if tool_name in _SHELLS:
-            return CallKind.SHELL
-        if tool_name in _FETCHES:
-            return CallKind.FETCH
-        if self.mcp_server(tool_name, tool_input) is not None:
-            return CallKind.MCP
-        return CallKind.OTHER
+        return kind_by_name(_KINDS, tool_name, self.mcp_server(tool_name, tool_input))
 
     def mcp_server(self, tool_name: str, tool_input: JsonObject) -> str | None:
         """From the name alone, up to its first `_` (a server whose own name holds `_` is named

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -56,3 +57,13 @@ class AgentTools(Protocol):
     def mcp_server(self, tool_name: str, tool_input: JsonObject) -> str | None:
         """MCP calls: the server's name (`mcp__fs__write_file` -> `fs`)."""
         ...
+
+
+def kind_by_name(kinds: Mapping[str, CallKind], tool_name: str, mcp_server: str | None) -> CallKind:
+    """An agent's call by its tool's name (`kinds`, the agent's table of its own tools), else an
+    MCP call when it names a server, else OTHER: a tool BriefDesk does not know waits for a
+    person (never fail open)."""
+    found = kinds.get(tool_name)
+    if found is not None:
+        return found
+    return CallKind.OTHER if mcp_server is None else CallKind.MCP
