@@ -130,9 +130,13 @@ def agent_spec(name: str) -> AgentSpec:
 
 
 def hook_command(cli: Path, agent: str, home: Path | None) -> str:
-    """The shell command the agent runs: this briefdesk-cli, on this home when not the default."""
+    """The shell command the agent runs: this briefdesk-cli, on this home when not the default.
+
+    `|| exit 2`: the three agents run a hook through a shell and read only exit 2 as "block";
+    a briefdesk-cli that is gone or cannot start (127, 126, 1) would let Codex and Gemini CLI run
+    the tool unseen. The hook itself answers with 0 or 2, so nothing else changes."""
     home_option = [] if home is None else ["--home", str(home)]
-    return shlex.join([str(cli), *home_option, "hook", agent])
+    return f"{shlex.join([str(cli), *home_option, 'hook', agent])} || exit 2"
 
 
 def is_briefdesk_hook(command: object, agent: str) -> bool:

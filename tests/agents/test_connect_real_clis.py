@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,10 +40,11 @@ from tests.support.codex_session import RunningAgent, start_process
 from tests.support.fake_anthropic import FakeAnthropic
 from tests.support.fake_anthropic import Say as SayAnthropic
 from tests.support.fake_gemini import FakeGemini
-from tests.support.fake_responses import Say
+from tests.support.fake_responses import CallTool, Say
 
 APP_SERVER_TIMEOUT_S = 30.0
 CLOSED_PROXY = "http://127.0.0.1:9"
+BROKEN_PYTHON = "/usr/bin/python3"  # the system's: BriefDesk is not installed there
 
 
 def pinned(package: str) -> str:
@@ -156,7 +159,7 @@ def test_codex_lists_the_connected_hooks_as_trusted(
     assert ours == {"preToolUse", "permissionRequest", "postToolUse", "sessionEnd"}
     for (event, command), (status, timeout) in trust.items():
         if "briefdesk-cli" in command:
-            assert status == "trusted" and command.endswith(" hook codex"), (event, command)
+            assert status == "trusted" and command.endswith(" hook codex || exit 2"), command
             assert timeout == (3 if event == "sessionEnd" else 600)
     assert trust[("preToolUse", "audit.sh")][0] == "untrusted"  # the person's: as it was
 
@@ -238,3 +241,51 @@ def test_gemini_loads_and_runs_the_connected_hooks_from_the_persons_settings(
     assert ended.exit_code == 0, ended.stderr[-2000:]
     assert "Hook registry initialized with 3 hook entries" in ended.stderr
     assert f"Expanding hook command: {command}" in ended.stderr  # at the session's end
+
+
+def test_gemini_is_blocked_when_the_connected_briefdesk_cli_cannot_start(
+    tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A broken install after connect (its Python no longer has BriefDesk: a traceback, exit 1),
+    which Gemini CLI, like Codex, takes as a warning and runs the tool: the connected command
+    turns it into a block."""
+    gemini = gemini_bin()
+    person, work, install = tmp_path / "person", tmp_path / "work", tmp_path / "install"
+    for folder in (work, person / ".gemini", install):
+        folder.mkdir(parents=True)
+    settings = person / ".gemini" / "settings.json"
+    settings.write_text(
+        json.dumps(
+            {
+                "security": {"auth": {"selectedType": "gemini-api-key"}},
+                "privacy": {"usageStatisticsEnabled": False},
+                "telemetry": {"enabled": False},
+                "general": {"enableAutoUpdate": False},
+            }
+        ),
+        encoding="utf-8",
+    )
+    installed = install / "briefdesk-cli"
+    shutil.copy2(Path(sys.executable).with_name("briefdesk-cli"), installed)
+    monkeypatch.setattr(sys, "argv", [str(installed)])  # connect names the briefdesk-cli it runs
+    connect(CliRunner(home, capsys), person, "gemini", gemini)
+    script = installed.read_text(encoding="utf-8").split("\n", 1)[1]
+    installed.write_text(f"#!{BROKEN_PYTHON}\n{script}", encoding="utf-8")
+
+    unseen = work / "unseen.txt"
+    fake = FakeGemini(
+        [CallTool("write_file", {"file_path": str(unseen), "content": "x\n"}), Say("done")]
+    ).__enter__()
+    env = agent_env(
+        person,
+        GEMINI_API_KEY="test-dummy-key",
+        GOOGLE_GEMINI_BASE_URL=fake.base_url,
+        GEMINI_CLI_TRUST_WORKSPACE="true",
+        NO_COLOR="1",
+    )
+    argv = [str(gemini), "-p", "Write the file.", "--approval-mode", "yolo"]
+    with RunningAgent("gemini", start_process(argv, work, env), fake) as session:
+        session.wait()
+    assert not unseen.exists()
+    (output,) = [r for r in fake.tool_outputs() if r.get("name") == "write_file"]
+    assert "Tool execution blocked" in json.dumps(output["response"]), output

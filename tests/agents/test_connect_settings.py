@@ -162,7 +162,7 @@ def test_claude_code_connect_keeps_the_persons_settings_and_disconnect_gives_the
     for event, found in handlers.items():
         assert len(found) == 1 and found[0]["timeout"] == 600 and found[0]["type"] == "command"
         assert found[0]["matcher"] == (None if event == "SessionEnd" else "*")
-        assert found[0]["command"].endswith(f"--home {home} hook claude-code")
+        assert found[0]["command"].endswith(f"--home {home} hook claude-code || exit 2")
     status = status_of(agents_cli, person, "claude-code")
     assert status == {
         "name": "claude-code",
