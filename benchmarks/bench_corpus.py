@@ -3,10 +3,13 @@ documents, index bytes per source byte, and a reindex with nothing changed.
 
 - Indexing: real PDFs (the SQLite documentation Debian ships, public domain, converted by
   LibreOffice; a long one joined by qpdf; corpus_material.py, cached in benchmarks/.cache/)
-  indexed by `reindex` into a fresh home, against `pdftotext` over the same files, one
-  process per file in turn as a user would run it. The two alternate, in another order every
-  round; medians. The words of a few pages are compared both ways (pdftotext's words found in
-  our page text, and ours in its).
+  indexed by `reindex` into a fresh home with OCR off (pdftotext reads text layers only),
+  against `pdftotext` over the same files, as many processes at once as the indexer has
+  workers. The two alternate, in another order every round; medians. The words of a few pages
+  are compared both ways (pdftotext's words found in our page text, and ours in its).
+- Memory: peak resident size per process (corpus_memory.py): each pdftotext process, and the
+  indexer's parent, workers and Tesseract, each indexing in a child interpreter, OCR off and
+  on; with `--before TREE`, the same indexing by an older tree (a git worktree) side by side.
 - Search: 10,000 Markdown documents cut from the same documentation's text (2-8 KB each, far
   less than the issue's 2 GB, which would take too long to build here: the document count is
   what a search's cost follows), indexed once; 200 varied queries, each timed as search_corpus
@@ -17,17 +20,18 @@ documents, index bytes per source byte, and a reindex with nothing changed.
   and the count is checked to see the first reindex's workers) and the CPU of reaped children.
 
     python benchmarks/bench_corpus.py [--quick] [--rounds N] [--write-readme] [--profile]
+                                      [--before WORKTREE]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import random
 import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,7 +41,7 @@ from dataclasses import dataclass
 from datetime import date
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from agent_core.facade.workspace import Workspace
@@ -51,13 +55,19 @@ BEGIN, END = "<!-- bench-corpus:begin -->", "<!-- bench-corpus:end -->"
 sys.path.insert(0, str(REPO))
 
 # Light at module level: every spawned extraction worker imports this file again.
-from benchmarks.corpus_material import (  # noqa: E402 - after the path that finds it
+from benchmarks.corpus_material import (  # noqa: E402
     build_pdfs,
     build_text_corpus,
     make_queries,
     pages_of,
     sqlite_paragraphs,
     text_quality,
+)
+from benchmarks.corpus_memory import (  # noqa: E402 - after the path that finds it
+    Peaks,
+    index_in_child,
+    pdftotext_parallel,
+    summary,
 )
 
 
@@ -99,11 +109,18 @@ class Timed:
         return statistics.median(self.cpu)
 
 
-def run_pdftotext(pdfs: list[Path], scratch: Path) -> tuple[float, float]:
-    cpu, started = cpu_seconds(children_only=True), time.perf_counter()
-    for pdf in pdfs:
-        subprocess.run(["pdftotext", "-q", str(pdf), str(scratch / "out.txt")], check=True)
-    return time.perf_counter() - started, cpu_seconds(children_only=True) - cpu
+def indexer_workers() -> int:
+    """How many workers the indexer runs at once on this machine (none is started here)."""
+    from agent_core.corpus.extraction import ExtractionPool
+    from agent_core.corpus.index import bounds_of
+
+    return ExtractionPool(bounds_of(None)).size
+
+
+def run_pdftotext(pdfs: list[Path], scratch: Path, parallel: int) -> tuple[float, float]:
+    cpu = cpu_seconds(children_only=True)
+    wall = pdftotext_parallel(pdfs, scratch, parallel).wall
+    return wall, cpu_seconds(children_only=True) - cpu
 
 
 @contextmanager
@@ -117,11 +134,14 @@ def fresh_home(tmp: Path) -> Iterator[Workspace]:
         ws.close()
 
 
-def run_reindex(store: Store, root: Path) -> tuple[float, float, dict[str, object]]:
+def run_reindex(
+    store: Store, root: Path, ocr: Literal["on", "off"] = "on"
+) -> tuple[float, float, dict[str, object]]:
     from agent_core.corpus.index import reindex
+    from agent_core.home.preferences import Settings
 
     cpu, started = cpu_seconds(), time.perf_counter()
-    status = reindex(store, root)
+    status = reindex(store, root, Settings(corpus_ocr=ocr))
     return time.perf_counter() - started, cpu_seconds() - cpu, dict(status)
 
 
@@ -145,7 +165,7 @@ def bytes_delta(after: dict[str, int], before: dict[str, int]) -> dict[str, int]
 
 def second_reindex(store: Store, root: Path, starts: StartCounter) -> dict[str, float]:
     before, kids, modules = starts.count, cpu_seconds(children_only=True), set(sys.modules)
-    wall, _cpu, status = run_reindex(store, root)
+    wall, _cpu, status = run_reindex(store, root, ocr="off")
     return {
         "ms": round(wall * 1000, 1),
         "processes_started": starts.count - before,
@@ -157,7 +177,7 @@ def second_reindex(store: Store, root: Path, starts: StartCounter) -> dict[str, 
 
 def extraction_alone(pdfs: list[Path]) -> float:
     """The extractor alone, in this process, file after file: the parser's own cost."""
-    from agent_core.corpus.extraction import ExtractionBounds
+    from agent_core.corpus.extraction_worker import ExtractionBounds
     from agent_core.corpus.formats import extract_file
 
     limits = ExtractionBounds().limits
@@ -181,14 +201,14 @@ def bench_pdfs(args: argparse.Namespace, tmp: Path, starts: StartCounter) -> dic
         order = ("theirs", "ours") if round_ % 2 == 0 else ("ours", "theirs")
         for who in order:
             if who == "theirs":
-                wall, cpu = run_pdftotext(pdfs, tmp)
+                wall, cpu = run_pdftotext(pdfs, tmp, args.workers)
                 theirs.wall.append(wall)
                 theirs.cpu.append(cpu)
                 continue
             with fresh_home(tmp) as ws:
                 store = ws.desk_store
                 before_bytes, before_starts = index_bytes(store), starts.count
-                wall, cpu, status = run_reindex(store, corpus)
+                wall, cpu, status = run_reindex(store, corpus, ocr="off")
                 first_starts.append(starts.count - before_starts)
                 if status["indexed"] != len(pdfs):
                     print(f"warning: not all indexed: {status}", file=sys.stderr)
@@ -207,6 +227,7 @@ def bench_pdfs(args: argparse.Namespace, tmp: Path, starts: StartCounter) -> dic
     return {
         "files": len(pdfs),
         "pages": pages,
+        "workers": args.workers,
         "source_mb": round(mb, 2),
         "rounds": args.rounds,
         "pdftotext_s": round(theirs.median(), 3),
@@ -236,6 +257,62 @@ def median_second(runs: list[dict[str, float]]) -> dict[str, float]:
         "children_cpu_s": max(r["children_cpu_s"] for r in runs),
         "pending": max(r["pending"] for r in runs),
     }
+
+
+# -- peak memory per process ------------------------------------------------------------------
+
+
+def bench_memory(args: argparse.Namespace, tmp: Path) -> dict[str, dict[str, object]]:
+    """pdftotext at the indexer's parallelism and the indexer (OCR off and on; an older tree's
+    beside it with --before), each in processes of its own, in a rotating order every round."""
+    corpus = build_pdfs(args.shorts, args.long_pages).resolve()
+    pdfs = sorted(corpus.glob("*.pdf"))
+    trees = [("", REPO)] + ([("before: ", Path(args.before).resolve())] if args.before else [])
+    contenders: dict[str, Callable[[], Peaks]] = {
+        f"pdftotext, {args.workers} at once": lambda: pdftotext_parallel(pdfs, tmp, args.workers)
+    }
+    for label, tree in trees:
+        for ocr in ("off", "on"):
+            contenders[f"{label}indexer, OCR {ocr}"] = functools.partial(
+                index_in_child, tree, corpus, tmp, ocr
+            )
+    runs: dict[str, list[Peaks]] = {name: [] for name in contenders}
+    names = list(contenders)
+    for round_ in range(args.memory_rounds):
+        shift = round_ % len(names)
+        order = names[shift:] + names[:shift]
+        for name in reversed(order) if round_ % 2 else order:
+            runs[name].append(contenders[name]())
+    return {name: summary(found) for name, found in runs.items()}
+
+
+def memory_rows(memory: dict[str, dict[str, object]]) -> list[tuple[str, str, str, str]]:
+    def kind(found: dict[str, object], name: str) -> str:
+        k = found.get(name)
+        if not isinstance(k, dict):
+            return ""
+        big, mid, count = k["largest_mb"], k["median_mb"], k["processes"]
+        return (
+            f"{name} {big[0]:.1f} MB ({big[1]:.1f}-{big[2]:.1f}; median process {mid[0]:.1f} "
+            f"MB, {count[0]:g} processes)"
+        )
+
+    rows = []
+    for name, found in memory.items():
+        wall = found["wall_s"]
+        assert isinstance(wall, list)
+        kinds = "; ".join(
+            filter(None, (kind(found, k) for k in ("parent", "worker", "tesseract", "pdftotext")))
+        )
+        rows.append(
+            (
+                f"peak resident memory per process: {name}",
+                "the largest process of each kind, median of rounds (range)",
+                f"{kinds}; wall {wall[0]:.2f} s ({wall[1]:.2f}-{wall[2]:.2f})",
+                "report",
+            )
+        )
+    return rows
 
 
 # -- the text corpus and its searches ------------------------------------------------------------
@@ -317,7 +394,9 @@ def bench_search(args: argparse.Namespace, tmp: Path, starts: StartCounter) -> d
 # -- the report ----------------------------------------------------------------------------------
 
 
-def table(pdf: dict[str, object], text: dict[str, object]) -> list[str]:
+def table(
+    pdf: dict[str, object], text: dict[str, object], memory: dict[str, dict[str, object]]
+) -> list[str]:
     p, t = pdf, text
     q = p["quality"]
     ps, ts = p["second"], t["second"]
@@ -335,8 +414,8 @@ def table(pdf: dict[str, object], text: dict[str, object]) -> list[str]:
         ("measure", "compared with", "measured", "target"),
         (
             f"indexing {p['files']} PDFs ({p['pages']} pages, {p['source_mb']} MB) into a fresh "
-            "home, median of rounds",
-            f"pdftotext, one process per file in turn: {p['pdftotext_s']} s "
+            f"home, OCR off, {p['workers']} workers, median of rounds",
+            f"pdftotext, {p['workers']} processes at once: {p['pdftotext_s']} s "
             f"({p['pdftotext_mb_s']} MB/s), CPU {p['pdftotext_cpu_s']} s",
             f"{p['reindex_s']} s ({p['reindex_mb_s']} MB/s) = **{p['ratio']}x** "
             f"(rounds: {p['all_ratios']}); CPU {p['reindex_cpu_s']} s = {p['ratio_cpu']}x; "
@@ -392,6 +471,7 @@ def table(pdf: dict[str, object], text: dict[str, object]) -> list[str]:
             f"{ts['ms']} ms; processes started {ts['processes_started']:g}",
             "at once, no worker",
         ),
+        *memory_rows(memory),
     ]
     lines = [f"| {' | '.join(map(str, r))} |" for r in rows]
     return [lines[0], "| --- | --- | --- | --- |", *lines[1:]]
@@ -436,7 +516,12 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, help="indexing rounds (default 5, quick 2)")
     parser.add_argument("--write-readme", action="store_true", help="rewrite the README section")
     parser.add_argument("--profile", action="store_true", help="pyinstrument one reindex")
+    parser.add_argument("--before", help="a worktree of an older commit: its indexer beside")
+    parser.add_argument("--memory-rounds", type=int, help="memory rounds (default 3, quick 1)")
+    parser.add_argument("--only-memory", action="store_true", help="the memory rows alone")
     args = parser.parse_args()
+    args.workers = indexer_workers()
+    args.memory_rounds = args.memory_rounds or (1 if args.quick else 3)
     args.shorts, args.long_pages = (10, 60) if args.quick else (50, 300)
     args.docs = 1000 if args.quick else 10_000
     args.search_rounds = 2 if args.quick else 3
@@ -448,8 +533,17 @@ def main() -> int:
         if args.profile:
             profile_reindex(args, tmp)
             return 0
+        if args.only_memory:
+            memory = bench_memory(args, tmp)
+            load_after = os.getloadavg()
+            print(f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after")
+            for row in memory_rows(memory):
+                print(" | ".join(row))
+            print(json.dumps({"benchmark": "corpus-memory", "memory": memory}))
+            return 0
         pdf = bench_pdfs(args, tmp, starts)
         text = bench_search(args, tmp, starts)
+        memory = bench_memory(args, tmp)
     load_after = os.getloadavg()
     stamp = (
         f"Measured {date.today().isoformat()} on {os.cpu_count()} cores"
@@ -457,9 +551,9 @@ def main() -> int:
         f"average {load_before[0]:.1f} before, {load_after[0]:.1f} after. "
         f"`python benchmarks/bench_corpus.py{' --quick' if args.quick else ''} --write-readme`"
     )
-    rows = table(pdf, text)
+    rows = table(pdf, text, memory)
     print("\n".join([stamp, "", *rows]))
-    print(json.dumps({"benchmark": "corpus", "pdf": pdf, "text": text}))
+    print(json.dumps({"benchmark": "corpus", "pdf": pdf, "text": text, "memory": memory}))
     if args.write_readme:
         write_readme([stamp, "", *rows])
     return 0

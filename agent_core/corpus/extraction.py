@@ -8,7 +8,9 @@ its document's time is up, one that explodes in memory meets the worker's addres
 
 Workers are started only when a document needs a parser (a reindex of plain text, or with
 nothing changed, starts none), with the `spawn` method (a fork of a process with Qt and SDK
-threads is unsafe), and are stopped when the batch ends.
+threads is unsafe), and are stopped when the batch ends. A worker imports only its loop
+(extraction_worker.py) and the parser of each format it meets, gives back what a document's
+parser freed, and retires after a document that left it holding memory anyway.
 
 A scanned PDF page is read by OCR (formats/pdf_ocr.py), which takes seconds a page: the worker
 announces each such page (`OcrPageStarted`) and its parent gives that page `seconds` of its own,
@@ -21,29 +23,25 @@ import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from multiprocessing.reduction import send_handle
 from pathlib import Path
 
-from agent_core.contract.documents import DocumentError, DocumentErrorCode, ExtractedDocument
+from agent_core.contract.documents import DocumentError, DocumentErrorCode
 from agent_core.contract.errors import BriefDeskError
-from agent_core.corpus.formats import ExtractLimits
+from agent_core.corpus.extraction_worker import (
+    Answered,
+    ExtractionBounds,
+    OcrPageStarted,
+    Outcome,
+    serve,
+)
 from agent_core.home.clock import monotonic
 from agent_core.home.sandbox import open_inside
 
 MIB = 1024 * 1024
-
-
-@dataclass(frozen=True)
-class ExtractionBounds:
-    """What one document may cost a worker."""
-
-    seconds: float = 60.0
-    memory_mb: int = 2048
-    """The worker's address space (RLIMIT_AS), interpreter and libraries included."""
-    limits: ExtractLimits = field(default_factory=ExtractLimits)
 
 
 @dataclass(frozen=True)
@@ -53,60 +51,15 @@ class Job:
     doc_type: str
 
 
-@dataclass(frozen=True)
-class OcrPageStarted:
-    """The worker's word that OCR of `page` (1-based) starts: that page gets its own time."""
-
-    page: int
-
-
-Outcome = ExtractedDocument | DocumentError
-
-
-def _serve(conn: Connection, bounds: ExtractionBounds) -> None:
-    """The worker's loop: a job in, its text or its DocumentError out, until the pipe closes."""
-    import resource
-    from multiprocessing.reduction import recv_handle
-
-    from agent_core.corpus.formats import extract_file
-
-    limit = bounds.memory_mb * MIB
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    limits = bounds.limits
-    if limits.ocr is not None:
-        announce = replace(limits.ocr, page_started=lambda page: conn.send(OcrPageStarted(page)))
-        limits = replace(limits, ocr=announce)
-    while True:
-        try:
-            doc_type = conn.recv()
-            fd = recv_handle(conn)
-        except EOFError:
-            return
-        try:
-            # The file the indexer opened (no symlink followed), not whatever its name is now.
-            result: Outcome = extract_file(Path(f"/dev/fd/{fd}"), doc_type, limits)
-        except DocumentError as refused:
-            result = refused
-        except MemoryError:
-            result = DocumentError(DocumentErrorCode.UNREADABLE, "Its reader ran out of memory.")
-        except Exception as exc:  # a parser's bug on a strange file: that file fails alone
-            result = DocumentError(
-                DocumentErrorCode.UNREADABLE, f"Its reader failed ({type(exc).__name__})."
-            )
-        finally:
-            os.close(fd)
-        try:
-            conn.send(result)
-        except MemoryError:
-            conn.send(DocumentError(DocumentErrorCode.UNREADABLE, "Its text is too large."))
-
-
 class _Worker:
     def __init__(self, bounds: ExtractionBounds) -> None:
         ctx = multiprocessing.get_context("spawn")
         self.conn, child = ctx.Pipe()
         self.process: BaseProcess = ctx.Process(
-            target=_serve, args=(child, bounds), name="briefdesk-extract", daemon=True
+            target=serve,
+            args=(child, bounds),
+            name="briefdesk-extract",
+            daemon=True,
         )
         self.process.start()
         child.close()
@@ -139,6 +92,8 @@ class ExtractionPool:
         self.bounds = bounds
         self.size = max(1, min(workers or (os.cpu_count() or 1), 4))
         self._idle: list[_Worker] = []
+        self.workers_started = 0
+        """Workers started so far: a crash, a timeout or a retirement starts another."""
 
     def __enter__(self) -> ExtractionPool:
         return self
@@ -151,7 +106,10 @@ class ExtractionPool:
             self._idle.pop().stop()
 
     def _worker(self) -> _Worker:
-        return self._idle.pop() if self._idle else _Worker(self.bounds)
+        if self._idle:
+            return self._idle.pop()
+        self.workers_started += 1
+        return _Worker(self.bounds)
 
     def extract(
         self, jobs: Iterable[Job], on_ocr_page: Callable[[Job, int], None] | None = None
@@ -197,18 +155,21 @@ class ExtractionPool:
         job = worker.job
         assert job is not None
         try:
-            outcome: Outcome | OcrPageStarted = worker.conn.recv()
+            message: Answered | OcrPageStarted = worker.conn.recv()
         except (EOFError, OSError):  # the worker died: a crash, or the memory limit's kill
             worker.stop(kill=True)
             return job, DocumentError(
                 DocumentErrorCode.UNREADABLE, "Its reader crashed on this file."
             )
-        if isinstance(outcome, OcrPageStarted):
-            worker.ocr_page = outcome.page
+        if isinstance(message, OcrPageStarted):
+            worker.ocr_page = message.page
             worker.deadline = max(worker.deadline, monotonic() + self.bounds.seconds)
             return None
-        self._idle.append(worker)
-        return job, outcome
+        if message.retiring:  # it holds memory its document left: the next gets a fresh one
+            worker.stop()
+        else:
+            self._idle.append(worker)
+        return job, message.outcome
 
     def _timed_out(self, worker: _Worker) -> tuple[Job, Outcome]:
         job = worker.job

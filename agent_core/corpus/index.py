@@ -36,7 +36,8 @@ from agent_core.contract.documents import (
     ReindexProgress,
 )
 from agent_core.contract.errors import BriefDeskError
-from agent_core.corpus.extraction import ExtractionBounds, ExtractionPool, Job
+from agent_core.corpus.extraction import ExtractionPool, Job
+from agent_core.corpus.extraction_worker import ExtractionBounds
 from agent_core.corpus.formats import ExtractLimits, OcrOptions
 from agent_core.corpus.running_lines import drop_running_lines
 from agent_core.home.clock import monotonic

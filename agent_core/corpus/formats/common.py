@@ -1,6 +1,8 @@
-"""What the extractors share: the text cap, the zip bound, a safe XML parser, text assembly.
+"""What the extractors share: the text cap, the zip bound, text assembly.
 
-Imported only by the format modules (never by the package), so lxml loads in the worker only.
+Imported only by the format modules (never by the package). No parser library here: the PDF
+reader imports this module too, and a PDF-only worker need not load lxml (package_xml.py has
+the XML helpers).
 """
 
 from __future__ import annotations
@@ -10,8 +12,6 @@ import zipfile
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
-
-from lxml import etree
 
 from agent_core.contract.documents import DocumentError, DocumentErrorCode, ExtractedDocument
 
@@ -82,23 +82,3 @@ def read_member(archive: zipfile.ZipFile, name: str, kind: str) -> bytes:
         raise DocumentError(
             DocumentErrorCode.UNREADABLE, f"The {kind} package's {name} is corrupt ({error})."
         ) from error
-
-
-def parse_xml(data: bytes, kind: str) -> etree._Element:
-    """XML of a package, parsed without entities, network or huge trees (a hostile file)."""
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
-    try:
-        return etree.fromstring(data, parser)
-    except etree.LxmlError as error:
-        raise DocumentError(
-            DocumentErrorCode.UNREADABLE, f"The {kind} package holds broken XML ({error})."
-        ) from error
-
-
-def dc_title(root: etree._Element) -> str:
-    """The first Dublin Core title in a metadata tree, spaces collapsed ("" when none)."""
-    for element in root.iter("{http://purl.org/dc/elements/1.1/}title"):
-        text = " ".join("".join(element.itertext()).split())
-        if text:
-            return text
-    return ""

@@ -23,15 +23,14 @@ from lxml import etree
 from agent_core.contract.documents import DocumentError, DocumentErrorCode, ExtractedDocument
 from agent_core.corpus.formats import ExtractLimits
 from agent_core.corpus.formats.common import (
-    dc_title,
     join_blocks,
     open_zip,
-    parse_xml,
     read_member,
     single_section,
     squash_spaces,
 )
 from agent_core.corpus.formats.docx_looks import Looks, RunProps
+from agent_core.corpus.formats.package_xml import dc_title, parse_xml
 from agent_core.corpus.formats.visibility import Rgb
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"

@@ -20,15 +20,14 @@ from lxml import etree
 from agent_core.contract.documents import DocumentError, DocumentErrorCode, ExtractedDocument
 from agent_core.corpus.formats import ExtractLimits
 from agent_core.corpus.formats.common import (
-    dc_title,
     join_blocks,
     open_zip,
-    parse_xml,
     read_member,
     single_section,
 )
 from agent_core.corpus.formats.css import Loader
 from agent_core.corpus.formats.html import html_to_text
+from agent_core.corpus.formats.package_xml import dc_title, parse_xml
 
 _KIND = "EPUB"
 _CONTAINER = "{urn:oasis:names:tc:opendocument:xmlns:container}"

@@ -168,32 +168,38 @@ def ocr_page(document: pdfium.PdfDocument, index: int, tesseract: Tesseract, sec
     return done.stdout.decode("utf-8", "replace")
 
 
-def _render_pgm(document: pdfium.PdfDocument, index: int) -> bytes:
-    """The page in grey at RENDER_DPI (less for a huge page), as a binary PGM."""
+def _render_pgm(document: pdfium.PdfDocument, index: int) -> bytearray:
+    """The page in grey at RENDER_DPI (less for a huge page), as a binary PGM.
+
+    pdfium renders straight into the PGM's pixel area, behind its header: the image exists
+    once (a 300 dpi page is 8 MB; copying the pixels out and joining them to the header held
+    three copies at once)."""
+    image = bytearray()
+
+    def into_image(
+        width: int, height: int, format: int, rev_byteorder: bool = False
+    ) -> pdfium.PdfBitmap:
+        if format != pdfium_c.FPDFBitmap_Gray:
+            raise DocumentError(
+                DocumentErrorCode.UNREADABLE, f"Page {index + 1} did not render in grey."
+            )
+        header = b"P5\n%d %d\n255\n" % (width, height)
+        image.extend(header)
+        image.extend(bytes(width * height))
+        pixels = (ctypes.c_ubyte * (width * height)).from_buffer(image, len(header))
+        return pdfium.PdfBitmap.new_native(width, height, format, rev_byteorder, buffer=pixels)
+
     page = document[index]
     try:
         width, height = page.get_size()
         scale = RENDER_DPI / 72
         area = max(width * height, 1.0)
         scale = min(scale, math.sqrt(MAX_PIXELS / area))
-        bitmap = page.render(scale=scale, grayscale=True)
+        bitmap = page.render(scale=scale, grayscale=True, bitmap_maker=into_image)
     finally:
         page.close()
-    try:
-        if bitmap.n_channels != 1:
-            raise DocumentError(
-                DocumentErrorCode.UNREADABLE, f"Page {index + 1} did not render in grey."
-            )
-        rows = memoryview(bitmap.buffer).cast("B")
-        w, h, stride = bitmap.width, bitmap.height, bitmap.stride
-        pixels = (
-            bytes(rows[: w * h])
-            if stride == w
-            else b"".join(rows[y * stride : y * stride + w] for y in range(h))
-        )
-    finally:
-        bitmap.close()
-    return b"P5\n%d %d\n255\n" % (w, h) + pixels
+    bitmap.close()  # the bitmap's shell only: its pixels are the image's
+    return image
 
 
 def _environment() -> dict[str, str]:
