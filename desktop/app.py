@@ -371,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     app.setDesktopFileName(APP_ID)  # Wayland's app id and the taskbar's icon: the .desktop entry
     from desktop.gui_thread_gc import GuiThreadGarbageCollector
 
-    collector = GuiThreadGarbageCollector(app)  # noqa: F841  (lives as long as main runs)
+    collector = GuiThreadGarbageCollector(app)  # lives as long as main runs
     theme.apply_theme(app)
     from desktop.widgets import system_open
 
@@ -383,6 +383,8 @@ def main(argv: list[str] | None = None) -> int:
     start_language(app, args.lang, qsettings)
     # None: $BRIEFDESK_HOME or the user data folder; $BRIEFDESK_DB or the db.url setting
     window = build_window(args.home, qsettings, db=args.db)
+    # The SDK imported, what lives stays: full collections skip it from then on.
+    window.bridge.warmed.connect(collector.freeze_survivors)
     app.setWindowIcon(window.windowIcon())
     automation = Automation(app, window, smoke=args.smoke)
     guard = HomeGuard(window) if automation.starts_background else None  # smoke has its own

@@ -20,7 +20,9 @@ bridge forwards as its own: it never imports the bridge that owns it (no import 
 
 from __future__ import annotations
 
+import math
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -49,7 +51,14 @@ EVENTS_PER_POLL = 5000  # a large backlog arrives in a few batches instead of on
 RUNS_EVERY_N_POLLS = 5  # a dead owner shows as `interrupted` without any event: look now and then
 SWEEP_EVERY_MS = 2000  # expire overdue proposals (a write) on a tick of its own
 LISTENING_POLL_MS = 5000  # team mode, while listening: the slow tick for lapsed leases
-EVENTS_PER_SLICE = 100  # events handed to the views per turn of the GUI event loop
+# Events reach the views in slices, each sized so the views' work on it takes about
+# SLICE_BUDGET_S of the GUI thread's time (measured on the slice before), and a pause of
+# SLICE_PAUSE_MS after each: a chain of zero-timers ran slice after slice, and paint after
+# paint, before any other timer or input got its turn (the window under a flood stalled for
+# two slices and two paints at a time).
+SLICE_BUDGET_S = 0.005
+SLICE_PAUSE_MS = 16
+FIRST_SLICE, SMALLEST_SLICE, LARGEST_SLICE = 50, 5, 2000
 
 
 class RunsCache:
@@ -102,6 +111,15 @@ def read_changes(ws: Workspace, since: int | None, recheck: list[str] | None) ->
     return Changes(last, events, asked, ws.list_runs(asked) if asked else [])
 
 
+def next_slice(size: int, handed: int, spent_s: float) -> int:
+    """The next slice's size: what fits SLICE_BUDGET_S at the pace of the last one (a full
+    slice only: a short one says little), at most doubled or halved from one to the next."""
+    if handed < size:
+        return size
+    fits = int(SLICE_BUDGET_S * handed / spent_s) if spent_s > 0 else LARGEST_SLICE
+    return max(SMALLEST_SLICE, min(LARGEST_SLICE, size * 2, max(size // 2, fits)))
+
+
 class SubmitJob(Protocol):
     """How the follower has its reads done: `Bridge.submit` (the follower never knows the
     bridge, which owns it: it says what it learns through its own signals)."""
@@ -141,7 +159,12 @@ class EventsFollower(QObject):
         self._commit_lock = threading.Lock()
         self._commit_signalled = False
         self._outbox: list[EventView] = []  # handed to the views a slice at a time
-        self._outbox_scheduled = False
+        self._slice = FIRST_SLICE  # events in the next slice
+        self._last_slice_at = 0.0  # time.monotonic() when the views had the last one
+        self._slice_timer = QTimer(self)
+        self._slice_timer.setSingleShot(True)
+        self._slice_timer.setInterval(SLICE_PAUSE_MS)
+        self._slice_timer.timeout.connect(self._flush_outbox)
         self.runs = RunsCache()
         self._poll_inflight = False
         self._poll_again: bool | None = None  # asked while a read ran (True: all the runs too)
@@ -219,17 +242,20 @@ class EventsFollower(QObject):
         if not events:
             return
         self._outbox.extend(events)
-        if not self._outbox_scheduled:
-            self._outbox_scheduled = True
-            QTimer.singleShot(0, self._flush_outbox)
+        if not self._slice_timer.isActive():  # a lone event goes at once, a slice after a pause
+            rested_ms = (time.monotonic() - self._last_slice_at) * 1000
+            self._slice_timer.start(max(0, math.ceil(SLICE_PAUSE_MS - rested_ms)))
 
     def _flush_outbox(self) -> None:
-        chunk, self._outbox = self._outbox[:EVENTS_PER_SLICE], self._outbox[EVENTS_PER_SLICE:]
-        self._outbox_scheduled = bool(self._outbox)
+        chunk, self._outbox = self._outbox[: self._slice], self._outbox[self._slice :]
+        if not chunk:
+            return
+        began = time.thread_time()  # this thread's own time: a busy machine's waits not counted
+        self.events_arrived.emit(chunk)
+        self._slice = next_slice(self._slice, len(chunk), time.thread_time() - began)
+        self._last_slice_at = time.monotonic()
         if self._outbox:
-            QTimer.singleShot(0, self._flush_outbox)
-        if chunk:
-            self.events_arrived.emit(chunk)
+            self._slice_timer.start(SLICE_PAUSE_MS)
 
     def _on_poll_error(self, exc: Exception) -> None:
         self._poll_inflight = False
