@@ -2491,6 +2491,34 @@ Mode: {mode}</source>
         <translation>已配置</translation>
     </message>
     <message>
+        <source>Granted folders</source>
+        <translation>授权文件夹</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>沙箱</translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>loopback only</source>
+        <translation>仅本地回环</translation>
+    </message>
+    <message>
+        <source>sandboxed</source>
+        <translation>在沙箱中</translation>
+    </message>
+    <message>
+        <source>unconfined</source>
+        <translation>不受限制</translation>
+    </message>
+    <message>
         <source>Added the server “%1”.</source>
         <translation>已添加服务器“%1”。</translation>
     </message>

@@ -1,4 +1,5 @@
-"""Settings' "MCP servers" page: this desk's servers (as `mcp list`), Add…, Remove…, and
+"""Settings' "MCP servers" page: this desk's servers (as `mcp list`: with their granted folders,
+network and sandbox), Add…, Remove…, and
 "Show tools" (as `mcp tools`), where a tool's tier can be changed (as `mcp tier`).
 
 Every read and write goes through the bridge; starting a server to list its tools is awaited
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 TIERS = ("read", "write", "network", "interaction")  # the contract's tier rule
+COMMAND_COLUMN, FOLDERS_COLUMN = 1, 5  # the servers table's two columns of paths
 HINTS = (
     (
         "readOnlyHint",
@@ -249,11 +251,17 @@ class McpServersPage(QWidget):
                 self.tr("Environment"),
                 self.tr("Hints"),
                 self.tr("Status"),
+                self.tr("Granted folders"),
+                self.tr("Network"),
+                self.tr("Sandbox"),
             ],
         )
-        # The command takes what room is left (its whole text is its tooltip): the trust and
-        # status columns stay on screen however long the path.
-        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        # The command and the folders share what room is left (each whole text is its tooltip):
+        # the other columns stay on screen however long the paths.
+        for column in (COMMAND_COLUMN, FOLDERS_COLUMN):
+            self.table.horizontalHeader().setSectionResizeMode(
+                column, QHeaderView.ResizeMode.Stretch
+            )
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.itemSelectionChanged.connect(self._selection_changed)
         layout.addWidget(self.table, 2)
@@ -325,10 +333,13 @@ class McpServersPage(QWidget):
                 ", ".join(server["env_keys"]) or self.tr("none"),
                 self.tr("trusted") if server["trust_hints"] else self.tr("not trusted"),
                 self.seen.get(server["name"], self.tr("configured")),
+                ", ".join(server["roots"]) or self.tr("none"),
+                self.tr("allowed") if server["network"] else self.tr("loopback only"),
+                self.tr("sandboxed") if server["sandbox"] else self.tr("unconfined"),
             )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)
+                item.setToolTip("\n".join(server["roots"]) if column == FOLDERS_COLUMN else text)
                 self.table.setItem(index, column, item)
             if server["name"] == keep:
                 self.table.selectRow(index)

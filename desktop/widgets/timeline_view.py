@@ -34,21 +34,10 @@ from agent_core.contract.json_types import JsonObject
 from agent_core.contract.views import EventView
 from desktop import theme
 from desktop.models.timeline_filter import TimelineFilter
-from desktop.models.timeline_model import (
-    DURATION,
-    KIND,
-    OUTCOME,
-    SUMMARY,
-    TIME,
-    TOOL,
-    TimelineModel,
-)
+from desktop.models.timeline_model import SUMMARY, TimelineModel
 from desktop.models.visible_text import visible_block
+from desktop.widgets.timeline_columns import fitted_widths, hidden_when
 
-COLUMN_WIDTHS = {TIME: 96, KIND: 138, TOOL: 112, DURATION: 70, OUTCOME: 84}
-# Narrower than this (a 1024 px screen), Duration hides (each event's detail still has it), so
-# the Summary keeps room to be read rather than "rel…".
-WIDE_ENOUGH_FOR_DURATION = 760
 FOLLOW_SLACK = 2  # rows' worth of pixels still counted as "at the bottom"
 CHIP_MOVES = {Qt.Key.Key_Left: -1, Qt.Key.Key_Up: -1, Qt.Key.Key_Right: 1, Qt.Key.Key_Down: 1}
 
@@ -63,6 +52,7 @@ class TimelineTable(QTableView):
             "Select a run on the left, or press Run (Ctrl+Enter) to start one."
         )
         self.no_match_text = ""  # set while a filter hides every event of the run
+        self.column_widths: dict[int, int] = {}
 
     @property
     def empty_text(self) -> str:
@@ -73,9 +63,21 @@ class TimelineTable(QTableView):
     def empty_text(self, text: str) -> None:
         self.run_empty_text = text
 
+    def fit_columns(self) -> None:
+        """The short columns as wide as their words in this font and language."""
+        self.column_widths = fitted_widths(self.fontMetrics())
+        for column, width in self.column_widths.items():
+            self.setColumnWidth(column, width)
+        self._hide_for_width(self.viewport().width())
+
+    def _hide_for_width(self, width: int) -> None:
+        hidden = hidden_when(width, self.column_widths)
+        for column in self.column_widths:
+            self.setColumnHidden(column, column in hidden)
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self.setColumnHidden(DURATION, event.size().width() < WIDE_ENOUGH_FOR_DURATION)
+        self._hide_for_width(self.viewport().width())
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -133,10 +135,10 @@ class TimelinePanel(QWidget):
         header = self.table.horizontalHeader()
         header.setHighlightSections(False)
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        for column, width in COLUMN_WIDTHS.items():
+        for column in range(self.model.columnCount()):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            self.table.setColumnWidth(column, width)
         header.setSectionResizeMode(SUMMARY, QHeaderView.ResizeMode.Stretch)
+        self.table.fit_columns()
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
         bar = self.table.verticalScrollBar()
         bar.valueChanged.connect(self._on_scrolled)
