@@ -4,16 +4,19 @@ Every `drive_*` function starts its run in `workdir`, or continues the one a kil
 left there, and returns {"seconds": ..., "done": ...}: the seconds from opening the store to
 the final answer (a continued run: its whole recovery). bench_peers.py calls them in forked
 children of a parent that imported every library once; the BriefDesk CLI runs as a fresh
-`python -m agent_core.cli.main`, as a user's shell starts it.
+`python -m agent_core.cli.main`, as a user's shell starts it, and BriefDesk at an older commit
+as a fresh interpreter on that commit's checkout (peers_children.run_child's `tree`).
 
-- bare Agents SDK: `Runner.run`, nothing durable (it cannot continue: it starts over);
+- bare Agents SDK: `Runner.run`, nothing durable (it cannot continue: it starts over); and the
+  same SDK driven as BriefDesk drives it, one turn per `Runner.run` on BriefDesk's bounded view
+  of the conversation (`_bounded_run`), still nothing durable: the floor of the same work;
 - BriefDesk: `Workspace(home).create_run` + `drive` (the facade), or the CLI's `run`/`resume`;
 - DBOS: the tools as `@function_tool @DBOS.step()`, the agent run by `DBOSRunner.run` inside
   a `@DBOS.workflow()`, the system database on SQLite; `DBOS.launch()` recovers a workflow a
-  killed process left pending (its README's way, with the workflow given an ID);
-- LangGraph: a `StateGraph(MessagesState)` with a model node and the prebuilt `ToolNode`,
-  compiled with `SqliteSaver.from_conn_string`; a killed thread goes on with
-  `invoke(None, config)` from its latest checkpoint (default durability).
+  killed process left pending (its README's way, with the workflow given an ID). The crash
+  comparison adds the idempotent step DBOS's docs ask for (`dbos_append_once`);
+- LangGraph (peers_langgraph.py): a `StateGraph(MessagesState)` with a model node and the
+  prebuilt `ToolNode`, `SqliteSaver`, `durability="sync"` (and its default "async" beside it).
 """
 
 from __future__ import annotations
@@ -24,9 +27,12 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import peers_langgraph
 import peers_workload as wl  # benchmarks/ is on sys.path (bench_peers.py puts it there)
 from agents import Agent, RunConfig, Runner, function_tool
 from dbos import DBOS, SetWorkflowID
@@ -52,9 +58,9 @@ def _search(query: str, limit: int, call: int) -> str:
     return str(body(query, limit))
 
 
-def _append(line: int) -> str:
+def _append(line: int, key: str | None = None) -> str:
     wl.maybe_kill_before(line)
-    return wl.append_line(Path(_CONTEXT["workdir"]) / "lines.txt", line)
+    return wl.append_line(Path(_CONTEXT["workdir"]) / "lines.txt", line, key)
 
 
 # The bare SDK's tools: the same bodies, no durability.
@@ -85,17 +91,30 @@ async def dbos_append(line: int) -> str:
     return _append(line)
 
 
-def _agent(calls: int, tool: str, durable: bool) -> Agent[Any]:
+@function_tool(name_override=wl.APPEND_TOOL)
+@DBOS.step()
+async def dbos_append_once(line: int) -> str:
+    """Append one line to the log."""
+    # DBOS's steps are at-least-once; its docs ask for idempotent ones. The step's own identity
+    # (its workflow's ID and its step ID, the same when recovery runs the step again) keys the
+    # effect, checked before acting.
+    return _append(line, key=f"{DBOS.workflow_id}/{DBOS.step_id}")
+
+
+def _agent(calls: int, tool: str, kind: str) -> Agent[Any]:
+    """The agent of `kind`: "bare" (plain tools), "dbos", or "dbos_once" (idempotent step)."""
     tools = {
-        (wl.TOOL, False): bare_search,
-        (wl.APPEND_TOOL, False): bare_append,
-        (wl.TOOL, True): dbos_search,
-        (wl.APPEND_TOOL, True): dbos_append,
+        (wl.TOOL, "bare"): bare_search,
+        (wl.APPEND_TOOL, "bare"): bare_append,
+        (wl.TOOL, "dbos"): dbos_search,
+        (wl.APPEND_TOOL, "dbos"): dbos_append,
+        (wl.TOOL, "dbos_once"): dbos_search,
+        (wl.APPEND_TOOL, "dbos_once"): dbos_append_once,
     }
     return Agent(
         name="bench",
         instructions="Answer from the corpus.",
-        tools=[tools[(tool, durable)]],
+        tools=[tools[(tool, kind)]],
         model=wl.sdk_scripted_model(calls, tool),
     )
 
@@ -105,9 +124,9 @@ def _sdk_config() -> RunConfig:
 
 
 @DBOS.workflow()
-async def dbos_agent_workflow(calls: int, tool: str) -> str:
+async def dbos_agent_workflow(calls: int, tool: str, kind: str) -> str:
     result = await DBOSRunner.run(
-        _agent(calls, tool, True), "bench", run_config=_sdk_config(), max_turns=calls + 10
+        _agent(calls, tool, kind), "bench", run_config=_sdk_config(), max_turns=calls + 10
     )
     return str(result.final_output)
 
@@ -117,18 +136,51 @@ def drive_bare(workdir: Path, calls: int, tool: str) -> dict[str, Any]:
     if tool == wl.TOOL:
         _search(wl.QUERY, wl.LIMIT, 0)  # the search home, opened before the clock as for all
     if _warm():
-        asyncio.run(Runner.run(_agent(1, tool, False), "warm", run_config=_sdk_config()))
+        asyncio.run(Runner.run(_agent(1, tool, "bare"), "warm", run_config=_sdk_config()))
     started = time.perf_counter()
     result = asyncio.run(
         Runner.run(
-            _agent(calls, tool, False), "bench", run_config=_sdk_config(), max_turns=calls + 10
+            _agent(calls, tool, "bare"), "bench", run_config=_sdk_config(), max_turns=calls + 10
         )
     )
     return {"seconds": time.perf_counter() - started, "done": result.final_output == "done"}
 
 
-def drive_dbos(workdir: Path, calls: int, tool: str) -> dict[str, Any]:
+async def _bounded_run(agent: Agent[Any], question: str) -> str:
+    """The SDK driven as BriefDesk's RunDriver drives it (runs/driver.py `_run_until_stop`):
+    one model turn per `Runner.run` (`max_turns=1`, its end taken by `OneTurn`), each on the
+    bounded view of BriefDesk's `Transcript` (`model_input`: the newest items in full, older
+    results as digest lines, the oldest folded into a note). Nothing durable: no store, no
+    checkpoint, no ledger, no event, no model-turn record."""
+    from agent_core.runs.transcript import OneTurn, Transcript
+
+    config = RunConfig(tracing_disabled=True, tool_not_found_behavior="return_error_to_model")
+    one_turn = OneTurn()
+    transcript = Transcript.start([{"role": "user", "content": question}], 0)
+    while True:
+        result = await Runner.run(
+            agent, transcript.model_input(), run_config=config, max_turns=1,
+            error_handlers=one_turn.handlers,
+        )  # fmt: skip
+        transcript.add_turn(result.new_items)
+        if not one_turn.ended():
+            return str(result.final_output)
+
+
+def drive_bare_bounded(workdir: Path, calls: int, tool: str) -> dict[str, Any]:
     _CONTEXT["workdir"] = str(workdir)
+    if tool == wl.TOOL:
+        _search(wl.QUERY, wl.LIMIT, 0)
+    if _warm():
+        asyncio.run(_bounded_run(_agent(1, tool, "bare"), "warm"))
+    started = time.perf_counter()
+    output = asyncio.run(_bounded_run(_agent(calls, tool, "bare"), "bench"))
+    return {"seconds": time.perf_counter() - started, "done": output == "done"}
+
+
+def drive_dbos(workdir: Path, calls: int, tool: str, *, idempotent: bool = False) -> dict[str, Any]:
+    _CONTEXT["workdir"] = str(workdir)
+    kind = "dbos_once" if idempotent else "dbos"
     if tool == wl.TOOL:
         _search(wl.QUERY, wl.LIMIT, 0)
     started = time.perf_counter()
@@ -142,11 +194,11 @@ def drive_dbos(workdir: Path, calls: int, tool: str) -> dict[str, Any]:
     DBOS.launch()  # recovers this executor's PENDING workflows, as after a crash
     if _warm():
         with SetWorkflowID("warm-up"):
-            asyncio.run(dbos_agent_workflow(1, tool))
+            asyncio.run(dbos_agent_workflow(1, tool, kind))
         started = time.perf_counter()
     if DBOS.get_workflow_status(WORKFLOW_ID) is None:
         with SetWorkflowID(WORKFLOW_ID):
-            output = asyncio.run(dbos_agent_workflow(calls, tool))
+            output = asyncio.run(dbos_agent_workflow(calls, tool, kind))
     else:
         handle: Any = DBOS.retrieve_workflow(WORKFLOW_ID)
         output = handle.get_result(polling_interval_sec=0.01)
@@ -155,83 +207,16 @@ def drive_dbos(workdir: Path, calls: int, tool: str) -> dict[str, Any]:
     return {"seconds": seconds, "done": output == "done"}
 
 
-def _langgraph_graph(calls: int, tool: str, saver: Any) -> Any:
-    from langchain_core.language_models import BaseChatModel
-    from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
-    from langchain_core.outputs import ChatGeneration, ChatResult
-    from langchain_core.tools import StructuredTool
-    from langgraph.graph import START, MessagesState, StateGraph
-    from langgraph.prebuilt import ToolNode, tools_condition
-
-    class ConversationScriptedChatModel(BaseChatModel):
-        """N tool calls, then "done"; its turn is the number of tool results it is shown."""
-
-        @property
-        def _llm_type(self) -> str:
-            return "bench-scripted"
-
-        def _generate(self, messages: list[BaseMessage], *args: Any, **kw: Any) -> ChatResult:
-            done = sum(1 for m in messages if isinstance(m, ToolMessage))
-            if done < calls:
-                k = done + 1
-                call = {"name": tool, "args": json.loads(wl.tool_args(tool, k)), "id": f"call-{k}"}
-                message = AIMessage(content="", tool_calls=[call])
-            else:
-                message = AIMessage(content="done")
-            return ChatResult(generations=[ChatGeneration(message=message)])
-
-    def search(query: str, limit: int, call: int) -> str:
-        """Full-text search of the corpus."""
-        return _search(query, limit, call)
-
-    def append(line: int) -> str:
-        """Append one line to the log."""
-        return _append(line)
-
-    body = search if tool == wl.TOOL else append
-    lc_tool = StructuredTool.from_function(body, name=tool)
-    model = ConversationScriptedChatModel()
-
-    def agent(state: MessagesState) -> dict[str, list[BaseMessage]]:
-        return {"messages": [model.invoke(state["messages"])]}
-
-    builder = StateGraph(MessagesState)
-    builder.add_node("agent", agent)
-    builder.add_node("tools", ToolNode([lc_tool]))
-    builder.add_edge(START, "agent")
-    builder.add_conditional_edges("agent", tools_condition)
-    builder.add_edge("tools", "agent")
-    return builder.compile(checkpointer=saver)
-
-
-def drive_langgraph(workdir: Path, calls: int, tool: str) -> dict[str, Any]:
-    from langgraph.checkpoint.sqlite import SqliteSaver
-
+def drive_langgraph(
+    workdir: Path, calls: int, tool: str, *, durability: str = "sync", idempotent: bool = False
+) -> dict[str, Any]:
     _CONTEXT["workdir"] = str(workdir)
     if tool == wl.TOOL:
         _search(wl.QUERY, wl.LIMIT, 0)
-    started = time.perf_counter()
-    with SqliteSaver.from_conn_string(str(workdir / "langgraph.sqlite")) as saver:
-        graph = _langgraph_graph(calls, tool, saver)
-        config: Any = {"configurable": {"thread_id": "bench"}, "recursion_limit": 2 * calls + 10}
-        if _warm():
-            warm: Any = {"configurable": {"thread_id": "warm-up"}}
-            _langgraph_graph(1, tool, saver).invoke({"messages": [("user", "warm")]}, warm)
-            started = time.perf_counter()
-        messages = graph.get_state(config).values.get("messages", [])
-        if not messages:
-            graph.invoke({"messages": [("user", "bench")]}, config)
-        elif not _answered(messages):
-            # On from the thread's latest checkpoint. (Its `next` can read empty after a kill,
-            # the writes of the step it was in lost: invoke(None) still goes on from there.)
-            graph.invoke(None, config)
-        messages = graph.get_state(config).values["messages"]
-    return {"seconds": time.perf_counter() - started, "done": _answered(messages)}
-
-
-def _answered(messages: list[Any]) -> bool:
-    last = messages[-1] if messages else None
-    return last is not None and last.type == "ai" and not last.tool_calls and last.content == "done"
+    return peers_langgraph.drive(
+        workdir, calls, tool, durability=durability, idempotent=idempotent, search=_search,
+        append=_append, warm=_warm(),
+    )  # fmt: skip
 
 
 def briefdesk_run_id(ws: Any, workdir: Path, calls: int, writes: bool) -> str:
@@ -313,19 +298,29 @@ def drive_briefdesk_cli(workdir: Path, calls: int, tool: str) -> dict[str, Any]:
     }
 
 
-DRIVERS = {
+DRIVERS: dict[str, Callable[[Path, int, str], dict[str, Any]]] = {
     "bare": drive_bare,
+    "bare_bounded": drive_bare_bounded,
     "briefdesk": drive_briefdesk,
+    "briefdesk_before": drive_briefdesk,  # in a fresh interpreter on the `--before` checkout
     "briefdesk_cli": drive_briefdesk_cli,
     "dbos": drive_dbos,
-    "langgraph": drive_langgraph,
+    "dbos_idempotent": partial(drive_dbos, idempotent=True),
+    "langgraph": partial(drive_langgraph, durability="sync"),
+    "langgraph_idempotent": partial(drive_langgraph, durability="sync", idempotent=True),
+    "langgraph_async": partial(drive_langgraph, durability="async"),
 }
 LABELS = {
     "bare": "bare Agents SDK Runner (nothing durable)",
+    "bare_bounded": "bare SDK, bounded (as BriefDesk drives it; nothing durable)",
     "briefdesk": "BriefDesk, in-process (facade)",
+    "briefdesk_before": "BriefDesk at {rev}, in-process (facade)",
     "briefdesk_cli": "BriefDesk, CLI (`briefdesk-cli run`)",
     "dbos": "DBOS 3.4 + dbos-openai-agents, SQLite",
-    "langgraph": "LangGraph, StateGraph + SqliteSaver",
+    "dbos_idempotent": "DBOS, idempotent step (keyed by workflow and step ID)",
+    "langgraph": 'LangGraph + SqliteSaver, durability="sync"',
+    "langgraph_idempotent": 'LangGraph, durability="sync", idempotent tool (keyed by call ID)',
+    "langgraph_async": 'LangGraph, durability="async" (its default: loses checkpoints on a kill)',
 }
 
 
@@ -333,8 +328,8 @@ def databases(name: str, workdir: Path) -> list[Path]:
     """The contender's own durable store (the search home each peer reads is not theirs)."""
     if name.startswith("briefdesk"):
         return sorted((workdir / "home").glob("*.db"))
-    if name == "dbos":
+    if name.startswith("dbos"):
         return [workdir / "dbos.sqlite"]
-    if name == "langgraph":
+    if name.startswith("langgraph"):
         return [workdir / "langgraph.sqlite"]
     return []

@@ -5,8 +5,8 @@ about 2.2 KB of JSON), then a final answer, from a scripted model. The crash com
 tool appends one line to a file instead (the peers) or saves one brief per call (BriefDesk,
 whose only write is `save_brief`; auto-approved by `acceptEdits`, through its ledger).
 
-The peers' scripted models choose their turn from the conversation they are given (the
-number of tool results in it), never from a counter, so a replayed or resumed run continues
+The peers' scripted models choose their turn from the conversation they are given (its newest
+tool result: `calls_done`), never from a counter, so a replayed or resumed run continues
 where its records left it, as a deterministic real model would. They are O(1) work apart
 from that count: the model's own cost is not what is measured.
 
@@ -22,11 +22,12 @@ import json
 import os
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+TREE_ENV = "BENCH_PEERS_TREE"  # a child of BriefDesk at another commit: that checkout's agent_core
+REPO = Path(os.environ.get(TREE_ENV) or Path(__file__).resolve().parents[1])
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
@@ -127,11 +128,17 @@ def maybe_kill_before(call_number: int) -> None:
         os.kill(os.getpid(), 9)
 
 
-def append_line(path: Path, line: int) -> str:
+def append_line(path: Path, line: int, key: str | None = None) -> str:
     """The crash comparison's effect: one line, synced. In the worst-window drill the process
-    dies right after it, once per line, before the framework can record the step."""
+    dies right after it, once per line, before the framework can record the step.
+
+    With a `key`, the effect is the idempotent step the peers' docs ask for (DBOS: steps are
+    at-least-once, make them idempotent; LangGraph: make side effects idempotent): the line is
+    written with its key, and a step that finds its key already there does not write again."""
+    if key is not None and path.exists() and _has_key(path, key):
+        return json.dumps({"appended": line, "again": True})
     with path.open("a", encoding="utf-8") as f:
-        f.write(f"{line}\n")
+        f.write(f"{line}\n" if key is None else f"{line} {key}\n")
         f.flush()
         os.fsync(f.fileno())
     marks = os.environ.get(WORST_WINDOW_ENV)
@@ -143,20 +150,35 @@ def append_line(path: Path, line: int) -> str:
     return json.dumps({"appended": line})
 
 
+def _has_key(path: Path, key: str) -> bool:
+    return any(ln.split()[1:] == [key] for ln in path.read_text(encoding="utf-8").splitlines())
+
+
 def line_counts(path: Path, calls: int) -> tuple[int, int]:
     """(duplicates, lost): lines written more than once (extra copies), lines never written."""
     seen: dict[int, int] = {}
     text = path.read_text(encoding="utf-8") if path.exists() else ""
-    for raw in text.split():
-        seen[int(raw)] = seen.get(int(raw), 0) + 1
+    for raw in text.splitlines():
+        number = int(raw.split()[0])  # the line's number; an idempotent step's key after it
+        seen[number] = seen.get(number, 0) + 1
     duplicates = sum(n - 1 for n in seen.values() if n > 1)
     lost = sum(1 for k in range(1, calls + 1) if k not in seen)
     return duplicates, lost
 
 
+def calls_done(call_ids: Iterable[str]) -> int:
+    """The model's turn from the conversation it is shown: the number k of the newest result
+    `call-k`, read from the newest item backwards (constant work per turn, and the same answer
+    on a bounded view, whose older results are digests or folded away, as on the whole)."""
+    for call_id in call_ids:
+        if call_id.startswith("call-"):
+            return int(call_id[5:])
+    return 0
+
+
 def sdk_scripted_model(calls: int, tool: str) -> Any:
-    """An `agents.Model` playing N calls of `tool`, then "done"; its turn is the number of
-    tool results in its input (replay-safe, unlike a queue of responses)."""
+    """An `agents.Model` playing N calls of `tool`, then "done"; its turn is read from its
+    input (`calls_done`: replay-safe, unlike a queue of responses)."""
     from agents import Model, ModelResponse, Usage
     from openai.types.responses import (
         ResponseFunctionToolCall,
@@ -179,9 +201,9 @@ def sdk_scripted_model(calls: int, tool: str) -> Any:
             conversation_id: Any,
             prompt: Any,
         ) -> Any:
-            done = sum(
-                1
-                for item in input
+            done = calls_done(
+                str(item.get("call_id"))
+                for item in reversed(input)
                 if isinstance(item, dict) and item.get("type") == "function_call_output"
             )
             if done < calls:

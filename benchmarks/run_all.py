@@ -38,7 +38,9 @@ BENCHES = (
     # Issue 29's peers first (the longest: 5 rounds below 400 calls, 2 at 400 and 1,000, about
     # an hour on 2 busy cores). It rewrites its own README section (bench-peers markers)
     # unless --no-write.
-    Bench("bench_peers.py", ("--write-readme",), ("--quick", "--write-readme"), timeout=3 * 3600),
+    # 3b1f566: main before issue 43's work (BriefDesk at it runs beside BriefDesk now).
+    Bench("bench_peers.py", ("--write-readme", "--before", "3b1f566"),
+          ("--quick", "--write-readme"), timeout=4 * 3600),
     # 65579ff: the last commit where a remote model paused and saved a RunState before a read.
     Bench("bench_remote.py", ("--calls", "100", "--rounds", "3", "--before", "65579ff"),
           ("--calls", "30", "--rounds", "1")),
@@ -149,54 +151,112 @@ def ratio_rows(results: dict[str, dict[str, Any]]) -> list[tuple[str, str, str, 
 
 
 def peers_rows(peers: dict[str, Any]) -> list[tuple[str, str, str, str]]:
-    """Issue 29's budgets: BriefDesk at most 2x the bare SDK per call at N = 100 and below
-    DBOS; its growth to the long runs within 1.3x; recovery within 2x; no duplicate effect."""
-    per = peers["per_call"]
-    at = "100" if "100" in per["bare"] else str(peers["sizes"][-1])
-    bare, dbos, facade, cli = (
-        per[n][at]["ms"] for n in ("bare", "dbos", "briefdesk", "briefdesk_cli")
-    )
-    rows = [(
-        f"a whole run per tool call at N = {at}, beside its peers (section below)",
-        f"bare Agents SDK {bare} ms; DBOS {dbos} ms = {dbos / bare:.2f}x",
-        f"BriefDesk in-process {facade} ms = {facade / bare:.2f}x; CLI {cli} ms ="
-        f" {cli / bare:.2f}x",
-        "at most 2x bare, below DBOS",
-    )]  # fmt: skip
+    """Issues 29 and 43: BriefDesk per call against the bare SDK and against the bare SDK doing
+    the same bounded work, beside its peers and before/after; syncs per call; its growth to the
+    long runs; recovery; no duplicate effect. Every figure a median (min to max) over rounds,
+    every ratio taken within a round."""
+    per, ratios = peers["per_call"], peers["ratios"]
+    at = str(peers.get("mid") or ("100" if "100" in per["bare"] else peers["sizes"][-1]))
+
+    def ms(name: str) -> str:
+        return _ms(per.get(name, {}).get(at, {}).get("ms"))
+
+    def vs(name: str, floor: str) -> str:
+        return _x(ratios.get(name, {}).get(at, {}).get(floor))
+
+    rows = [
+        (f"BriefDesk per tool call at N = {at}, against the bare Agents SDK (its one `Runner.run`)",
+         f"bare SDK {ms('bare')}",
+         f"in-process {ms('briefdesk')} = {vs('briefdesk', 'bare')};"
+         f" CLI {vs('briefdesk_cli', 'bare')}",
+         "at most 1.3x (quiet machine)"),
+        (f"BriefDesk per tool call at N = {at}, against the bare SDK driven as BriefDesk drives it"
+         " (one turn per run, bounded view, nothing durable)",
+         f"bounded bare SDK {ms('bare_bounded')}",
+         f"in-process {vs('briefdesk', 'bare_bounded')}; CLI {vs('briefdesk_cli', 'bare_bounded')}",
+         "at most 2x"),
+        (f"per tool call at N = {at} beside the peers, against the bare SDK",
+         f"DBOS {vs('dbos', 'bare')}; LangGraph sync {vs('langgraph', 'bare')},"
+         f" async {vs('langgraph_async', 'bare')}",
+         f"BriefDesk {vs('briefdesk', 'bare')}", "below DBOS and LangGraph (sync)"),
+    ]  # fmt: skip
+    if rev := peers.get("before"):
+        rows.append((
+            f"BriefDesk per tool call at N = {at}, now against {rev} (same rounds)",
+            f"BriefDesk at {rev} {ms('briefdesk_before')}",
+            f"now {ms('briefdesk')} = {vs('briefdesk', 'briefdesk_before')}", "report",
+        ))  # fmt: skip
+    if syncs := peers.get("syncs"):
+
+        def sync(name: str) -> str:
+            got = syncs.get(name)
+            return (
+                "-" if got is None else f"{got['fsyncs']:.2f} fsyncs, {got['commits']:.2f} commits"
+            )
+
+        calls = next(iter(syncs.values()))["calls"]
+        rows.append((
+            f"syncs per tool call (N = {calls}; fsyncs counted by strace, commits by a trace)",
+            f"DBOS {sync('dbos')}; LangGraph sync {sync('langgraph')}",
+            f"BriefDesk {sync('briefdesk')}", "2 (issue 43)",
+        ))  # fmt: skip
     growth, grown = peers.get("growth", {}), peers.get("recovery_growth", {})
-    if growth.get("briefdesk"):
+    if any(growth.get("briefdesk", {}).values()):
         sizes = ", ".join(f"{int(c):,}" for c in growth["briefdesk"])
         rows.append((
             f"per call at N = {sizes} vs N = {at} (same rounds)",
-            _ratios(growth, ("bare SDK", "bare"), ("DBOS", "dbos")),
+            _ratios(growth, ("bare SDK", "bare"), ("bounded", "bare_bounded"), ("DBOS", "dbos")),
             _ratios(growth, ("BriefDesk in-process", "briefdesk"), ("CLI", "briefdesk_cli")),
             "within 1.3x",
         ))  # fmt: skip
-    if grown.get("briefdesk"):
+    if any(grown.get("briefdesk", {}).values()):
         sizes = ", ".join(f"{int(c):,}" for c in grown["briefdesk"])
         rows.append((
             f"recovery after a SIGKILL {sizes} calls in vs 10 calls in (same rounds)",
-            _ratios(grown, ("DBOS", "dbos"), ("LangGraph", "langgraph")),
+            _ratios(grown, ("DBOS", "dbos"), ("LangGraph sync", "langgraph")),
             _ratios(grown, ("BriefDesk", "briefdesk")),
             "within 2x",
         ))  # fmt: skip
     if crash := peers.get("crash"):
-        ours, dbos_c, lg = crash["briefdesk"], crash["dbos"], crash["langgraph"]
+
+        def dups(name: str) -> str:
+            got = crash.get(name)
+            if got is None:
+                return "-"
+            return f"{got['random']['duplicates']} and {got['worst_window']['duplicates']}"
+
         rows.append((
-            "duplicate effects, 30 calls: random SIGKILLs and kills right after each effect",
-            f"DBOS {dbos_c['random']['duplicates']} and {dbos_c['worst_window']['duplicates']};"
-            f" LangGraph {lg['random']['duplicates']} and {lg['worst_window']['duplicates']}",
-            f"BriefDesk {ours['random']['duplicates']} and {ours['worst_window']['duplicates']}",
-            "0",
+            f"duplicate effects, {crash.get('calls', 30)} calls: random SIGKILLs and kills right"
+            " after each effect",
+            f"DBOS {dups('dbos')}, with an idempotent step {dups('dbos_idempotent')}; LangGraph"
+            f" sync {dups('langgraph')}, idempotent tool {dups('langgraph_idempotent')}, async"
+            f" {dups('langgraph_async')}",
+            f"BriefDesk {dups('briefdesk')}", "0",
         ))  # fmt: skip
     return rows
 
 
-def _ratios(by: dict[str, dict[str, float | None]], *shown: tuple[str, str]) -> str:
-    """'LABEL 1.17x, 1.15x; LABEL ...': each (label, contender)'s ratios, size by size."""
+def _ms(s: dict[str, float] | None) -> str:
+    if not s:
+        return "-"
+    if s.get("n", 1) < 2:
+        return f"{s['median']:.2f} ms (one round)"
+    return f"{s['median']:.2f} ms ({s['min']:.2f} to {s['max']:.2f})"
+
+
+def _x(s: dict[str, float] | None) -> str:
+    if not s:
+        return "-"
+    if s.get("n", 1) < 2:
+        return f"{s['median']:.2f}x (one round)"
+    return f"{s['median']:.2f}x ({s['min']:.2f} to {s['max']:.2f})"
+
+
+def _ratios(by: dict[str, dict[str, Any]], *shown: tuple[str, str]) -> str:
+    """'LABEL 1.17x (1.10 to 1.25), ...; LABEL ...': each (label, contender)'s ratios, size by
+    size."""
     return "; ".join(
-        label + " " + ", ".join("-" if x is None else f"{x:.2f}x" for x in by[name].values())
-        for label, name in shown
+        label + " " + ", ".join(_x(x) for x in by.get(name, {}).values()) for label, name in shown
     )
 
 
@@ -229,24 +289,33 @@ def main() -> int:
     args = parser.parse_args()
     outputs: dict[str, str] = {}
     results: dict[str, dict[str, Any]] = {}
+    loads: dict[str, tuple[float, float]] = {}  # each benchmark's 1-min load before and after
     for bench in BENCHES:
         if args.reuse_peers and bench.script == "bench_peers.py":
             only = "--report-only"
             bench = Bench(bench.script, (*bench.args, only), (*bench.quick, only))
         print(f"== {bench.script}", flush=True)
+        load_before = os.getloadavg()[0]
         out, found = run(bench, args.quick, not args.no_write)
+        loads[bench.script] = (load_before, os.getloadavg()[0])
         print(out, flush=True)
         outputs[bench.script] = out
         if found is not None:
             results[bench.script] = found
     table = [
-        "| measure | compared with | measured | budget |",
-        "| --- | --- | --- | --- |",
-        *(f"| {a} | {b} | {c} | {d} |" for a, b, c, d in ratio_rows(results)),
+        "| measure | compared with | measured | budget | load before, after |",
+        "| --- | --- | --- | --- | --- |",
     ]
+    for script, found in results.items():  # each benchmark's rows, with the load it ran under
+        load = "{:.2f}, {:.2f}".format(*loads[script])
+        rows = ratio_rows({script: found})
+        table += [f"| {a} | {b} | {c} | {d} | {load} |" for a, b, c, d in rows]
     stamp = (
         f"Measured {date.today().isoformat()} on {os.cpu_count()} cores"
-        f"{' (quick sizes)' if args.quick else ''}, Python {sys.version.split()[0]}."
+        f"{' (quick sizes)' if args.quick else ''}, Python {sys.version.split()[0]}; the last"
+        " column is the 1-minute load average before and after the benchmark that measured the"
+        " row. Times and ratios are medians over rounds, with their range where the benchmark"
+        " gives one; ratios are of contenders measured side by side in one run."
     )
     print("\n".join([stamp, "", *table]))
     if not args.no_write:

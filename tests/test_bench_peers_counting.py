@@ -85,3 +85,14 @@ def test_growth_pairs_each_long_round_with_the_short_one_of_the_same_round() -> 
     assert peers_report.paired(long, short) == 1.0
     assert peers_report.paired([30.0, 10.0], short) == 1.25  # rounds of 1.5x and 1.0x
     assert peers_report.paired([], short) is None
+
+
+def test_an_idempotent_step_writes_its_effect_once_per_key(tmp_path: Path) -> None:
+    # The peers' crash comparison (issue 43): run again after a kill, a step keyed by its
+    # identity finds its line and writes nothing; a plain step writes it twice.
+    log = tmp_path / "lines.txt"
+    wl.append_line(log, 1, key="wf/3")
+    wl.append_line(log, 1, key="wf/3")
+    wl.append_line(log, 2, key="wf/5")
+    wl.append_line(log, 2)
+    assert wl.line_counts(log, 3) == (1, 1)  # 2 once extra (the plain one); 3 never written
