@@ -106,7 +106,7 @@ case "$cmd" in
     # checkpointer to compare with, pyinstrument), never installed for the app itself; and
     # the document tools bench_corpus makes its PDFs with (LibreOffice converts, qpdf joins)
     # and what it makes them from (the SQLite documentation's HTML).
-    DEB_PACKAGES="$DEB_PACKAGES libreoffice-writer-nogui qpdf sqlite3-doc time"
+    DEB_PACKAGES="$DEB_PACKAGES libreoffice-writer-nogui qpdf sqlite3-doc time strace"
     ensure_venv
     stamp="$VENV/.briefdesk-bench-installed"
     if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(cat "$VENV/.briefdesk-installed")" ]; then
