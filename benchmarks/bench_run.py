@@ -16,6 +16,15 @@
 
     python benchmarks/bench_run.py [--calls 121] [--long 1000] [--growth 100,400,1000]
         [--kills 10,400,1000]
+
+Before and after a change, side by side (issue 43): `--against TREE` (a `git worktree` of the
+older commit) measures, in one run, BriefDesk's cost per read call from TREE's agent_core and
+from this tree's, and the bare SDK's, each contender in a child process of its own (TREE first
+on its sys.path), in rounds that rotate their order; it prints medians with their ranges, the
+ratios per round (paired, so a loaded moment hits all three alike), the load average, and the
+store's syncs, statements and read transactions per call of both trees (store_counts.py).
+
+    python benchmarks/bench_run.py --against /tmp/bd_before [--calls 100] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -35,7 +44,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-LIMITS = {"max_turns": 100_000, "max_tool_calls": 100_000}
+LIMITS: dict[str, Any] = {"max_turns": 100_000, "max_tool_calls": 100_000}
 SEARCH = {"call": "search_corpus", "args": {"query": "checkpoint", "limit": 1}}
 
 
@@ -224,6 +233,110 @@ def bytes_per_call(db: Path, calls: int) -> float:
     return total / max(1, len(ids))
 
 
+def _child_per_call(tree: str, calls: int, pairs: int) -> list[float]:
+    """In a child whose sys.path starts with `tree` ("bare": the bare SDK of this tree): ms per
+    read call, from `pairs` runs of `calls` + 1 searches minus a run of 1, in one home."""
+    workdir = Path(tempfile.mkdtemp(prefix="bd-bench-against-"))
+    if tree == "bare":
+        bare_sdk_run(workdir, 2)  # warm: the SDK imported, the corpus indexed
+        timed = [
+            (bare_sdk_run(workdir, calls + 1) - bare_sdk_run(workdir, 1)) / calls * 1000
+            for _ in range(pairs)
+        ]
+        return timed
+    import agent_core
+    from agent_core.facade.workspace import Workspace
+
+    assert agent_core.__file__ and agent_core.__file__.startswith(tree), agent_core.__file__
+    ws = Workspace(workdir / "home")
+
+    def drive(n: int) -> float:
+        run_id = ws.create_run("bench", model=f"scripted:{script(workdir, n)}", **LIMITS)
+        started = time.perf_counter()
+        run = ws.drive(run_id)
+        elapsed = time.perf_counter() - started
+        assert run["status"] == "succeeded", run
+        return elapsed
+
+    drive(2)  # warm: the SDK imported, the corpus indexed
+    timed = [(drive(calls + 1) - drive(1)) / calls * 1000 for _ in range(pairs)]
+    ws.close()
+    return timed
+
+
+def _spawn(tree: str, calls: int, pairs: int) -> list[float]:
+    # This file, whichever tree is measured; that tree first on the path (this file puts
+    # its own tree first as it loads: the child puts the measured one back in front).
+    code = (
+        "import sys, json, importlib.util as u;"
+        "spec = u.spec_from_file_location('bench_run_child', sys.argv[1]);"
+        "m = u.module_from_spec(spec); spec.loader.exec_module(m);"
+        "sys.path.insert(0, sys.argv[2]) if sys.argv[2] != 'bare' else None;"
+        "print(json.dumps(m._child_per_call(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, __file__, tree, str(calls), str(pairs)],
+        capture_output=True,
+        text=True,
+        cwd=tempfile.gettempdir(),
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return [float(x) for x in json.loads(done.stdout.strip().splitlines()[-1])]
+
+
+def _spread(values: list[float]) -> dict[str, float]:
+    return {
+        "median": round(statistics.median(values), 3),
+        "min": round(min(values), 3),
+        "max": round(max(values), 3),
+    }
+
+
+def _counts_of(tree: str) -> dict[str, float]:
+    code = (
+        "import sys, json, tempfile; from pathlib import Path;"
+        "sys.path[:0] = json.loads(sys.argv[1]);"
+        "from benchmarks.store_counts import per_read_call;"
+        "print(json.dumps(per_read_call(Path(tempfile.mkdtemp()), 20)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, json.dumps([tree, str(REPO)])],
+        capture_output=True,
+        text=True,
+        cwd=tempfile.gettempdir(),
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    counts: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return counts
+
+
+def against(tree: str, calls: int, rounds: int, pairs: int) -> dict[str, object]:
+    """Per read call: TREE's BriefDesk, this tree's, and the bare SDK, side by side."""
+    names = {"before": tree, "after": str(REPO), "bare_sdk": "bare"}
+    per: dict[str, list[float]] = {name: [] for name in names}
+    ratios: dict[str, list[float]] = {"before/bare": [], "after/bare": [], "after/before": []}
+    loads: list[float] = []
+    order = list(names)
+    for r in range(rounds):
+        this_round: dict[str, float] = {}
+        for name in order[r % 3 :] + order[: r % 3]:  # each contender first in turn
+            loads.append(os.getloadavg()[0])
+            this_round[name] = statistics.median(_spawn(names[name], calls, pairs))
+            per[name].append(this_round[name])
+        ratios["before/bare"].append(this_round["before"] / this_round["bare_sdk"])
+        ratios["after/bare"].append(this_round["after"] / this_round["bare_sdk"])
+        ratios["after/before"].append(this_round["after"] / this_round["before"])
+    return {
+        "benchmark": "run_against",
+        "calls": calls,
+        "rounds": rounds,
+        "ms_per_call": {name: _spread(values) for name, values in per.items()},
+        "ratios": {name: _spread(values) for name, values in ratios.items()},
+        "load_1min": _spread(loads),
+        "store_per_call": {"before": _counts_of(tree), "after": _counts_of(str(REPO))},
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=121)
@@ -231,7 +344,13 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--growth", default="100,400,1000", help="sizes; empty: skip")
     parser.add_argument("--kills", default="10,400,1000", help="sizes; empty: skip")
+    parser.add_argument("--against", help="a worktree of an older commit: before vs after")
+    parser.add_argument("--pairs", type=int, default=2, help="with --against: runs per child")
     args = parser.parse_args()
+    if args.against:
+        calls = args.calls if args.calls != 121 else 100
+        print(json.dumps(against(args.against, calls, args.rounds, args.pairs)))
+        return 0
     sizes = [int(n) for n in args.growth.split(",") if n]
     kills = [int(n) for n in args.kills.split(",") if n]
     with tempfile.TemporaryDirectory(prefix="bd-bench-run-") as tmp:

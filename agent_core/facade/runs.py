@@ -35,7 +35,7 @@ from agent_core.home.door import mask_incoming
 from agent_core.home.mounts import refuse_system_folder
 from agent_core.home.secrets import load_known_secrets
 from agent_core.review.run_views import run_json, runs_json
-from agent_core.runs import lifecycle, ownership, revert_run, transitions
+from agent_core.runs import lifecycle, ownership, revert_run, stop_signals, transitions
 from agent_core.runs.progress import RunLimits, RunProgress
 from agent_core.storage.owner import Owner
 from agent_core.storage.tables import memory, timeline
@@ -304,6 +304,7 @@ class RunCommands(WorkspaceBase):
                 lifecycle.request_cancel(conn, run_id, by=by)
             else:
                 lifecycle.cancel(conn, run_id, None, by=by, reason="cancelled by a person")
+        stop_signals.tell_stop(run_id)  # committed: a driver in this process stops unread
         return self.get_run(run_id)
 
     def get_run(self, run_id: str) -> RunView:

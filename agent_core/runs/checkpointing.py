@@ -12,7 +12,7 @@ from agent_core.contract.events import EventKind
 from agent_core.home.clock import now_iso
 from agent_core.runs.context import RunContext
 from agent_core.runs.progress import RunLimits
-from agent_core.storage.tables.checkpoints import insert_checkpoint, save_state_string, state_digest
+from agent_core.storage.tables.checkpoints import insert_checkpoint, save_state_string
 from agent_core.storage.tables.timeline import append_event
 
 
@@ -37,16 +37,13 @@ def save_checkpoint(
     at = now_iso()  # one clock reading for the blob, the row and the event
     pending = ctx.take_unsaved_state()
     if pending is not None:
-        digest: str | None = save_state_string(conn, run_id, pending, at=at)
-    else:
-        digest = None
+        ctx.digest_saved(save_state_string(conn, run_id, pending, at=at))
     # The turns the conversation took since the last checkpoint (a saved RunState older than
     # them is cleared), so a resume continues from here.
     ctx.stage_transcript(conn, state_saved=pending is not None)
-    if pending is None:
-        digest = state_digest(conn, run_id)
     sequence = insert_checkpoint(
         conn,
+        sequence=ctx.next_sequence(conn),
         run_id=run_id,
         boundary=boundary,
         call_id=call_id,
@@ -55,7 +52,7 @@ def save_checkpoint(
         budgets_json=_limits_json(ctx.facts.limits),
         confirmed_json=json.dumps([confirmed]) if confirmed else "[]",
         runtime_version=RUNTIME_VERSION,
-        state_digest=digest,
+        state_digest=ctx.saved_digest(conn),  # known: read once a run, not at each boundary
         created_at=at,
     )
     append_event(

@@ -27,7 +27,7 @@ from agent_core.contract.statuses import RunStatus
 from agent_core.home.door import mask_incoming
 from agent_core.home.preferences import Settings
 from agent_core.models import registry as models
-from agent_core.runs import lifecycle
+from agent_core.runs import lifecycle, stop_signals
 from agent_core.runs.context import BudgetExceeded, RunContext, StopRun
 from agent_core.runs.executor import ToolExecutor
 from agent_core.runs.gate import ToolGate
@@ -174,13 +174,15 @@ class RunDriver:
         return await self._load_state(agent)
 
     async def drive(self, agent_input: list[TResponseInputItem] | None) -> None:
-        """Drive the claimed run to its next stop; in team mode, under this desk's lease."""
-        if self.holder is None:
-            await self._drive(agent_input)
-            return
-        # The claim took the lease; the heartbeat keeps it while this process drives.
-        with leases.kept(self.store, self.holder):
-            await self._drive(agent_input)
+        """Drive the claimed run to its next stop; in team mode, under this desk's lease. A
+        cancel asked in this process reaches it directly (runs/stop_signals.py)."""
+        with stop_signals.listening(self.run_id, self.ctx.stop_asked):
+            if self.holder is None:
+                await self._drive(agent_input)
+                return
+            # The claim took the lease; the heartbeat keeps it while this process drives.
+            with leases.kept(self.store, self.holder):
+                await self._drive(agent_input)
 
     async def _drive(self, agent_input: list[TResponseInputItem] | None) -> None:
         try:
@@ -238,6 +240,9 @@ class RunDriver:
         its file changed since it was approved (False: back to that call's pause)."""
         config = RunConfig(tracing_disabled=True, tool_not_found_behavior="return_error_to_model")
         one_turn = OneTurn()
+        model = agent.model
+        if isinstance(model, RecordingModel):  # its first input may be a killed turn's again
+            model.may_replay = True
         state = await self._state_to_resume(agent)
         transcript = self._transcript(agent_input, state)
         # The latest checkpoint's saved state: the RunState of the pause the run stopped in,
@@ -298,7 +303,7 @@ class RunDriver:
 
     def _write_unsaved(self, conn: Connection, state: str | None) -> None:
         if state is not None:
-            save_state_string(conn, self.run_id, state)
+            self.ctx.digest_saved(save_state_string(conn, self.run_id, state))
         # Turns stored with no newer RunState clear the older one: a resume goes on after them.
         self.ctx.stage_transcript(conn, state_saved=state is not None)
 
@@ -344,6 +349,8 @@ class RunDriver:
             # The disk is full: the state of the last pause (often the largest row) is what
             # did not fit. None of that pause's calls ran (its first write failed), so the end
             # is recorded without it, and resume replays the turn from the previous checkpoint.
+            # So is a turn whose record was to be written with that write (model_turns.py).
+            self.ctx.drop_turn()
             with self.ctx.write() as conn:
                 transition(conn, self._progress_now())
 

@@ -49,8 +49,9 @@ OFFLOAD_CHARS = 8_000  # larger results go to a blob; the ledger keeps the diges
 
 
 # Checks and checkpoint A of a call that ran without an SDK pause: the refusal, or None.
-# The last argument writes the call's ledger intent in checkpoint A's transaction.
-Admit = Callable[[str, str, str, "Callable[[Connection], None]"], "str | None"]
+# The last argument writes the call's ledger intent in checkpoint A's transaction (told
+# whether the call was recorded just now: then it has no ledger entry to look for).
+Admit = Callable[[str, str, str, "Callable[[Connection, bool], None]"], "str | None"]
 
 
 def _called(spec: ToolSpec, call_id: str, normalized: ArgsJSON) -> JsonMapping:
@@ -109,13 +110,14 @@ class ToolExecutor:
         while self._running:
             await asyncio.gather(*list(self._running), return_exceptions=True)
 
-    def _intent_at_a(self, tool: str, call_id: str, raw: str, conn: Connection) -> None:
+    def _intent_at_a(self, tool: str, call_id: str, raw: str, conn: Connection, new: bool) -> None:
         """An unpaused read's ledger intent and `tool_called`, in checkpoint A's transaction
-        (issue 29: one commit fewer a call). Validated by then: `parse` succeeds."""
+        (issue 29: one commit fewer a call). Validated by then: `parse` succeeds. A call
+        recorded by this very turn has no entry (its key names the call): none is looked up."""
         spec = self.ctx.tools.spec_for(tool)
         args = spec.parse(raw)
         key = idempotency_key(self.run_id, call_id, tool, args.to_json())
-        entry = ledger.get_entry(conn, key)
+        entry = None if new else ledger.get_entry(conn, key)
         if entry is None:
             self._write_intent(conn, spec, call_id, key, args, None, None)
         self._admitted[key] = entry

@@ -28,7 +28,7 @@ from agent_core.runs import reproposal
 from agent_core.runs import unknown_outcome as unknown
 from agent_core.runs.call_records import clip, refuse, tool_result
 from agent_core.runs.checkpointing import save_checkpoint
-from agent_core.runs.context import RunContext
+from agent_core.runs.context import RunContext, StopRun, TurnRecord
 from agent_core.storage.tables import approvals as approval_rows
 from agent_core.storage.tables import audit
 from agent_core.storage.tables import rules as rule_rows
@@ -88,8 +88,10 @@ class ToolGate:
         *,
         kept_as: tuple[str, str] | None = None,
     ) -> None:
-        """The turn's calls, counts and event in one commit; `kept_as` (input digest, the
-        response's JSON) keeps a remote model's response for a resume (runs/model_turns.py)."""
+        """The turn's calls, counts and event, written together first thing in the run's next
+        write (checkpoint A of its first call, as a rule: runs/model_turns.py says why that is
+        as safe as a commit of its own); `kept_as` (input digest, the response's JSON) keeps a
+        remote model's response for a resume (runs/model_turns.py)."""
         calls = [o for o in response.output if isinstance(o, ResponseFunctionToolCall)]
         texts = [
             part.text
@@ -98,11 +100,18 @@ class ToolGate:
             for part in getattr(o, "content", [])
             if hasattr(part, "text")
         ]
-        progress = self.ctx.record.progress
         used = _usage_of(response)
-        with self.ctx.write() as conn:
-            turn = progress.turns + 1
-            proposed = progress.tool_calls
+        self.ctx.flush_turn()  # an earlier turn none of whose calls wrote anything goes first
+        before = self.ctx.record.progress
+
+        def write(conn: Connection) -> None:
+            # From the progress before the turn, whenever it is written: a write that rolled
+            # back (and took the turn with it) writes the very same turn again.
+            record = self.ctx.record
+            record.progress = before
+            self.ctx.new_calls.clear()  # only this turn's calls are looked up here
+            turn = before.turns + 1
+            proposed = before.tool_calls
             fresh: list[ResponseFunctionToolCall] = []
             # A refused turn's calls get no row: none runs, none counts against the budget.
             for call in [] if screened is not None and screened.refused else calls:
@@ -116,15 +125,15 @@ class ToolGate:
                     raw_args=call.arguments,
                 ):
                     fresh.append(call)
-            self.ctx.record.advance(
+            record.advance(
                 conn,
                 turns=turn,
                 tool_calls=proposed + len(fresh),
                 # Counted in the write that records the turn: a response is counted once,
                 # or (killed before this commit) not at all and asked for again on resume.
-                tokens=progress.tokens + used.total,
-                input_tokens=progress.input_tokens + used.input,
-                output_tokens=progress.output_tokens + used.output,
+                tokens=before.tokens + used.total,
+                input_tokens=before.input_tokens + used.input,
+                output_tokens=before.output_tokens + used.output,
                 next_step="tools" if calls else "answer",
             )
             append_event(
@@ -144,11 +153,15 @@ class ToolGate:
                 remember_response(conn, self.run_id, *kept_as)
             if screened is not None:
                 screened.record(conn, self.run_id, turn)
-            for call in fresh:
-                if call.name not in self.ctx.tools:
-                    error = self.not_offered(call.name)
-                    name = printable(call.name, 80)
-                    refuse(conn, self.run_id, call.call_id, name, error, resource=name)
+            for index, call in enumerate(fresh, start=proposed + 1):
+                if call.name in self.ctx.tools:
+                    self.ctx.new_calls[call.call_id] = index
+                    continue
+                error = self.not_offered(call.name)
+                name = printable(call.name, 80)
+                refuse(conn, self.run_id, call.call_id, name, error, resource=name)
+
+        self.ctx.pending_turn = TurnRecord(before, write)
 
     def not_offered(self, name: str) -> BriefDeskError:
         """Why the server of a tool did not start when the run listed its tools
@@ -162,6 +175,7 @@ class ToolGate:
     # -- the pause ------------------------------------------------------------------------
 
     def handle_pause(self, state: RunState[None]) -> PauseOutcome:
+        self.ctx.flush_turn()  # the pause's calls are read from the store: on record first
         self.ctx.record.reload()
         self.ctx.check_budgets()  # a cancel request or the wall-time budget ends it here
         stop: RunStatus | None = None
@@ -180,51 +194,74 @@ class ToolGate:
         return PauseOutcome(stop)
 
     def admit_unpaused(
-        self, tool: str, call_id: str, raw: str, intent: Callable[[Connection], None]
+        self, tool: str, call_id: str, raw: str, intent: Callable[[Connection, bool], None]
     ) -> str | None:
         """A read the SDK runs without a pause (ToolSpec.runs_without_pause): the checks of a
-        pause, then checkpoint A with the call's ledger intent (`intent`), in one commit.
-        Returns the refusal the model is told, or None to run it."""
+        pause, then checkpoint A with the call's ledger intent (`intent`, told whether the
+        call is new) and the turn's record if it is not written yet, in one commit. Returns
+        the refusal the model is told, or None to run it."""
         self.ctx.check_budgets()
-        row, index = self._call_row(call_id)
-        if row is not None and row.decision == "deny":
-            return f"Refused by BriefDesk ({row.code})."
         spec = self.ctx.tools.spec_for(tool)
         try:
             self._validate(spec, raw)
+            invalid = None
         except BriefDeskError as error:
-            return self._refuse(tool, call_id, raw, error)
+            invalid = error
         with self.ctx.write() as conn:
+            # A cancel asked from anywhere, as of this transaction: the boundary writes nothing
+            # (the turn's record rolls back with it, and is written with the run's end).
+            if self.ctx.cancel_requested_in(conn):
+                raise StopRun()
+            row, index, new = self._call_row(call_id, conn)
+            if row is not None and row.decision == "deny":
+                return f"Refused by BriefDesk ({row.code})."
+            if invalid is not None:
+                return self._refuse_in(conn, tool, call_id, raw, invalid)
             save_checkpoint(self.ctx, conn, "A", call_id, f"run {tool}")
-            intent(conn)
+            intent(conn, new)
         crash.before_tool(index)
         return None
 
     def _refuse(self, tool: str, call_id: str, raw: str, error: BriefDeskError) -> str:
         """Record a refused call (blocked, its result, an audit row); returns what the model
         is told."""
+        with self.ctx.write() as conn:
+            return self._refuse_in(conn, tool, call_id, raw, error)
+
+    def _refuse_in(
+        self, conn: Connection, tool: str, call_id: str, raw: str, error: BriefDeskError
+    ) -> str:
         facts = self.ctx.facts
         resource = describe_resource(tool, raw, corpus=facts.corpus, artifacts=facts.artifacts)
-        with self.ctx.write() as conn:
-            refuse(conn, self.run_id, call_id, tool, error, resource=resource)
+        refuse(conn, self.run_id, call_id, tool, error, resource=resource)
         return f"Refused by BriefDesk ({error.code}): {error.message}"
 
-    def _call_row(self, call_id: str) -> tuple[call_rows.ToolCallRow | None, int]:
-        """The call's row and its index in the run, refused past the tool-call budget."""
-        with self.store.read() as conn:
-            row = call_rows.get_call(conn, self.run_id, call_id)
-        index = row.idx if row is not None else 0
+    def _call_row(
+        self, call_id: str, conn: Connection | None = None
+    ) -> tuple[call_rows.ToolCallRow | None, int, bool]:
+        """The call's row, its index in the run and whether this process recorded it just now
+        (no row is read then: nothing refused it yet), refused past the tool-call budget."""
+        row = None
+        index = self.ctx.new_calls.pop(call_id, None)  # once: later looks read the row
+        new = index is not None
+        if index is None:
+            if conn is None:
+                with self.store.read() as own:
+                    row = call_rows.get_call(own, self.run_id, call_id)
+            else:
+                row = call_rows.get_call(conn, self.run_id, call_id)
+            index = row.idx if row is not None else 0
         budget = self.ctx.facts.limits.max_tool_calls
         if index > budget:
             raise BriefDeskError(
                 ErrorCode.BUDGET_EXCEEDED,
                 f"The run used its {budget} tool calls (call {index} refused).",
             )
-        return row, index
+        return row, index, new
 
     def decide_call(self, call_id: str, tool: str, raw: str) -> CallVerdict:
         """Decide one recorded call at its pause: run it, refuse it, or wait for a person."""
-        row, index = self._call_row(call_id)
+        row, index, _new = self._call_row(call_id)
         if row is not None and row.decision == "deny":
             return CallVerdict(refusal=f"Refused by BriefDesk ({row.code}).")
         spec = self.ctx.tools.spec_for(tool)

@@ -1,14 +1,35 @@
 """Each model call of a run: budgets, the model's door, the turn's record, and its replay.
 
 `RecordingModel` wraps the provider. Every response is masked (a key the model echoes never
-goes further), screened (fan-out, repeated call ids) and recorded as the run's next turn in one
-commit. For a model that does not replay exactly (a remote endpoint, asked twice, proposes
-other calls) that commit also keeps the response with a digest of the input it answered
-(`turn_responses`): a resume after a kill in the middle of the turn sends the same input (the
-stored conversation's bounded view) and is given the same response, not a new one, so the
-calls are the ones the ledger already answered and the turn is neither asked for nor counted
-twice. That is what lets a remote model's reads run without a pause, as the embedded models'
-do.
+goes further), screened (fan-out, repeated call ids) and recorded as the run's next turn. For a
+model that does not replay exactly (a remote endpoint, asked twice, proposes other calls) the
+record also keeps the response with a digest of the input it answered (`turn_responses`): a
+resume after a kill in the middle of the turn sends the same input (the stored conversation's
+bounded view) and is given the same response, not a new one, so the calls are the ones the
+ledger already answered and the turn is neither asked for nor counted twice. That is what lets
+a remote model's reads run without a pause, as the embedded models' do.
+
+The record has no commit of its own (issue 43: two syncs a read call, not three). It is
+written first thing in the run's next write transaction (`RunContext.write`): checkpoint A of
+the turn's first call as a rule, the run's end for a final answer, or, when nothing of the
+turn wrote before the next model call or a pause reads its calls, a commit of its own
+(`flush_turn`). Why that keeps the durability promise, kill by kill:
+
+- Killed before that commit: nothing of the turn is in the store. No call of it ran (a call
+  runs only after its checkpoint A has committed, and the record commits with it or before
+  it), no token of it is counted, no event names it. That is the very state of a kill while
+  the response was still on its way, which the resume already handles: it sends the same
+  input again. An embedded model answers it with the same turn; a remote model is asked once
+  more, as after any kill before its answer was recorded, and whatever it answers runs once.
+  Nothing is repeated (nothing ran) and nothing is lost (nothing was acted on).
+- Killed after it: the turn's calls, counts, event and (for a remote model) its kept
+  response committed together with the first thing done on the turn's behalf, so from then
+  on everything is as it was with a commit of its own: the resume is given the kept response,
+  the calls find their rows and ledger entries, and the turn is counted once.
+- A write that rolls back (a cancel, a budget, a full disk) takes the record with it; the
+  record is written again, from the progress before the turn, by the next write (the run's
+  end), so it is never counted twice. On a full disk the end is recorded without it, like the
+  pause's RunState (driver.py): none of the turn's calls ran.
 """
 
 from __future__ import annotations
@@ -82,6 +103,9 @@ class RecordingModel(Model):
         self.gate = gate
         self.screen = screen
         self.replays_exactly = replays_exactly
+        # Whether the next input may be one a kill interrupted (the first of a drive): later
+        # inputs hold the responses before them, so none was answered already.
+        self.may_replay = True
 
     async def get_response(
         self,
@@ -97,8 +121,10 @@ class RecordingModel(Model):
         conversation_id: str | None,
         prompt: ResponsePromptParam | None,
     ) -> ModelResponse:
+        self.ctx.flush_turn()  # the previous turn, if none of its calls wrote it: counted first
         digest = None if self.replays_exactly else input_digest(system_instructions, input)
-        if digest is not None:
+        if digest is not None and self.may_replay:
+            self.may_replay = False
             with self.ctx.store.read() as conn:
                 kept = recorded_response(conn, self.ctx.run_id, digest)
             if kept is not None:
@@ -180,4 +206,5 @@ class ModelCallRecorder:
             step = min(left, self.POLL_S)
             await asyncio.sleep(step)
             left -= step
+            self.ctx.record.poll_cancel()  # no write of the run tells it while it waits
             self.ctx.check_budgets()  # a cancel request (or the wall-time budget) ends it here

@@ -46,7 +46,12 @@ class RunFacts:
 
 
 class RunRecord:
-    """Only the owner of a running run writes its progress, so it is cached here."""
+    """Only the owner of a running run writes its progress, so it is cached here.
+
+    So is the run's cancel flag as the owner last saw it (`cancel_seen`): every progress write
+    reads it back in the same statement, and a reload reads it with the row, so a cancel asked
+    from another process is seen at the next boundary with no read transaction of its own. It
+    starts False: the claim, after this record is made, clears a flag left from before."""
 
     def __init__(self, store: Store, run_id: str) -> None:
         self.store = store
@@ -55,15 +60,22 @@ class RunRecord:
             row = run_rows.get_run_row(conn, run_id)
         self.facts = RunFacts.of(row)
         self.progress = RunProgress.loads(row.state_json).checked()  # budgets compare these
+        self.cancel_seen = False
 
-    def cancel_requested(self) -> bool:
+    def poll_cancel(self) -> bool:
+        """Read the flag now, in a read transaction of its own (a wait with no write in it)."""
         with self.store.read() as conn:
-            return run_rows.cancel_requested(conn, self.run_id)
+            return self.read_cancel(conn)
+
+    def read_cancel(self, conn: Connection) -> bool:
+        """Read the flag in the caller's transaction."""
+        self.cancel_seen = run_rows.cancel_requested(conn, self.run_id)
+        return self.cancel_seen
 
     def advance(self, conn: Connection, **changes: Unpack[ProgressChanges]) -> RunProgress:
         """Write the next version of the progress in the caller's transaction."""
         self.progress = self.progress.advance(**changes)
-        run_rows.save_progress(conn, self.run_id, self.progress.dumps())
+        self.cancel_seen = run_rows.save_progress(conn, self.run_id, self.progress.dumps())
         return self.progress
 
     def reload(self) -> None:
@@ -71,3 +83,4 @@ class RunRecord:
         with self.store.read() as conn:
             row = run_rows.get_run_row(conn, self.run_id)
             self.progress = RunProgress.loads(row.state_json).checked()
+            self.cancel_seen = row.cancel_requested

@@ -23,7 +23,6 @@ from agent_core.contract.json_types import JsonObject
 from agent_core.home.door import mask_json_text
 from agent_core.models.views import digest_line, fold_note
 from agent_core.storage.tables import sessions
-from agent_core.storage.tables.checkpoints import clear_state_string
 
 if TYPE_CHECKING:  # the SDK is imported where a run is driven, not where this is imported
     from agents import RunState
@@ -150,20 +149,20 @@ class Transcript:
     def has_unstaged(self) -> bool:
         return self._unsaved_inherited or self._unsaved_from < len(self.own)
 
-    def stage(self, conn: Connection, run_id: str, *, state_saved: bool) -> None:
-        """Store what is not stored yet, in the caller's transaction. A RunState saved before
-        these turns is cleared (unless this transaction saves a newer one): a resume must
-        continue after them, not from that pause."""
+    def stage(self, conn: Connection, run_id: str, *, state_saved: bool) -> bool:
+        """Store what is not stored yet, in the caller's transaction. True when a RunState
+        saved before these turns is now out of date (unless this transaction saves a newer
+        one, `state_saved`): the caller clears it, so a resume continues after them, not
+        from that pause (the caller knows whether the run has one, with no read)."""
         if self._unsaved_inherited:
             sessions.stage_items(conn, run_id, self.inherited, inherited=True)
             self._unsaved_inherited = False
         fresh = self.own[self._unsaved_from :]
         if not fresh:
-            return
+            return False
         sessions.stage_items(conn, run_id, fresh)
         self._unsaved_from = len(self.own)
-        if not state_saved:
-            clear_state_string(conn, run_id)
+        return not state_saved
 
 
 def first_items(

@@ -151,6 +151,12 @@ def _row_to_checkpoint(row: _CheckpointRow) -> Checkpoint:
     )
 
 
+def last_sequence(conn: Connection, run_id: str) -> int:
+    """The sequence of the run's newest checkpoint (0: it has none)."""
+    last = _LAST_SEQUENCE.scalar(conn, run_id=run_id)
+    return last if isinstance(last, int) else int(str(last or 0))
+
+
 def insert_checkpoint(
     conn: Connection,
     *,
@@ -164,14 +170,16 @@ def insert_checkpoint(
     runtime_version: str,
     state_digest: str | None,
     created_at: str,
+    sequence: int | None = None,
 ) -> int:
     """One checkpoint row, numbered after the run's last one; returns its sequence.
 
     `CheckpointStore.save` and the tool boundary (runs/checkpointing.py) both write through
-    here; the boundary passes JSON it made (the limits' once per run), not a `Checkpoint`.
+    here; the boundary passes JSON it made (the limits' once per run), not a `Checkpoint`,
+    and the `sequence` its driver knows comes next (it alone writes the run's checkpoints).
     """
-    last = _LAST_SEQUENCE.scalar(conn, run_id=run_id)
-    sequence = 1 + (last if isinstance(last, int) else int(str(last or 0)))
+    if sequence is None:
+        sequence = 1 + last_sequence(conn, run_id)
     _INSERT_CHECKPOINT(
         conn,
         run_id=run_id,
@@ -264,10 +272,11 @@ def prune_to_latest(conn: Connection, run_id: str) -> int:
     return int(result.rowcount or 0)
 
 
-def clear_state_string(conn: Connection, run_id: str) -> None:
+def clear_state_string(conn: Connection, run_id: str, *, previous: str | None = None) -> None:
     """Forget the run's saved RunState: the conversation moved past the pause it was saved at
-    (runs/transcript.py holds the turns after it), so resuming from it would go back."""
-    previous = state_digest(conn, run_id)
+    (runs/transcript.py holds the turns after it), so resuming from it would go back.
+    `previous`: its digest, when the caller knows it (else it is read)."""
+    previous = previous or state_digest(conn, run_id)
     if previous is None:
         return
     _SET_STATE_DIGEST(conn, rid=run_id, digest=None)

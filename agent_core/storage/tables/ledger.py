@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, Row, func, insert, select, update
+from sqlalchemy import Connection, Row, bindparam, func, insert, select, update
 
 from agent_core.contract.json_types import JsonMapping, JsonObject
 from agent_core.contract.statuses import SideEffectStatus
 from agent_core.home.clock import now_iso
+from agent_core.storage.prepared import Prepared
 from agent_core.storage.schema import ledger
 
 
@@ -65,6 +66,26 @@ def confirmed_keys(conn: Connection, run_id: str) -> list[str]:
     return [r[0] for r in rows]
 
 
+# Compiled once: a read call writes its intent and its confirmation at every call.
+_START = Prepared(
+    insert(ledger),
+    keys=(
+        "idempotency_key", "run_id", "call_id", "tool", "arg_hash", "status", "target",
+        "expected_hash", "started_at", "approval_id",
+    ),
+)  # fmt: skip
+_FINISH = Prepared(
+    update(ledger)
+    .where(ledger.c.idempotency_key == bindparam("key"))
+    .values(
+        status=bindparam("status"),
+        outcome=bindparam("outcome"),
+        result_json=bindparam("result"),
+        confirmed_at=bindparam("at"),
+    )
+)
+
+
 def start(
     conn: Connection,
     key: str,
@@ -77,19 +98,18 @@ def start(
     expected_hash: str | None = None,
     approval_id: str | None = None,
 ) -> None:
-    conn.execute(
-        insert(ledger).values(
-            approval_id=approval_id,
-            idempotency_key=key,
-            run_id=run_id,
-            call_id=call_id,
-            tool=tool,
-            arg_hash=arg_hash,
-            status=SideEffectStatus.STARTED,
-            target=target,
-            expected_hash=expected_hash,
-            started_at=now_iso(),
-        )
+    _START(
+        conn,
+        idempotency_key=key,
+        run_id=run_id,
+        call_id=call_id,
+        tool=tool,
+        arg_hash=arg_hash,
+        status=SideEffectStatus.STARTED.value,
+        target=target,
+        expected_hash=expected_hash,
+        started_at=now_iso(),
+        approval_id=approval_id,
     )
 
 
@@ -105,15 +125,13 @@ def restart(conn: Connection, key: str, approval_id: str) -> None:
 def finish(
     conn: Connection, key: str, status: SideEffectStatus, outcome: str, result: JsonMapping
 ) -> None:
-    conn.execute(
-        update(ledger)
-        .where(ledger.c.idempotency_key == key)
-        .values(
-            status=status,
-            outcome=outcome,
-            result_json=json.dumps(result, ensure_ascii=False),
-            confirmed_at=now_iso(),
-        )
+    _FINISH(
+        conn,
+        key=key,
+        status=SideEffectStatus(status).value,
+        outcome=outcome,
+        result=json.dumps(result, ensure_ascii=False),
+        at=now_iso(),
     )
 
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final
 
-from sqlalchemy import Connection, RowMapping, Select, insert, select, update
+from sqlalchemy import Connection, RowMapping, Select, bindparam, insert, select, update
 
 from agent_core.contract.errors import BriefDeskError, ErrorCode, ErrorJSON
 from agent_core.contract.json_types import JsonObject
@@ -32,6 +32,7 @@ from agent_core.contract.views import DamagedRunView
 from agent_core.home.clock import now_iso
 from agent_core.storage.dialect_insert import insert_for
 from agent_core.storage.owner import Owner
+from agent_core.storage.prepared import Prepared
 from agent_core.storage.schema import runs
 from agent_core.storage.team.leases import Leases
 
@@ -320,15 +321,26 @@ def move_status(conn: Connection, before: RunRow, after: RunRow, *, target: RunS
     return result.rowcount == 1
 
 
-def save_progress(conn: Connection, run_id: str, state_json: str) -> None:
+# The owner's hot write, compiled once; it hands back the cancel flag as it stands in this
+# transaction, so the driver learns of a cancel asked from another process with no read.
+_SAVE_PROGRESS = Prepared(
+    update(runs)
+    .where(runs.c.run_id == bindparam("rid"))
+    .values(state_json=bindparam("state"), updated_at=bindparam("at"))
+    .returning(runs.c.cancel_requested)
+)
+_CANCEL_REQUESTED = Prepared(
+    select(runs.c.cancel_requested).where(runs.c.run_id == bindparam("rid"))
+)
+
+
+def save_progress(conn: Connection, run_id: str, state_json: str) -> bool:
     """Store a driven run's progress (RunProgress), whole: its owner's hot write, made without
     reading the row first (only the owner writes it, and a write after a rolled-back one must
-    store it again, so no comparison with a cached row decides it)."""
-    conn.execute(
-        update(runs)
-        .where(runs.c.run_id == run_id)
-        .values(state_json=state_json, updated_at=now_iso())
-    )
+    store it again, so no comparison with a cached row decides it). Returns whether a cancel
+    is requested (the row's flag, read by the same statement)."""
+    row = _SAVE_PROGRESS(conn, rid=run_id, state=state_json, at=now_iso()).fetchone()
+    return bool(row and row[0])
 
 
 def record_answer(conn: Connection, run_id: str, *, state_before: str, state_after: str) -> bool:
@@ -356,8 +368,7 @@ def request_cancel(conn: Connection, run_id: str) -> None:
 
 
 def cancel_requested(conn: Connection, run_id: str) -> bool:
-    value = conn.execute(select(runs.c.cancel_requested).where(runs.c.run_id == run_id)).scalar()
-    return bool(value)
+    return bool(_CANCEL_REQUESTED.scalar(conn, rid=run_id))
 
 
 def holding_of(conn: Connection, run_id: str) -> RunHolding | None:

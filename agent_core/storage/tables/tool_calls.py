@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, bindparam, select
 
 from agent_core.home.clock import now_iso
 from agent_core.storage.dialect_insert import insert_for
+from agent_core.storage.prepared import Prepared
 from agent_core.storage.schema import tool_calls
 
 
@@ -27,24 +28,35 @@ class ToolCallRow:
     created_at: str
 
 
+# Compiled once per dialect (SQLite and PostgreSQL each build their ON CONFLICT): a model turn
+# records each of its calls.
+_RECORD_CALL: dict[str, Prepared] = {}
+
+
 def record_call(
     conn: Connection, run_id: str, call_id: str, *, idx: int, turn: int, tool: str, raw_args: str
 ) -> bool:
     """Record a call once; False when its id is already on record (a replayed turn)."""
-    inserted = conn.execute(
-        insert_for(conn, tool_calls)
-        .values(
-            run_id=run_id,
-            call_id=call_id,
-            idx=idx,
-            turn=turn,
-            tool=tool,
-            raw_args=raw_args,
-            created_at=now_iso(),
+    prepared = _RECORD_CALL.get(conn.dialect.name)
+    if prepared is None:
+        names = ("run_id", "call_id", "idx", "turn", "tool", "raw_args", "created_at")
+        statement = (
+            insert_for(conn, tool_calls)
+            .values({name: bindparam(name) for name in names})
+            .on_conflict_do_nothing()
         )
-        .on_conflict_do_nothing()
+        prepared = _RECORD_CALL[conn.dialect.name] = Prepared(statement)
+    inserted = prepared(
+        conn,
+        run_id=run_id,
+        call_id=call_id,
+        idx=idx,
+        turn=turn,
+        tool=tool,
+        raw_args=raw_args,
+        created_at=now_iso(),
     ).rowcount
-    return bool(inserted)
+    return inserted == 1
 
 
 def get_call(conn: Connection, run_id: str, call_id: str) -> ToolCallRow | None:
