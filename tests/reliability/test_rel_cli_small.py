@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.cli import REPO_ROOT, cli_command, cli_env
+from tests.support.cli import REPO_ROOT, cli_command, cli_env, interruptible
 from tests.support.cli import CliRunner as Cli
 from tests.support.cli import db_rows as _rows
 
@@ -82,6 +82,7 @@ def test_ctrl_c_under_json_prints_the_interrupted_run(
         text=True,
         env=cli_env(BRIEFDESK_OPENAI_API_KEY="sk-test-not-a-real-key"),
         cwd=REPO_ROOT,
+        preexec_fn=interruptible,
     )
     try:
         assert connected.wait(120), "the run never called its model"

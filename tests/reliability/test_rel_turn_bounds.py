@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.cli import CliRunner, cli_command, cli_env
+from tests.support.cli import CliRunner, cli_command, cli_env, interruptible
 from tests.support.waiting import wait_until
 
 TOOL_ARGS = {
@@ -135,6 +135,7 @@ def test_ctrl_c_during_a_turn_of_five_thousand_calls_stops_the_process_promptly(
         cli_command("--home", str(home), "--json", "run",
                     "--question", "q", "--model", model, "--max-tool-calls", "100000"),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cli_env(),
+        preexec_fn=interruptible,
     )  # fmt: skip
     try:
         wait_until(

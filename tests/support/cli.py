@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -38,6 +39,13 @@ def cli_env(**extra: str) -> dict[str, str]:
     env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env.update(extra)
     return env
+
+
+def interruptible() -> None:
+    """`preexec_fn` of a CLI process a test sends SIGINT, as Ctrl-C at a terminal would: a
+    suite started in the background by a shell without job control (`.ci/run &`) ignores
+    SIGINT, and an ignored signal stays ignored across exec, so the CLI never saw it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def cli_command(*args: str) -> list[str]:
