@@ -208,6 +208,25 @@ def test_claude_code_runs_the_connected_hook_from_the_persons_settings(
     assert f"SessionEnd:other [{command}]" in log  # Claude Code ran BriefDesk's hook
 
 
+GEMINI_OWN_SETTINGS: JsonObject = {
+    "security": {"auth": {"selectedType": "gemini-api-key"}},
+    "privacy": {"usageStatisticsEnabled": False},
+    "telemetry": {"enabled": False},
+    "general": {"enableAutoUpdate": False},
+}
+"""A person's own Gemini settings: API-key auth, nothing sent home, no auto-update."""
+
+
+def gemini_env(person: Path, base_url: str) -> dict[str, str]:
+    return agent_env(
+        person,
+        GEMINI_API_KEY="test-dummy-key",
+        GOOGLE_GEMINI_BASE_URL=base_url,
+        GEMINI_CLI_TRUST_WORKSPACE="true",
+        NO_COLOR="1",
+    )
+
+
 def test_gemini_loads_and_runs_the_connected_hooks_from_the_persons_settings(
     tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -216,25 +235,13 @@ def test_gemini_loads_and_runs_the_connected_hooks_from_the_persons_settings(
     work.mkdir()
     (person / ".gemini").mkdir(parents=True)
     settings = person / ".gemini" / "settings.json"
-    own = {
-        "security": {"auth": {"selectedType": "gemini-api-key"}},
-        "privacy": {"usageStatisticsEnabled": False},
-        "telemetry": {"enabled": False},
-        "general": {"enableAutoUpdate": False},
-    }
-    settings.write_text(json.dumps(own, indent=2), encoding="utf-8")
+    settings.write_text(json.dumps(GEMINI_OWN_SETTINGS, indent=2), encoding="utf-8")
     done = connect(CliRunner(home, capsys), person, "gemini", gemini)
     assert done.status["version"] == pinned(GEMINI_PACKAGE)
     command = our_command(obj(json.loads(settings.read_text(encoding="utf-8"))), "SessionEnd")
 
     fake = FakeGemini([Say("done")]).__enter__()
-    env = agent_env(
-        person,
-        GEMINI_API_KEY="test-dummy-key",
-        GOOGLE_GEMINI_BASE_URL=fake.base_url,
-        GEMINI_CLI_TRUST_WORKSPACE="true",
-        NO_COLOR="1",
-    )
+    env = gemini_env(person, fake.base_url)
     argv = [str(gemini), "-p", "Say done.", "--debug"]
     with RunningAgent("gemini", start_process(argv, work, env), fake) as session:
         ended = session.wait()
@@ -254,17 +261,7 @@ def test_gemini_is_blocked_when_the_connected_briefdesk_cli_cannot_start(
     for folder in (work, person / ".gemini", install):
         folder.mkdir(parents=True)
     settings = person / ".gemini" / "settings.json"
-    settings.write_text(
-        json.dumps(
-            {
-                "security": {"auth": {"selectedType": "gemini-api-key"}},
-                "privacy": {"usageStatisticsEnabled": False},
-                "telemetry": {"enabled": False},
-                "general": {"enableAutoUpdate": False},
-            }
-        ),
-        encoding="utf-8",
-    )
+    settings.write_text(json.dumps(GEMINI_OWN_SETTINGS), encoding="utf-8")
     installed = install / "briefdesk-cli"
     shutil.copy2(Path(sys.executable).with_name("briefdesk-cli"), installed)
     monkeypatch.setattr(sys, "argv", [str(installed)])  # connect names the briefdesk-cli it runs
@@ -276,13 +273,7 @@ def test_gemini_is_blocked_when_the_connected_briefdesk_cli_cannot_start(
     fake = FakeGemini(
         [CallTool("write_file", {"file_path": str(unseen), "content": "x\n"}), Say("done")]
     ).__enter__()
-    env = agent_env(
-        person,
-        GEMINI_API_KEY="test-dummy-key",
-        GOOGLE_GEMINI_BASE_URL=fake.base_url,
-        GEMINI_CLI_TRUST_WORKSPACE="true",
-        NO_COLOR="1",
-    )
+    env = gemini_env(person, fake.base_url)
     argv = [str(gemini), "-p", "Write the file.", "--approval-mode", "yolo"]
     with RunningAgent("gemini", start_process(argv, work, env), fake) as session:
         session.wait()
