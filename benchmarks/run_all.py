@@ -23,6 +23,10 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 README = HERE / "README.md"
+sys.path.insert(0, str(HERE))
+from peers_report import ms as _ms  # noqa: E402  (the peers' own figures, shown as they show them)
+from peers_report import times as _x  # noqa: E402
+
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 
@@ -234,22 +238,6 @@ def peers_rows(peers: dict[str, Any]) -> list[tuple[str, str, str, str]]:
             f"BriefDesk {dups('briefdesk')}", "0",
         ))  # fmt: skip
     return rows
-
-
-def _ms(s: dict[str, float] | None) -> str:
-    if not s:
-        return "-"
-    if s.get("n", 1) < 2:
-        return f"{s['median']:.2f} ms (one round)"
-    return f"{s['median']:.2f} ms ({s['min']:.2f} to {s['max']:.2f})"
-
-
-def _x(s: dict[str, float] | None) -> str:
-    if not s:
-        return "-"
-    if s.get("n", 1) < 2:
-        return f"{s['median']:.2f}x (one round)"
-    return f"{s['median']:.2f}x ({s['min']:.2f} to {s['max']:.2f})"
 
 
 def _ratios(by: dict[str, dict[str, Any]], *shown: tuple[str, str]) -> str:
