@@ -158,7 +158,10 @@ class ArtifactsPanel(QWidget):
         self._update_buttons()
 
     def set_run(self, run: RunView | None) -> None:
+        same = run is not None and self.run is not None and _folder_of(run) == _folder_of(self.run)
         self.run = run
+        if same:  # the run's status or counters moved: its files change with events (_on_events)
+            return
         self.message.hide()
         self._generation += 1  # a listing still on its way is for the run shown before
         if run is None:
@@ -376,3 +379,8 @@ def executed_writes(ws: Workspace, run_id: str) -> dict[str, str]:
 
 def _size(size: int) -> str:
     return f"{size} B" if size < 1024 else f"{size / 1024:.1f} KB"
+
+
+def _folder_of(run: RunView) -> tuple[str, str]:
+    """What the panel lists for a run: the same for every version of that run."""
+    return run["run_id"], run["artifacts"]

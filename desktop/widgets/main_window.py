@@ -325,9 +325,9 @@ class MainWindow(QMainWindow):
         one, many = self.tr("{n} pending approval"), self.tr("{n} pending approvals")  # no en .ts
         self.approvals_label.setText((one if pending == 1 else many).format(n=pending))
         colour = theme.status_text_colour(RunStatus.WAITING_APPROVAL) if pending else ""
-        self.approvals_label.setStyleSheet(
-            f"color: {colour}; font-weight: bold;" if pending else ""
-        )
+        style = f"color: {colour}; font-weight: bold;" if pending else ""
+        if style != self.approvals_label.styleSheet():  # a new sheet repolishes, even the same
+            self.approvals_label.setStyleSheet(style)
         self.home_banners.offer_recovery()
 
     def _show_whole_folder(self) -> None:

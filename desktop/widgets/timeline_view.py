@@ -36,6 +36,7 @@ from desktop import theme
 from desktop.models.timeline_filter import TimelineFilter
 from desktop.models.timeline_model import SUMMARY, TimelineModel
 from desktop.models.visible_text import visible_block
+from desktop.widgets.steady_label import SteadyLabel
 from desktop.widgets.timeline_columns import fitted_widths, hidden_when
 
 FOLLOW_SLACK = 2  # rows' worth of pixels still counted as "at the bottom"
@@ -103,6 +104,7 @@ class TimelinePanel(QWidget):
         self.proxy = TimelineFilter(self)
         self.proxy.setSourceModel(self.model)
         self.following = True
+        self._shown_none = True  # the table shows no row (so paints a hint)
         self._build()
         self.model.rowsInserted.connect(self._update_count)
         self.model.modelReset.connect(self._update_count)
@@ -198,8 +200,7 @@ class TimelinePanel(QWidget):
         self.search.setMinimumWidth(120)
         self.search.textChanged.connect(self.proxy.set_text)
         bar.addWidget(self.search, 1)
-        self.count_label = QLabel(self)
-        self.count_label.setMinimumWidth(70)
+        self.count_label = SteadyLabel(self, min_width=70)
         self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         bar.addWidget(self.count_label)
         self.follow_button = QToolButton(self)
@@ -302,8 +303,13 @@ class TimelinePanel(QWidget):
             else self.tr("{shown} of {total}").format(shown=f"{shown:,}", total=f"{total:,}")
         )
         self.count_label.setText(self.tr("No match") if total and not shown else text)
-        self.table.no_match_text = self._no_match_text() if total and not shown else ""
-        self.table.viewport().update()
+        hint = self._no_match_text() if total and not shown else ""
+        if hint != self.table.no_match_text or (shown == 0) != self._shown_none:
+            # The hint painted over an empty table comes, goes or changes. Only then: a whole
+            # viewport's repaint on every slice of a flood was most of its cost.
+            self.table.no_match_text = hint
+            self._shown_none = shown == 0
+            self.table.viewport().update()
 
     def _no_match_text(self) -> str:
         typed = " ".join(self.search.text().split())

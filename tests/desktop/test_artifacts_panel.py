@@ -116,3 +116,27 @@ def test_the_panel_refreshes_live_when_the_watcher_flags_a_write(
         os.write(fd, b"# surprise\n")
         os.close(fd)
         qtbot.waitUntil(lambda: rows(panel) == {"surprise.md": "unexpected"}, timeout=5000)
+
+
+def test_a_new_version_of_the_shown_run_does_not_list_its_folder_again(
+    qtbot: QtBot, bridge: Bridge, ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The window hands the panel the selected run each time the runs list moves (every poll
+    of a busy run): listing the folder and reading the run's timeline again each time cost a
+    flood of events most of its stalls. Its files change with events, which it follows."""
+    run = ws.get_run(ws.create_run(QUESTION))
+    other = ws.get_run(ws.create_run(QUESTION))
+    panel = ArtifactsPanel(bridge)
+    qtbot.addWidget(panel)
+    panel.set_run(run)
+    qtbot.waitUntil(lambda: "0 files" in panel.folder_label.text(), timeout=3000)
+    jobs: list[object] = []
+    submit = bridge.submit
+    monkeypatch.setattr(bridge, "submit", lambda *a, **k: (jobs.append(a[0]), submit(*a, **k))[1])
+    for status in ("running", "waiting_approval", "running"):
+        panel.set_run({**run, "status": status, "updated_at": f"later, {status}"})
+    assert jobs == []
+    assert "0 files" in panel.folder_label.text()
+    panel.set_run(other)  # another run is another folder: listed
+    assert len(jobs) == 1
+    qtbot.waitUntil(lambda: other["run_id"] in panel.folder_label.text(), timeout=3000)
