@@ -9,7 +9,15 @@ from functools import cache
 
 from PySide6.QtCore import QCoreApplication, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QIcon, QPainter, QPalette, QPixmap
-from PySide6.QtWidgets import QApplication, QLabel, QProxyStyle, QStyle, QStyleOption, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QProxyStyle,
+    QStyle,
+    QStyleFactory,
+    QStyleOption,
+    QWidget,
+)
 
 from agent_core.contract.events import EventKind
 from agent_core.contract.statuses import RunStatus
@@ -256,6 +264,23 @@ class VisibleIndicators(QProxyStyle):
         else:
             painter.drawRoundedRect(rect, 2, 2)
         painter.restore()
+
+
+PLAIN_STYLE = "briefdesk-plain-fusion"
+
+
+def plain_style() -> QStyle:
+    """Fusion itself, for a busy view with no check box or radio button: through the proxy
+    above, every cell's every primitive is a call into Python (a third of the timeline's
+    repaint, each slice of a flood). One instance, owned by the application."""
+    app = QApplication.instance()
+    found = app.findChild(QStyle, PLAIN_STYLE) if app is not None else None
+    if found is not None:
+        return found
+    style = QStyleFactory.create("Fusion")
+    style.setObjectName(PLAIN_STYLE)
+    style.setParent(app)
+    return style
 
 
 def apply_theme(app: QApplication) -> None:

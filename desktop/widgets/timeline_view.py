@@ -121,6 +121,7 @@ class TimelinePanel(QWidget):
         outer.setSpacing(6)
         outer.addLayout(self._filter_bar())
         self.table = TimelineTable(self)
+        self.table.setStyle(theme.plain_style())  # no indicators to outline: no Python per cell
         self.table.setModel(self.proxy)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

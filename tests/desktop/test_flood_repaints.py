@@ -9,11 +9,21 @@ nothing new is what a person would feel as a stutter.
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QApplication, QTabWidget
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QStyle,
+    QStyleOption,
+    QTabWidget,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 
 from agent_core.contract.views import EventView
+from desktop import theme
 from desktop.widgets.timeline_view import TimelinePanel
 
 RUN = "run-flood"
@@ -67,3 +77,42 @@ def test_a_flood_repaints_the_rows_and_leaves_the_rest_of_the_window_alone(qtbot
     # handful of layouts, not one a slice.
     assert layouts.seen <= 5, layouts.seen
     assert neighbour_paints.seen <= 5, neighbour_paints.seen
+
+
+def test_the_rows_are_painted_without_a_call_into_python_per_primitive(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app's style outlines check boxes in Python; the timeline has none, and through
+    that style each cell's each primitive was a call into Python (a third of a repaint)."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    theme.apply_theme(app)
+    drawn: list[tuple[QStyle.PrimitiveElement, QWidget | None]] = []
+    original = theme.VisibleIndicators.drawPrimitive
+
+    def counted(
+        self: theme.VisibleIndicators,
+        element: QStyle.PrimitiveElement,
+        option: QStyleOption,
+        painter: QPainter,
+        widget: QWidget | None = None,
+    ) -> None:
+        drawn.append((element, widget))
+        original(self, element, option, painter, widget)
+
+    monkeypatch.setattr(theme.VisibleIndicators, "drawPrimitive", counted)
+    panel = TimelinePanel()
+    qtbot.addWidget(panel)
+    box = QCheckBox("a check box elsewhere")
+    qtbot.addWidget(box)
+    panel.resize(900, 640)
+    for shown in (panel, box):
+        shown.show()
+        qtbot.waitExposed(shown)
+    panel.set_run(RUN, model_turns(1, 200))
+    QApplication.processEvents()
+    drawn.clear()
+    panel.table.viewport().repaint()
+    assert [element for element, widget in drawn if widget is panel.table] == []
+    box.repaint()  # the app's style still draws the rest of the app
+    assert (QStyle.PrimitiveElement.PE_IndicatorCheckBox, box) in drawn
