@@ -100,12 +100,13 @@ def syncs_per_call(name: str, root: Path, calls: int, tree: Path | None) -> dict
         outcome = run_child(name, workdir, size, env={wl.WARM_ENV: "1"}, tree=tree, strace=summary)
         if outcome.error or not outcome.result.get("done"):
             raise SystemExit(f"{name} under strace failed: {outcome.error or outcome.result}")
-        got[size] = (syncs_counted(summary), float(outcome.result.get("commits") or 0))
+        got[size] = (*syncs_counted(summary), float(outcome.result.get("commits") or 0))
         shutil.rmtree(workdir, ignore_errors=True)
     span = calls - 1
     return {
         "fsyncs": round((got[calls][0] - got[1][0]) / span, 3),
-        "commits": round((got[calls][1] - got[1][1]) / span, 3),
+        "fsync_ms": round((got[calls][1] - got[1][1]) / span * 1000, 3),
+        "commits": round((got[calls][2] - got[1][2]) / span, 3),
     }
 
 
@@ -197,13 +198,14 @@ def summarize(args: argparse.Namespace) -> dict[str, Any]:
             by_round_s = rec.setdefault(entry["recovery"], {}).setdefault(entry["calls"], {})
             by_round_s[entry.get("round", len(by_round_s))] = entry["s"]
         elif "syncs" in entry:
-            found["syncs"][entry["syncs"]] = {k: entry[k] for k in ("calls", "fsyncs", "commits")}
+            kept = ("calls", "fsyncs", "fsync_ms", "commits")  # fsync_ms: newer files only
+            found["syncs"][entry["syncs"]] = {k: entry[k] for k in kept if k in entry}
         elif "crash" in entry:
             found["crash"] = entry["crash"]
         elif "round_load" in entry:
             round_loads.append(entry["load"])
         elif "load" in entry:  # the run's load average before and after, its date and REV
-            found |= {k: entry[k] for k in ("load", "date", "before") if k in entry}
+            found |= {k: entry[k] for k in ("load", "date", "before", "rounds") if k in entry}
     medians = {
         name: {
             str(calls): {
@@ -320,10 +322,15 @@ def main() -> int:
             if not args.no_syncs:
                 count_syncs(args, root, tree)
             measure(args, root, tree)
-        ran = {"load": [load_before, _load()], "date": date.today().isoformat()}
+        ran = {
+            "load": [load_before, _load()],
+            "date": date.today().isoformat(),
+            "rounds": [args.rounds, args.big_rounds],
+        }
         _record(args.rounds_file, ran | ({"before": args.before} if args.before else {}))
     result = summarize(args)
-    result["rounds"] = [args.rounds, args.big_rounds]
+    # As the run was made (a --report-only reads them from the file; older files lack them).
+    args.rounds, args.big_rounds = result.setdefault("rounds", [args.rounds, args.big_rounds])
     labels = {name: label.format(rev=result.get("before")) for name, label in pc.LABELS.items()}
     stamp = _stamp(args, result)
     lines = rep.tables(result, labels)

@@ -82,7 +82,8 @@ def _fresh(
                str(out)]  # fmt: skip
     if strace is not None:
         counted = ",".join(SYNC_CALLS)
-        command = ["strace", "-f", "--seccomp-bpf", "-c", "-e", f"trace={counted}", "-o",
+        # -w: each call's wall time (waiting for the disk), not the kernel's CPU time in it.
+        command = ["strace", "-f", "--seccomp-bpf", "-c", "-w", "-e", f"trace={counted}", "-o",
                    str(strace), *command]  # fmt: skip
     return subprocess.Popen(command, env=env, pass_fds=(out,), stdout=subprocess.DEVNULL)
 
@@ -138,14 +139,16 @@ def run_child(
     return Outcome(result, killed or died, wall, result.get("error"))
 
 
-def syncs_counted(strace_summary: Path) -> int:
-    """The durable-write system calls in a `strace -c` summary (every process it followed)."""
-    total = 0
+def syncs_counted(strace_summary: Path) -> tuple[int, float]:
+    """The durable-write system calls in a `strace -c -w` summary (every process it followed),
+    and the seconds they took."""
+    total, seconds = 0, 0.0
     for line in strace_summary.read_text(encoding="utf-8").splitlines():
         cells = line.split()
         if len(cells) >= 5 and cells[-1] in SYNC_CALLS and cells[3].isdigit():
             total += int(cells[3])
-    return total
+            seconds += float(cells[1])
+    return total, seconds
 
 
 def freeze_imports() -> None:

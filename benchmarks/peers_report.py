@@ -138,6 +138,7 @@ def cost_table(result: dict[str, Any], labels: Mapping[str, str]) -> list[str]:
     sync_calls = next((str(s["calls"]) for s in syncs.values()), str(mid))
     head = ["contender", *(f"growth, N = {_n(c)} vs {_n(mid)}" for c in grown)]
     head += [f"commits per call (N = {_n(mid)})", f"fsyncs per call (N = {sync_calls}, strace)"]
+    head += ["time in them per call (strace)"]
     head += [f"DB bytes per call (N = {', '.join(_n(c) for c in sizes[1:])})"]
     rows = []
     for name in _shown(result, labels):
@@ -148,6 +149,8 @@ def cost_table(result: dict[str, Any], labels: Mapping[str, str]) -> list[str]:
         cells.append("-" if commits is None else f"{commits:.2f}")
         sync = syncs.get(name)
         cells.append("-" if sync is None else f"{sync['fsyncs']:.2f}")
+        waited = None if sync is None else sync.get("fsync_ms")
+        cells.append("-" if waited is None else f"{waited:.2f} ms")
         kb = [by.get(str(c), {}).get("bytes", 0) / 1024 for c in sizes[1:]]
         cells.append(" / ".join(f"{x:,.1f} KB" for x in kb))
         rows.append(cells)
@@ -155,8 +158,9 @@ def cost_table(result: dict[str, Any], labels: Mapping[str, str]) -> list[str]:
         "Growth: per call at N against per call at the middle size, within each round, median"
         " (min to max). Commits: write transactions through any sqlite3 connection of the"
         " process (median). fsyncs: fsync, fdatasync, sync_file_range, syncfs and msync calls of"
-        " the process and its children, counted by `strace -f -c` in one run of 1 and one of N,"
-        " differenced."
+        " the process and its children, counted by `strace -f -c -w` in one run of 1 and one of"
+        " N, differenced, with the wall time they took (waiting for the disk, under strace: the"
+        " part of a durable contender's cost the bare SDK never pays)."
         " Bytes: pages in use in the contender's own database (median)."
     )
     return [note, "", *_table(head, rows)]
