@@ -141,6 +141,10 @@ def child_window(home: str, run_id: str, count: int) -> dict[str, Any]:
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     assert isinstance(app, QApplication)
+    if (TREE / "desktop" / "gil_turns.py").exists():  # as `briefdesk` does (older code: not)
+        from desktop.gil_turns import favour_the_gui_thread
+
+        favour_the_gui_thread()
     collector = GuiThreadGarbageCollector(app)  # as `briefdesk` runs: GC on the GUI thread only
     theme.apply_theme(app)
     qsettings = make_qsettings(tempfile.mkdtemp(prefix="bd-bench-qsettings-"))

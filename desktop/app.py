@@ -369,8 +369,10 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationDisplayName("BriefDesk")
     app.setApplicationVersion(_version())
     app.setDesktopFileName(APP_ID)  # Wayland's app id and the taskbar's icon: the .desktop entry
+    from desktop.gil_turns import favour_the_gui_thread
     from desktop.gui_thread_gc import GuiThreadGarbageCollector
 
+    favour_the_gui_thread()
     collector = GuiThreadGarbageCollector(app)  # lives as long as main runs
     theme.apply_theme(app)
     from desktop.widgets import system_open
