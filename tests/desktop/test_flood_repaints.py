@@ -9,6 +9,8 @@ nothing new is what a person would feel as a stutter.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QPainter
@@ -79,28 +81,41 @@ def test_a_flood_repaints_the_rows_and_leaves_the_rest_of_the_window_alone(qtbot
     assert neighbour_paints.seen <= 5, neighbour_paints.seen
 
 
-def test_the_rows_are_painted_without_a_call_into_python_per_primitive(
-    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The app's style outlines check boxes in Python; the timeline has none, and through
-    that style each cell's each primitive was a call into Python (a third of a repaint)."""
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    theme.apply_theme(app)
-    drawn: list[tuple[QStyle.PrimitiveElement, QWidget | None]] = []
-    original = theme.VisibleIndicators.drawPrimitive
+class CountingStyle(theme.VisibleIndicators):
+    """The app's style, noting each primitive it is asked to draw and for which widget. (A
+    subclass, not a patched method: PySide keeps the method it found for a C++ override, and
+    a patched one freed after the test left it calling freed memory.)"""
 
-    def counted(
-        self: theme.VisibleIndicators,
+    def __init__(self) -> None:
+        super().__init__("Fusion")
+        self.drawn: list[tuple[QStyle.PrimitiveElement, QWidget | None]] = []
+
+    def drawPrimitive(
+        self,
         element: QStyle.PrimitiveElement,
         option: QStyleOption,
         painter: QPainter,
         widget: QWidget | None = None,
     ) -> None:
-        drawn.append((element, widget))
-        original(self, element, option, painter, widget)
+        self.drawn.append((element, widget))
+        super().drawPrimitive(element, option, painter, widget)
 
-    monkeypatch.setattr(theme.VisibleIndicators, "drawPrimitive", counted)
+
+@pytest.fixture
+def counting_style() -> Iterator[CountingStyle]:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    style = CountingStyle()
+    app.setStyle(style)  # the application owns it from here, and deletes it when replaced
+    yield style
+    theme.apply_theme(app)
+
+
+def test_the_rows_are_painted_without_a_call_into_python_per_primitive(
+    qtbot: QtBot, counting_style: CountingStyle
+) -> None:
+    """The app's style outlines check boxes in Python; the timeline has none, and through
+    that style each cell's each primitive was a call into Python (a third of a repaint)."""
     panel = TimelinePanel()
     qtbot.addWidget(panel)
     box = QCheckBox("a check box elsewhere")
@@ -111,6 +126,7 @@ def test_the_rows_are_painted_without_a_call_into_python_per_primitive(
         qtbot.waitExposed(shown)
     panel.set_run(RUN, model_turns(1, 200))
     QApplication.processEvents()
+    drawn = counting_style.drawn
     drawn.clear()
     panel.table.viewport().repaint()
     assert [element for element, widget in drawn if widget is panel.table] == []
