@@ -271,7 +271,7 @@ PLAIN_STYLE = "briefdesk-plain-fusion"
 
 def plain_style() -> QStyle:
     """Fusion itself, for a busy view with no check box or radio button: through the proxy
-    above, every cell's every primitive is a call into Python (a third of the timeline's
+    above, every cell's every primitive is a call into Python (a fifth of the timeline's
     repaint, each slice of a flood). One instance, owned by the application."""
     app = QApplication.instance()
     found = app.findChild(QStyle, PLAIN_STYLE) if app is not None else None

@@ -115,7 +115,7 @@ def test_the_rows_are_painted_without_a_call_into_python_per_primitive(
     qtbot: QtBot, counting_style: CountingStyle
 ) -> None:
     """The app's style outlines check boxes in Python; the timeline has none, and through
-    that style each cell's each primitive was a call into Python (a third of a repaint)."""
+    that style each cell's each primitive was a call into Python (a fifth of a repaint)."""
     panel = TimelinePanel()
     qtbot.addWidget(panel)
     box = QCheckBox("a check box elsewhere")
