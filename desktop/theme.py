@@ -274,7 +274,8 @@ def plain_style() -> QStyle:
     above, every cell's every primitive is a call into Python (a fifth of the timeline's
     repaint, each slice of a flood). One instance, owned by the application."""
     app = QApplication.instance()
-    found = app.findChild(QStyle, PLAIN_STYLE) if app is not None else None
+    direct = Qt.FindChildOption.FindDirectChildrenOnly  # it is the app's own child: no tree walk
+    found = app.findChild(QStyle, PLAIN_STYLE, direct) if app is not None else None
     if found is not None:
         return found
     style = QStyleFactory.create("Fusion")
